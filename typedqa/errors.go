@@ -1,0 +1,106 @@
+package typedqa
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// InputError is a fault in one of the user's input files. Line is 1-based
+// and 0 when the fault is not on one line (a missing row, a whole-file
+// problem); Field names the column or JSON key when one is at fault.
+type InputError struct {
+	File  string
+	Line  int
+	Field string
+	Err   error
+}
+
+func (e *InputError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": %s", e.Field)
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	return b.String()
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// InputErrors is every fault found in one pass over an input, in file order,
+// so that a user fixes a file in one round rather than one error per run.
+// At most maxReportedErrors are kept; Omitted counts the rest.
+type InputErrors struct {
+	Errs    []*InputError
+	Omitted int
+}
+
+func (e *InputErrors) Error() string {
+	msgs := make([]string, 0, len(e.Errs)+1)
+	for _, x := range e.Errs {
+		msgs = append(msgs, x.Error())
+	}
+	if e.Omitted > 0 {
+		msgs = append(msgs, fmt.Sprintf("(%d more errors not shown)", e.Omitted))
+	}
+	return strings.Join(msgs, "\n")
+}
+
+func (e *InputErrors) Unwrap() []error {
+	out := make([]error, len(e.Errs))
+	for i, x := range e.Errs {
+		out[i] = x
+	}
+	return out
+}
+
+// maxReportedErrors bounds the error list: a wholly wrong file would
+// otherwise produce one message per row.
+const maxReportedErrors = 20
+
+// errorList collects InputErrors in the order they are found.
+type errorList struct {
+	errs    []*InputError
+	omitted int
+}
+
+func (l *errorList) add(file string, line int, field string, err error) {
+	if len(l.errs) >= maxReportedErrors {
+		l.omitted++
+		return
+	}
+	l.errs = append(l.errs, &InputError{File: file, Line: line, Field: field, Err: err})
+}
+
+func (l *errorList) addf(file string, line int, field, format string, args ...any) {
+	l.add(file, line, field, fmt.Errorf(format, args...))
+}
+
+func (l *errorList) full() bool { return len(l.errs) >= maxReportedErrors }
+
+func (l *errorList) err() error {
+	if len(l.errs) == 0 {
+		return nil
+	}
+	if len(l.errs) == 1 && l.omitted == 0 {
+		return l.errs[0]
+	}
+	return &InputErrors{Errs: l.errs, Omitted: l.omitted}
+}
+
+// Sentinel causes, for callers that branch on the kind of fault.
+var (
+	ErrTooLarge      = errors.New("input exceeds the size limit")
+	ErrInvalidUTF8   = errors.New("invalid UTF-8")
+	ErrDuplicateKey  = errors.New("duplicate JSON key")
+	ErrUnknownKey    = errors.New("unknown key")
+	ErrDuplicateRow  = errors.New("duplicate row")
+	ErrUnknownID     = errors.New("unknown question id")
+	ErrMissingRow    = errors.New("missing row")
+	ErrBadValue      = errors.New("invalid value")
+	ErrInconsistency = errors.New("inconsistent ground truth")
+)
