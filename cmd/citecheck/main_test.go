@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/pdftext"
+)
+
+// TestMain lets the test binary serve as the extraction child: the runner
+// re-executes its own executable, which under "go test" is this binary.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[len(os.Args)-1] == pdftext.ChildCommand {
+		os.Exit(pdftext.ChildMain(os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// runCLI runs the CLI in process and returns stdout, stderr and the exit code
+// main would use.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := run(&stdout, &stderr, args)
+	code := exitCode(&stderr, err)
+	return stdout.String(), stderr.String(), code
+}
+
+var timeRE = regexp.MustCompile(`time: [0-9.]+s`)
+
+func writeDemoPDFs(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range fixtures.Demo() {
+		if err := os.WriteFile(filepath.Join(dir, d.Name), d.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestHelp(t *testing.T) {
+	out, _, code := runCLI(t, "help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	checkGolden(t, "help.txt", []byte(out))
+	for _, c := range commands {
+		if c.hidden {
+			continue
+		}
+		out, errOut, code := runCLI(t, c.name, "--help")
+		if code != 0 || !strings.HasPrefix(out, "usage: citecheck ") || errOut != "" {
+			t.Errorf("%s --help: exit %d, stdout %q, stderr %q", c.name, code, out, errOut)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "no verb"},
+		{[]string{"frobnicate"}, "unknown verb"},
+		{[]string{"extract", "x.pdf"}, "--out CORPUS is required"},
+		{[]string{"extract", "--out", "c"}, "no PDF files"},
+		{[]string{"extract", "--out", "c", "/no/such/file.pdf"}, "no such file"},
+		{[]string{"extract", "--bogus"}, "flag provided but not defined"},
+		{[]string{"show", "doc.pdf"}, "--corpus CORPUS is required"},
+		{[]string{"show", "--corpus", "/no/such/corpus", "doc.pdf"}, "not a citecheck corpus"},
+	}
+	for _, tc := range tests {
+		_, errOut, code := runCLI(t, tc.args...)
+		if code != exitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 mentioning %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+func TestExtractAndShow(t *testing.T) {
+	in := writeDemoPDFs(t)
+	c := filepath.Join(t.TempDir(), "corpus")
+	out, errOut, code := runCLI(t, "extract", "--out", c, "--jobs", "2", in)
+	if code != 0 {
+		t.Fatalf("extract: exit %d\n%s%s", code, out, errOut)
+	}
+	checkGolden(t, "extract.txt", timeRE.ReplaceAll([]byte(out), []byte("time: X")))
+
+	// Again: nothing is re-extracted.
+	out, _, _ = runCLI(t, "extract", "--out", c, in)
+	if !strings.Contains(out, "unchanged (not re-extracted): 3") {
+		t.Errorf("second extract re-extracted: %s", out)
+	}
+
+	out, _, code = runCLI(t, "show", "--corpus", c, "supplier-policy.pdf")
+	if code != 0 || strings.Count(out, "\f") != 2 || !strings.HasPrefix(out, "Northwind Components") {
+		t.Errorf("show DOC prints every page separated by form feeds: exit %d %q", code, out)
+	}
+	checkGolden(t, "show-all.txt", []byte(out))
+	out, _, _ = runCLI(t, "show", "--corpus", c, "--ruler", "supplier-policy.pdf", "2")
+	checkGolden(t, "show-ruler.txt", []byte(out))
+	out, _, _ = runCLI(t, "show", "--corpus", c, "--json", "price-list.pdf")
+	checkGolden(t, "show-json.txt", []byte(out))
+	out, _, _ = runCLI(t, "show", "--corpus", c, "--json", "inspection-manual.pdf", "2")
+	checkGolden(t, "show-json-page.txt", []byte(out))
+
+	_, errOut, code = runCLI(t, "show", "--corpus", c, "supplier-policy.pdf", "4")
+	if code != exitUsage || !strings.Contains(errOut, "not in 1..3") {
+		t.Errorf("page out of range: exit %d %q", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "show", "--corpus", c, "SUPPLIER")
+	if code != exitUsage || !strings.Contains(errOut, "did you mean supplier-policy.pdf") {
+		t.Errorf("unknown document suggests near names: exit %d %q", code, errOut)
+	}
+}
+
+func TestExtractReportsFailures(t *testing.T) {
+	in := writeDemoPDFs(t)
+	if err := os.WriteFile(filepath.Join(in, "broken.pdf"), []byte("%PDF-1.7\nnot really\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCLI(t, "extract", "--out", filepath.Join(t.TempDir(), "c"), in)
+	if code != exitFailed {
+		t.Errorf("a document that failed makes the run exit 1, got %d", code)
+	}
+	if !strings.Contains(out, "broken.pdf") || !strings.Contains(out, "malformed") {
+		t.Errorf("the failed document is listed with its class:\n%s", out)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	out, errOut, code := runCLI(t, "demo")
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s%s", code, out, errOut)
+	}
+	checkGolden(t, "demo.txt", []byte(out))
+}
+
+// TestReadmeDemoIsReal keeps the README's worked example equal to what the
+// demo prints.
+func TestReadmeDemoIsReal(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "$ make demo\n")
+	if !ok {
+		t.Fatal("README has no make demo example")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	want, err := os.ReadFile("testdata/demo.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if block != string(want) {
+		t.Errorf("README's demo output differs from testdata/demo.txt (the demo's golden output):\n%s", block)
+	}
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/citecheck/citecheck/corpus"
+)
+
+func runShow(stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(stderr, "show", "show --corpus CORPUS DOC [PAGE] [--ruler] [--json]", `
+Print the stored text of document DOC (its file name or its blake3: hash):
+one page when PAGE (1-based) is given, otherwise every page, separated by a
+form feed. The text is printed exactly as stored, so offsets counted in it
+are the offsets citecheck reports (Unicode code points, 0-based).
+
+--ruler prefixes each line with the code-point offset of its first
+character in the page text; --json prints the document's manifest entry
+(with PAGE, that page's entry and its text) instead.`)
+	dir := fs.String("corpus", "", "corpus `folder` (required)")
+	ruler := fs.Bool("ruler", false, "prefix every line with its code-point offset")
+	asJSON := fs.Bool("json", false, "print the manifest entry as JSON")
+	rest, err := parseFlags(fs, stdout, args)
+	if err != nil {
+		return err
+	}
+	if *dir == "" {
+		return usageErrorf("show: --corpus CORPUS is required")
+	}
+	if len(rest) < 1 || len(rest) > 2 {
+		return usageErrorf("show: want DOC and an optional PAGE, got %d arguments", len(rest))
+	}
+	store, err := corpus.Open(*dir)
+	if err != nil {
+		return inputError(fmt.Errorf("show: %w", err))
+	}
+	doc, err := findDocument(store.Manifest(), rest[0])
+	if err != nil {
+		return inputError(fmt.Errorf("show: %w", err))
+	}
+	page := 0
+	if len(rest) == 2 {
+		page, err = strconv.Atoi(rest[1])
+		if err != nil || page < 1 || page > len(doc.Pages) {
+			return inputError(fmt.Errorf("show: %s: page %q is not in 1..%d", doc.Name, rest[1], len(doc.Pages)))
+		}
+	}
+	if doc.Status != corpus.StatusOK && !*asJSON {
+		return inputError(fmt.Errorf("show: %s has no text: extraction ended %s: %s", doc.Name, doc.Status, doc.Error))
+	}
+	if *asJSON {
+		if page == 0 {
+			return writeJSON(stdout, doc)
+		}
+		text, err := store.Text(doc, page)
+		if err != nil {
+			return fmt.Errorf("show: %w", err)
+		}
+		return writeJSON(stdout, struct {
+			Document string `json:"document"`
+			corpus.Page
+			Text string `json:"text"`
+		}{doc.Name, doc.Pages[page-1], text})
+	}
+	pages := []int{page}
+	if page == 0 {
+		pages = pages[:0]
+		for p := range doc.Pages {
+			pages = append(pages, p+1)
+		}
+	}
+	for i, p := range pages {
+		text, err := store.Text(doc, p)
+		if err != nil {
+			return fmt.Errorf("show: %w", err)
+		}
+		if i > 0 {
+			io.WriteString(stdout, "\f")
+		}
+		if *ruler {
+			fmt.Fprintf(stdout, "--- %s page %d (%d code points)\n", doc.Name, p, doc.Pages[p-1].Chars)
+			writeRuler(stdout, text)
+		} else {
+			io.WriteString(stdout, text)
+		}
+	}
+	return nil
+}
+
+// writeRuler prints text line by line, each prefixed with the code-point
+// offset of the line's first character.
+func writeRuler(w io.Writer, text string) {
+	offset := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if line == "" {
+			continue
+		}
+		fmt.Fprintf(w, "%7d| %s", offset, line)
+		if !strings.HasSuffix(line, "\n") {
+			fmt.Fprintln(w)
+		}
+		offset += len([]rune(line))
+	}
+}
+
+// findDocument looks a document up by name or hash, suggesting names that
+// differ only in case when it is not found.
+func findDocument(m *corpus.Manifest, key string) (*corpus.Document, error) {
+	if d, ok := m.Document(key); ok {
+		return d, nil
+	}
+	for i := range m.Documents {
+		if m.Documents[i].BLAKE3 == key {
+			return &m.Documents[i], nil
+		}
+	}
+	var near []string
+	for _, d := range m.Documents {
+		if strings.EqualFold(d.Name, key) || strings.Contains(strings.ToLower(d.Name), strings.ToLower(key)) {
+			near = append(near, d.Name)
+		}
+	}
+	sort.Strings(near)
+	if len(near) > 5 {
+		near = near[:5]
+	}
+	if len(near) > 0 {
+		return nil, fmt.Errorf("no document %q in the corpus; did you mean %s?", key, strings.Join(near, ", "))
+	}
+	return nil, fmt.Errorf("no document %q in the corpus (%d documents)", key, len(m.Documents))
+}

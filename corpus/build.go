@@ -1,0 +1,476 @@
+package corpus
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/zeebo/blake3"
+)
+
+// Extraction is what an ExtractFunc found in one PDF.
+type Extraction struct {
+	Status   Status
+	Error    string // why Status is not ok, for a person to read
+	Pages    []PageText
+	Warnings []string
+}
+
+// PageText is one extracted page.
+type PageText struct {
+	Text     string // valid UTF-8 without form feeds
+	Label    string
+	Flags    []string
+	Warnings []string
+}
+
+// ExtractFunc turns the bytes of one PDF into page texts. It must not fail:
+// every outcome is an Extraction with a Status.
+type ExtractFunc func(ctx context.Context, name string, pdf []byte) Extraction
+
+// BuildOptions configures Build.
+type BuildOptions struct {
+	Extractor Extractor   // recorded in the manifest; a change re-extracts everything
+	Extract   ExtractFunc // required
+	Jobs      int         // parallel extractions; 1 when < 1
+	// MaxFileBytes is the largest PDF read; a larger one is recorded as
+	// resource_limit without being read. 0 means DefaultMaxFileBytes.
+	MaxFileBytes int64
+	// Progress, when set, is called once per document as it finishes, from
+	// one goroutine at a time.
+	Progress func(Progress)
+}
+
+// DefaultMaxFileBytes is the default cap on one PDF's size.
+const DefaultMaxFileBytes = 2 << 30
+
+// Progress reports one finished document.
+type Progress struct {
+	Done, Total int
+	Result      Result
+}
+
+// Result is the outcome for one input of Build.
+type Result struct {
+	Name   string
+	Source string
+	Status Status
+	Error  string
+	Pages  int
+	Reused bool // unchanged since the last build: not extracted again
+}
+
+// Report lists the outcome of every input, sorted by name.
+type Report struct {
+	Results []Result
+}
+
+// Count returns how many inputs ended with status s.
+func (r *Report) Count(s Status) int {
+	n := 0
+	for _, res := range r.Results {
+		if res.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Pages returns the number of pages of the documents that extracted ok.
+func (r *Report) Pages() int {
+	n := 0
+	for _, res := range r.Results {
+		n += res.Pages
+	}
+	return n
+}
+
+// Inputs expands paths into the PDF files they name: a file is taken as it
+// is, a folder is searched recursively for files ending in ".pdf" (any case).
+// The result is sorted and free of repeats.
+func Inputs(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, filepath.Clean(p))
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(path), ".pdf") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
+// Build extracts files (see Inputs) into the corpus folder dir, creating it
+// when needed, and returns what happened to each file. See the package doc
+// for the contract.
+func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (*Report, error) {
+	if opts.Extract == nil {
+		return nil, errors.New("corpus.Build: no ExtractFunc")
+	}
+	old, err := existingManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := plan(absDir, files, old, opts.Extractor)
+	if err != nil {
+		return nil, err
+	}
+
+	results := make([]Document, len(jobs))
+	errs := make([]error, len(jobs))
+	work := make(chan int)
+	done := make(chan int)
+	var wg sync.WaitGroup
+	for range max(opts.Jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i], errs[i] = jobs[i].run(ctx, absDir, opts)
+				done <- i
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		for i := range jobs {
+			select {
+			case work <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(done) }()
+	finished := 0
+	for i := range done {
+		finished++
+		if opts.Progress != nil && errs[i] == nil {
+			opts.Progress(Progress{Done: finished, Total: len(jobs), Result: resultOf(&results[i], jobs[i].reuse != nil)})
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+
+	m := &Manifest{Format: Format, Extractor: opts.Extractor}
+	if old != nil && old.Extractor.Equal(opts.Extractor) {
+		// Documents not named this time stay, unless an input replaced them.
+		for _, d := range old.Documents {
+			if !slices.ContainsFunc(jobs, func(j job) bool { return j.name == d.Name }) {
+				m.Documents = append(m.Documents, d)
+			}
+		}
+	}
+	m.Documents = append(m.Documents, results...)
+	slices.SortFunc(m.Documents, func(a, b Document) int { return strings.Compare(a.Name, b.Name) })
+	b, err := encodeManifest(m)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, ManifestFile), b); err != nil {
+		return nil, err
+	}
+	if err := removeUnreferencedTexts(dir, m); err != nil {
+		return nil, err
+	}
+	report := &Report{}
+	for i := range results {
+		report.Results = append(report.Results, resultOf(&results[i], jobs[i].reuse != nil))
+	}
+	return report, nil
+}
+
+func resultOf(d *Document, reused bool) Result {
+	return Result{Name: d.Name, Source: d.Source, Status: d.Status, Error: d.Error, Pages: len(d.Pages), Reused: reused}
+}
+
+// existingManifest returns the manifest in dir, nil when dir does not exist
+// or is empty, or ErrNotCorpus when dir holds something else.
+func existingManifest(dir string) (*Manifest, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w: it is not empty and has no %s", dir, ErrNotCorpus, ManifestFile)
+	}
+	return readManifest(dir)
+}
+
+// job is one input to extract or reuse.
+type job struct {
+	path   string // as given
+	name   string
+	source string    // relative to the corpus folder
+	reuse  *Document // the stored entry, when it may be reused
+}
+
+// plan names every input and refuses name clashes before any work starts.
+func plan(absDir string, files []string, old *Manifest, ext Extractor) ([]job, error) {
+	jobs := make([]job, 0, len(files))
+	for _, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		source := abs
+		if rel, err := filepath.Rel(absDir, abs); err == nil {
+			source = rel
+		}
+		jobs = append(jobs, job{path: f, name: filepath.Base(f), source: filepath.ToSlash(source)})
+	}
+	slices.SortFunc(jobs, func(a, b job) int { return strings.Compare(a.name, b.name) })
+
+	// Names that differ only in case clash too: a reference naming "a.pdf"
+	// must not silently match "A.pdf".
+	byFold := map[string][]int{}
+	for i, j := range jobs {
+		key := strings.ToLower(j.name)
+		byFold[key] = append(byFold[key], i)
+	}
+	var clashes []string
+	for _, idx := range byFold {
+		if len(idx) > 1 {
+			var names []string
+			for _, i := range idx {
+				names = append(names, fmt.Sprintf("%q (%s)", jobs[i].name, jobs[i].path))
+			}
+			clashes = append(clashes, strings.Join(names, " and "))
+		}
+	}
+	if old != nil {
+		for k := range old.Documents {
+			d := &old.Documents[k]
+			for _, i := range byFold[strings.ToLower(d.Name)] {
+				switch {
+				case d.Source != jobs[i].source:
+					clashes = append(clashes, fmt.Sprintf("%q (%s) and %q already in the corpus from %s", jobs[i].name, jobs[i].path, d.Name, d.Source))
+				case d.Status == StatusOK && old.Extractor.Equal(ext):
+					jobs[i].reuse = d
+				}
+			}
+		}
+	}
+	if len(clashes) > 0 {
+		slices.Sort(clashes)
+		return nil, fmt.Errorf("%w: %s (names must be unique, ignoring case: rename one or build separate corpora)", ErrDuplicateName, strings.Join(clashes, "; "))
+	}
+	return jobs, nil
+}
+
+// run reads, hashes and (unless unchanged) extracts one input, writing its
+// page texts into the corpus.
+func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document, error) {
+	doc := Document{Name: j.name, Source: j.source}
+	limit := opts.MaxFileBytes
+	if limit <= 0 {
+		limit = DefaultMaxFileBytes
+	}
+	data, size, err := readCapped(j.path, limit)
+	if err != nil {
+		return doc, fmt.Errorf("%s: %w", j.path, err)
+	}
+	doc.Bytes = size
+	if data == nil {
+		doc.BLAKE3, err = hashFile(j.path)
+		if err != nil {
+			return doc, fmt.Errorf("%s: %w", j.path, err)
+		}
+		doc.Status = StatusResourceLimit
+		doc.Error = fmt.Sprintf("file is %d bytes, over the %d-byte limit", size, limit)
+		return doc, nil
+	}
+	doc.BLAKE3 = Hash(data)
+	if j.reuse != nil && j.reuse.BLAKE3 == doc.BLAKE3 && j.reuse.Bytes == size {
+		return *j.reuse, nil
+	}
+	j.reuse = nil
+	ex := opts.Extract(ctx, j.name, data)
+	if err := ctx.Err(); err != nil {
+		return doc, err
+	}
+	if err := fill(&doc, ex); err != nil {
+		doc.Status, doc.Error, doc.PageCount, doc.Pages = StatusCrash, err.Error(), 0, nil
+		return doc, nil
+	}
+	for i, p := range ex.Pages[:len(doc.Pages)] {
+		rel, err := pageFile(doc.BLAKE3, i+1)
+		if err != nil {
+			return doc, err
+		}
+		if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), []byte(p.Text)); err != nil {
+			return doc, err
+		}
+	}
+	return doc, nil
+}
+
+// fill copies an extraction into doc, enforcing the store's invariants. An
+// error means the extractor broke its contract.
+func fill(doc *Document, ex Extraction) error {
+	if !ex.Status.Valid() {
+		return fmt.Errorf("extractor returned unknown status %q", ex.Status)
+	}
+	doc.Status, doc.Error, doc.Warnings = ex.Status, ex.Error, ex.Warnings
+	if ex.Status != StatusOK {
+		if doc.Error == "" {
+			doc.Error = string(ex.Status)
+		}
+		return nil
+	}
+	if len(ex.Pages) == 0 {
+		doc.Status = StatusMalformed
+		doc.Error = "no pages found in a file that has content"
+		return nil
+	}
+	doc.PageCount = len(ex.Pages)
+	for i, p := range ex.Pages {
+		if !utf8.ValidString(p.Text) {
+			return fmt.Errorf("extractor returned invalid UTF-8 on page %d", i+1)
+		}
+		if strings.ContainsRune(p.Text, '\f') {
+			return fmt.Errorf("extractor returned a form feed on page %d", i+1)
+		}
+		doc.Pages = append(doc.Pages, Page{
+			Page:     i + 1,
+			BLAKE3:   Hash([]byte(p.Text)),
+			Chars:    utf8.RuneCountInString(p.Text),
+			Label:    p.Label,
+			Flags:    pageFlags(p.Text, p.Flags),
+			Warnings: p.Warnings,
+		})
+	}
+	return nil
+}
+
+// pageFlags adds the flags that follow from the text to the extractor's.
+func pageFlags(text string, extra []string) []string {
+	flags := slices.Clone(extra)
+	visible, bad := 0, 0
+	for _, r := range text {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		visible++
+		if r == utf8.RuneError || isPrivateUse(r) {
+			bad++
+		}
+	}
+	if visible == 0 {
+		flags = append(flags, FlagNoTextLayer)
+	} else if 2*bad >= visible {
+		flags = append(flags, FlagUnreliableText)
+	}
+	slices.Sort(flags)
+	return slices.Compact(flags)
+}
+
+func isPrivateUse(r rune) bool {
+	return (r >= 0xE000 && r <= 0xF8FF) || r >= 0xF0000
+}
+
+// readCapped reads a file unless it is larger than limit, in which case it
+// returns nil data and the size.
+func readCapped(path string, limit int64) ([]byte, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if info.Size() > limit {
+		return nil, info.Size(), nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, 0, err
+	}
+	if int64(len(b)) > limit {
+		return nil, int64(len(b)), nil
+	}
+	return b, int64(len(b)), nil
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := blake3.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return "blake3:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// removeUnreferencedTexts deletes page-text folders no document refers to,
+// such as those of a PDF that changed. Only folders named like a hash are
+// touched.
+func removeUnreferencedTexts(dir string, m *Manifest) error {
+	keep := map[string]bool{}
+	for _, d := range m.Documents {
+		if h, err := hashHex(d.BLAKE3); err == nil {
+			keep[h] = true
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "text"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if _, err := hashHex("blake3:" + e.Name()); err != nil || keep[e.Name()] {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, "text", e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}

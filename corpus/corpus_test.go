@@ -1,0 +1,260 @@
+package corpus
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// fakeExtractor returns canned pages keyed by the PDF's bytes and counts its
+// calls, so tests can see what Build re-extracts.
+type fakeExtractor struct {
+	calls atomic.Int32
+	pages map[string][]string // by file content
+}
+
+func (f *fakeExtractor) extract(_ context.Context, name string, pdf []byte) Extraction {
+	f.calls.Add(1)
+	pages, ok := f.pages[string(pdf)]
+	if !ok {
+		return Extraction{Status: StatusMalformed, Error: "not a PDF"}
+	}
+	var ex Extraction
+	ex.Status = StatusOK
+	for _, p := range pages {
+		ex.Pages = append(ex.Pages, PageText{Text: p})
+	}
+	return ex
+}
+
+var testExtractor = Extractor{Name: "fake", Version: "1", Limits: map[string]int64{"timeout_ms": 1000}}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func build(t *testing.T, out string, paths []string, fx *fakeExtractor) (*Report, error) {
+	t.Helper()
+	files, err := Inputs(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Build(context.Background(), out, files, BuildOptions{Extractor: testExtractor, Extract: fx.extract, Jobs: 3})
+}
+
+func TestBuildStoresPagesAndSkipsUnchanged(t *testing.T) {
+	in, out := t.TempDir(), filepath.Join(t.TempDir(), "corpus")
+	writeFiles(t, in, map[string]string{"a.pdf": "A", "sub/b.PDF": "B", "notes.txt": "ignored"})
+	fx := &fakeExtractor{pages: map[string][]string{"A": {"alpha one", "alpha two"}, "B": {"béta"}, "A2": {"changed"}}}
+	report, err := build(t, out, []string{in}, fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := report.Count(StatusOK); got != 2 || report.Pages() != 3 {
+		t.Fatalf("folders are searched recursively for *.pdf in any case: %+v", report.Results)
+	}
+	store, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := store.Manifest().Document("b.PDF")
+	text, err := store.Text(b, 1)
+	if err != nil || text != "béta" {
+		t.Fatalf("page text round trip: %q %v", text, err)
+	}
+	if b.Pages[0].Chars != 4 {
+		t.Errorf("chars counts code points: got %d", b.Pages[0].Chars)
+	}
+	absOut, _ := filepath.Abs(out)
+	want, _ := filepath.Rel(absOut, filepath.Join(in, "sub", "b.PDF"))
+	if b.Source != filepath.ToSlash(want) || filepath.IsAbs(b.Source) {
+		t.Errorf("source is relative to the corpus folder: %q, want %q", b.Source, want)
+	}
+
+	// Unchanged: nothing extracted again.
+	fx.calls.Store(0)
+	report, err = build(t, out, []string{in}, fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fx.calls.Load() != 0 || !report.Results[0].Reused {
+		t.Errorf("an unchanged PDF is recognised by its hash: %d extractions", fx.calls.Load())
+	}
+
+	// Changed bytes: extracted again, old texts removed.
+	oldHash, _ := hashHex(mustDoc(t, out, "a.pdf").BLAKE3)
+	writeFiles(t, in, map[string]string{"a.pdf": "A2"})
+	if _, err := build(t, out, []string{in}, fx); err != nil {
+		t.Fatal(err)
+	}
+	if fx.calls.Load() != 1 {
+		t.Errorf("only the changed PDF is extracted: %d calls", fx.calls.Load())
+	}
+	if d := mustDoc(t, out, "a.pdf"); d.PageCount != 1 {
+		t.Errorf("the new version replaces the old: %+v", d)
+	}
+	if _, err := os.Stat(filepath.Join(out, "text", oldHash)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the old version's texts are removed: %v", err)
+	}
+}
+
+func mustDoc(t *testing.T, dir, name string) *Document {
+	t.Helper()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := s.Manifest().Document(name)
+	if !ok {
+		t.Fatalf("%s not in corpus", name)
+	}
+	return d
+}
+
+func TestBuildRefusesDuplicateNames(t *testing.T) {
+	in := t.TempDir()
+	writeFiles(t, in, map[string]string{"x/report.pdf": "A", "y/report.pdf": "B", "z/Report.pdf": "C"})
+	fx := &fakeExtractor{pages: map[string][]string{"A": {"a"}, "B": {"b"}, "C": {"c"}}}
+	_, err := build(t, t.TempDir(), []string{in}, fx)
+	if !errors.Is(err, ErrDuplicateName) {
+		t.Fatalf("got %v, want ErrDuplicateName", err)
+	}
+	for _, want := range []string{"x/report.pdf", "y/report.pdf", "z/Report.pdf"} {
+		if !strings.Contains(filepath.ToSlash(err.Error()), want) {
+			t.Errorf("the error names every clashing path, missing %s: %v", want, err)
+		}
+	}
+	if fx.calls.Load() != 0 {
+		t.Error("nothing is extracted before names are checked")
+	}
+
+	// A name already in the corpus from another path clashes too.
+	out := filepath.Join(t.TempDir(), "c")
+	if _, err := build(t, out, []string{filepath.Join(in, "x")}, fx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := build(t, out, []string{filepath.Join(in, "y")}, fx); !errors.Is(err, ErrDuplicateName) {
+		t.Errorf("same name from another folder: got %v", err)
+	}
+}
+
+func TestBuildOutcomes(t *testing.T) {
+	in := t.TempDir()
+	writeFiles(t, in, map[string]string{"empty-ok.pdf": "E", "junk.pdf": "J", "scan.pdf": "S", "pua.pdf": "P"})
+	fx := &fakeExtractor{pages: map[string][]string{
+		"E": {},
+		"S": {"", "  \n "},
+		"P": {"\ue000\ue001\ue002 ok", "mostly fine text \ufffd"},
+	}}
+	out := filepath.Join(t.TempDir(), "c")
+	report, err := build(t, out, []string{in}, fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Result{}
+	for _, r := range report.Results {
+		byName[r.Name] = r
+	}
+	if r := byName["empty-ok.pdf"]; r.Status != StatusMalformed || !strings.Contains(r.Error, "no pages") {
+		t.Errorf("zero pages is never an empty success: %+v", r)
+	}
+	if r := byName["junk.pdf"]; r.Status != StatusMalformed {
+		t.Errorf("a failed document is recorded with its class: %+v", r)
+	}
+	scan := mustDoc(t, out, "scan.pdf")
+	for _, p := range scan.Pages {
+		if !slices.Contains(p.Flags, FlagNoTextLayer) {
+			t.Errorf("page %d without visible text is flagged: %v", p.Page, p.Flags)
+		}
+	}
+	pua := mustDoc(t, out, "pua.pdf")
+	if !slices.Contains(pua.Pages[0].Flags, FlagUnreliableText) || slices.Contains(pua.Pages[1].Flags, FlagUnreliableText) {
+		t.Errorf("unreliable_text marks pages that are mostly U+FFFD or private use: %v / %v", pua.Pages[0].Flags, pua.Pages[1].Flags)
+	}
+}
+
+func TestBuildRefusesForeignFolder(t *testing.T) {
+	out := t.TempDir()
+	writeFiles(t, out, map[string]string{"thesis.tex": "precious"})
+	in := t.TempDir()
+	writeFiles(t, in, map[string]string{"a.pdf": "A"})
+	_, err := build(t, out, []string{in}, &fakeExtractor{})
+	if !errors.Is(err, ErrNotCorpus) {
+		t.Errorf("got %v, want ErrNotCorpus", err)
+	}
+}
+
+func TestExtractorBrokeContract(t *testing.T) {
+	in := t.TempDir()
+	writeFiles(t, in, map[string]string{"ff.pdf": "F", "bad.pdf": "B"})
+	fx := &fakeExtractor{pages: map[string][]string{"F": {"page\fbreak"}, "B": {"\xff\xfe"}}}
+	report, err := build(t, filepath.Join(t.TempDir(), "c"), []string{in}, fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range report.Results {
+		if r.Status != StatusCrash {
+			t.Errorf("%s: text the store cannot hold (form feed, invalid UTF-8) is an extractor bug: %+v", r.Name, r)
+		}
+	}
+}
+
+func TestTextDetectsTampering(t *testing.T) {
+	in, out := t.TempDir(), filepath.Join(t.TempDir(), "c")
+	writeFiles(t, in, map[string]string{"a.pdf": "A"})
+	if _, err := build(t, out, []string{in}, &fakeExtractor{pages: map[string][]string{"A": {"original"}}}); err != nil {
+		t.Fatal(err)
+	}
+	d := mustDoc(t, out, "a.pdf")
+	rel, _ := pageFile(d.BLAKE3, 1)
+	if err := os.WriteFile(filepath.Join(out, rel), []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := Open(out)
+	if _, err := s.Text(d, 1); !errors.Is(err, ErrIntegrity) {
+		t.Errorf("an edited page text is refused: %v", err)
+	}
+}
+
+func TestOpenRejectsBadManifests(t *testing.T) {
+	tests := []struct{ name, manifest string }{
+		{"wrong format", `{"format":"citecheck-corpus/0","extractor":{},"documents":[]}`},
+		{"unknown field", `{"format":"citecheck-corpus/1","extractor":{},"documents":[],"extra":1}`},
+		{"unsorted", `{"format":"citecheck-corpus/1","extractor":{},"documents":[
+			{"name":"b","source":"b","bytes":1,"blake3":"blake3:` + strings.Repeat("0", 64) + `","status":"malformed","page_count":0},
+			{"name":"a","source":"a","bytes":1,"blake3":"blake3:` + strings.Repeat("0", 64) + `","status":"malformed","page_count":0}]}`},
+		{"bad digest", `{"format":"citecheck-corpus/1","extractor":{},"documents":[
+			{"name":"a","source":"a","bytes":1,"blake3":"sha256:00","status":"malformed","page_count":0}]}`},
+		{"ok without pages", `{"format":"citecheck-corpus/1","extractor":{},"documents":[
+			{"name":"a","source":"a","bytes":1,"blake3":"blake3:` + strings.Repeat("0", 64) + `","status":"ok","page_count":0}]}`},
+		{"trailing data", `{"format":"citecheck-corpus/1","extractor":{},"documents":[]} {}`},
+	}
+	for _, tc := range tests {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{ManifestFile: tc.manifest})
+		if _, err := Open(dir); err == nil {
+			t.Errorf("%s: accepted", tc.name)
+		}
+	}
+}
+
+func TestHash(t *testing.T) {
+	// BLAKE3 of the empty input, from the BLAKE3 reference test vectors.
+	if got, want := Hash(nil), "blake3:af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262"; got != want {
+		t.Errorf("Hash(empty) = %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,177 @@
+package corpus
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/zeebo/blake3"
+)
+
+// Format is the manifest format version this package reads and writes.
+const Format = "citecheck-corpus/1"
+
+// ManifestFile is the manifest's file name inside a corpus folder.
+const ManifestFile = "manifest.json"
+
+// Status is the outcome of extracting one document.
+type Status string
+
+// The outcome classes. Every document ends in exactly one.
+const (
+	StatusOK            Status = "ok"
+	StatusEncrypted     Status = "encrypted"      // a password is needed, or the one given is wrong
+	StatusMalformed     Status = "malformed"      // the file is not a readable PDF
+	StatusUnsupported   Status = "unsupported"    // a readable PDF using a feature we do not handle
+	StatusTimeout       Status = "timeout"        // extraction ran past its wall-clock limit
+	StatusResourceLimit Status = "resource_limit" // memory, stack, decoded bytes or operator limits
+	StatusCrash         Status = "crash"          // the extractor died or panicked: a bug of ours
+)
+
+// Statuses lists every status in report order.
+var Statuses = []Status{StatusOK, StatusEncrypted, StatusMalformed, StatusUnsupported, StatusTimeout, StatusResourceLimit, StatusCrash}
+
+// Valid reports whether s is one of the defined statuses.
+func (s Status) Valid() bool { return slices.Contains(Statuses, s) }
+
+// Page flags.
+const (
+	FlagNoTextLayer    = "no_text_layer"   // no visible text: a scan, a drawing or a blank page
+	FlagUnreliableText = "unreliable_text" // mostly U+FFFD or private-use characters
+)
+
+// Manifest describes a corpus folder.
+type Manifest struct {
+	Format    string     `json:"format"`
+	Extractor Extractor  `json:"extractor"`
+	Documents []Document `json:"documents"` // sorted by Name
+}
+
+// Extractor identifies the text extractor and the limits it ran under.
+// Offsets into page texts are only comparable under the same Extractor.
+type Extractor struct {
+	Name    string           `json:"name"`
+	Version string           `json:"version"`
+	Limits  map[string]int64 `json:"limits"`
+}
+
+// Equal reports whether two extractors would produce the same texts.
+func (e Extractor) Equal(o Extractor) bool {
+	if e.Name != o.Name || e.Version != o.Version || len(e.Limits) != len(o.Limits) {
+		return false
+	}
+	for k, v := range e.Limits {
+		if w, ok := o.Limits[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Document is one PDF of the corpus.
+type Document struct {
+	Name      string   `json:"name"`   // file name, unique in the corpus
+	Source    string   `json:"source"` // path of the PDF relative to the corpus folder, slash-separated
+	Bytes     int64    `json:"bytes"`
+	BLAKE3    string   `json:"blake3"`
+	Status    Status   `json:"status"`
+	Error     string   `json:"error,omitempty"` // why Status is not ok
+	PageCount int      `json:"page_count"`
+	Pages     []Page   `json:"pages,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"` // document-level problems that did not stop extraction
+}
+
+// Page is one page's stored text, described.
+type Page struct {
+	Page     int      `json:"page"` // 1-based
+	BLAKE3   string   `json:"blake3"`
+	Chars    int      `json:"chars"` // length of the text in code points
+	Label    string   `json:"label,omitempty"`
+	Flags    []string `json:"flags,omitempty"`    // sorted
+	Warnings []string `json:"warnings,omitempty"` // what the extractor could not read on this page
+}
+
+// Document returns the document named name.
+func (m *Manifest) Document(name string) (*Document, bool) {
+	i, ok := slices.BinarySearchFunc(m.Documents, name, func(d Document, name string) int {
+		return strings.Compare(d.Name, name)
+	})
+	if !ok {
+		return nil, false
+	}
+	return &m.Documents[i], true
+}
+
+// Hash returns the BLAKE3-256 digest of b written "blake3:<hex>".
+func Hash(b []byte) string {
+	sum := blake3.Sum256(b)
+	return "blake3:" + hex.EncodeToString(sum[:])
+}
+
+// hashHex returns the hex part of a "blake3:<hex>" digest.
+func hashHex(digest string) (string, error) {
+	h, ok := strings.CutPrefix(digest, "blake3:")
+	if !ok || len(h) != 64 {
+		return "", fmt.Errorf("bad digest %q: want blake3:<64 hex digits>", digest)
+	}
+	if _, err := hex.DecodeString(h); err != nil || strings.ToLower(h) != h {
+		return "", fmt.Errorf("bad digest %q: want blake3:<64 lower-case hex digits>", digest)
+	}
+	return h, nil
+}
+
+// pageFile returns the slash-separated path of a page text inside the corpus.
+func pageFile(docHash string, page int) (string, error) {
+	h, err := hashHex(docHash)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("text/%s/%04d.txt", h, page), nil
+}
+
+// validate checks the invariants Build guarantees, so that a hand-edited or
+// damaged manifest is refused rather than half-read.
+func (m *Manifest) validate() error {
+	if m.Format != Format {
+		return fmt.Errorf("format %q: this citecheck reads %q", m.Format, Format)
+	}
+	for i, d := range m.Documents {
+		where := fmt.Sprintf("documents[%d] (%q)", i, d.Name)
+		if d.Name == "" {
+			return fmt.Errorf("%s: empty name", where)
+		}
+		if i > 0 && m.Documents[i-1].Name >= d.Name {
+			return fmt.Errorf("%s: documents not sorted by name or name repeated", where)
+		}
+		if _, err := hashHex(d.BLAKE3); err != nil {
+			return fmt.Errorf("%s: %v", where, err)
+		}
+		if !d.Status.Valid() {
+			return fmt.Errorf("%s: unknown status %q", where, d.Status)
+		}
+		if d.Status == StatusOK && (d.PageCount == 0 || len(d.Pages) != d.PageCount) {
+			return fmt.Errorf("%s: status ok with page_count %d and %d pages", where, d.PageCount, len(d.Pages))
+		}
+		for j, p := range d.Pages {
+			if p.Page != j+1 {
+				return fmt.Errorf("%s: pages[%d] is numbered %d", where, j, p.Page)
+			}
+			if _, err := hashHex(p.BLAKE3); err != nil {
+				return fmt.Errorf("%s: page %d: %v", where, p.Page, err)
+			}
+		}
+	}
+	return nil
+}
+
+// ErrIntegrity reports a stored page text that no longer matches its hash.
+var ErrIntegrity = errors.New("page text does not match the manifest's hash")
+
+// ErrDuplicateName reports two different PDFs with the same file name.
+var ErrDuplicateName = errors.New("two documents with the same name")
+
+// ErrNotCorpus reports an output folder that exists, is not empty and holds
+// no corpus manifest: Build refuses to write into it.
+var ErrNotCorpus = errors.New("folder is not a citecheck corpus")

@@ -1,0 +1,123 @@
+package corpus
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// maxManifestBytes caps the manifest a Store will read; a corpus of 100,000
+// documents of 100 pages stays far below it.
+const maxManifestBytes = 1 << 30
+
+// Store is an opened corpus folder.
+type Store struct {
+	dir      string
+	manifest *Manifest
+}
+
+// Open reads and checks the manifest of the corpus in dir.
+func Open(dir string) (*Store, error) {
+	m, err := readManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{dir: dir, manifest: m}, nil
+}
+
+// Dir returns the corpus folder.
+func (s *Store) Dir() string { return s.dir }
+
+// Manifest returns the manifest. Callers must not modify it.
+func (s *Store) Manifest() *Manifest { return s.manifest }
+
+// Text returns the stored text of a page (1-based) of doc, checked against
+// the manifest's hash.
+func (s *Store) Text(doc *Document, page int) (string, error) {
+	if page < 1 || page > len(doc.Pages) {
+		return "", fmt.Errorf("%s: page %d out of range 1..%d", doc.Name, page, len(doc.Pages))
+	}
+	rel, err := pageFile(doc.BLAKE3, page)
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", fmt.Errorf("%s page %d: %w", doc.Name, page, err)
+	}
+	if got := Hash(b); got != doc.Pages[page-1].BLAKE3 {
+		return "", fmt.Errorf("%s page %d (%s): %w: stored %s, recorded %s", doc.Name, page, rel, ErrIntegrity, got, doc.Pages[page-1].BLAKE3)
+	}
+	return string(b), nil
+}
+
+func readManifest(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, ManifestFile)
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w (no %s)", dir, ErrNotCorpus, ManifestFile)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(b) > maxManifestBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxManifestBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s: data after the manifest object", path)
+	}
+	if err := m.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &m, nil
+}
+
+// encodeManifest renders m as the stored bytes: indented JSON with a final
+// newline, so the file diffs well and hashes stably.
+func encodeManifest(m *Manifest) ([]byte, error) {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// writeFileAtomic writes b to path through a temporary file and a rename, so
+// a reader never sees a half-written file.
+func writeFileAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(b)
+	merr := tmp.Chmod(0o644) // CreateTemp makes 0600; the corpus is meant to be shared
+	cerr := tmp.Close()
+	if werr != nil || merr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return errors.Join(werr, merr, cerr)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package citecheck_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/citecheck/citecheck"
+
+// allowed lists, for each package, the project packages it may import:
+// the direction of DESIGN §8. A package missing here may import nothing of
+// the project until it is added, deliberately.
+var allowed = map[string][]string{
+	"corpus":                       {},
+	"textnorm":                     {},
+	"typedqa":                      {},
+	"fixtures":                     {},
+	"pdftext/internal/fontenc":     {},
+	"pdftext/internal/cmap":        {"pdftext/internal/fontenc"},
+	"pdftext":                      {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc"},
+	"internal/cmd/citecheck-bench": {"corpus", "pdftext", "textnorm"},
+	"cmd/citecheck":                {"*"},
+}
+
+// pdfLibraries may be imported only by pdftext (and the bench tool, which
+// measures against them): grading never parses PDFs.
+var pdfLibraries = []string{"github.com/pdfcpu/pdfcpu", "github.com/ledongthuc/pdf"}
+
+var pdfImporters = []string{"pdftext", "internal/cmd/citecheck-bench"}
+
+func TestDependencyDirection(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/")
+		if pkg == "" || pkg == module {
+			continue
+		}
+		rules, known := allowed[pkg]
+		if !known {
+			t.Errorf("package %s has no entry in deps_test.go's allowed map: decide its place in the layering", pkg)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if strings.HasPrefix(imp, module+"/") {
+				dep := strings.TrimPrefix(imp, module+"/")
+				if strings.HasPrefix(dep, "cmd/") {
+					t.Errorf("%s imports %s: nothing imports a command", pkg, dep)
+				}
+				if !slices.Contains(rules, "*") && !slices.Contains(rules, dep) {
+					t.Errorf("%s imports %s, against the layering of DESIGN §8", pkg, dep)
+				}
+			}
+			for _, lib := range pdfLibraries {
+				if strings.HasPrefix(imp, lib) && !slices.ContainsFunc(pdfImporters, func(p string) bool { return pkg == p || strings.HasPrefix(pkg, p+"/") }) {
+					t.Errorf("%s imports the PDF library %s: only pdftext may", pkg, imp)
+				}
+			}
+		}
+	}
+}
+
+var exitOrPrint = regexp.MustCompile(`\bos\.Exit\(|\bfmt\.Print|\bos\.Stdout\b|\bos\.Stderr\b|\blog\.(Print|Fatal)`)
+
+// TestLibrariesNeitherPrintNorExit keeps output and exit codes in the
+// commands: library packages return values and errors.
+func TestLibrariesNeitherPrintNorExit(t *testing.T) {
+	for pkg := range allowed {
+		if strings.HasPrefix(pkg, "cmd/") || strings.HasPrefix(pkg, "internal/cmd/") {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(filepath.FromSlash(pkg), "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "//go:build ignore") {
+				continue // generators are programs
+			}
+			for i, line := range strings.Split(string(b), "\n") {
+				if exitOrPrint.MatchString(line) && !strings.Contains(line, "// deps: allowed") {
+					t.Errorf("%s:%d: a library package prints or exits: %s", f, i+1, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+}
+
+// TestChildStartsCheaply keeps go-runewidth out of the binary: its init
+// builds lookup tables for ~47 ms, paid by every extraction child, which
+// once made "citecheck extract" twice as slow as pdftotext. pdfcpu's api
+// package links it; pdftext sets pdfcpu's config path directly instead.
+func TestChildStartsCheaply(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./cmd/citecheck").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "github.com/mattn/go-runewidth" || dep == "github.com/pdfcpu/pdfcpu/pkg/api" {
+			t.Errorf("cmd/citecheck links %s, which slows every extraction child's start", dep)
+		}
+	}
+}

@@ -1,0 +1,289 @@
+// Command citecheck-bench measures citecheck against the reference tools
+// installed on the machine; "make bench" runs it. It prints figures, it does
+// not judge them: targets live in the issue notes and the README.
+//
+//	citecheck-bench extract --citecheck BIN --corpus DIR [--jobs N]
+//	    wall time and peak memory of "citecheck extract" over DIR, beside
+//	    pdftotext over the same files with the same parallelism, and ratios.
+//	citecheck-bench spacing --corpus-store STORE
+//	    word spacing: how many 8-word windows of pdftotext's page text are
+//	    found, spaces included, in citecheck's stored page text and in
+//	    ledongthuc/pdf's GetPlainText of the same page.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/ledongthuc/pdf"
+	"golang.org/x/sys/unix"
+)
+
+func main() {
+	if len(os.Args) > 2 && os.Args[1] == ledongthucChild {
+		os.Exit(runLedongthuc(os.Stdout, os.Args[2]))
+	}
+	if err := run(os.Stdout, os.Stderr, os.Args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "citecheck-bench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(stdout, stderr io.Writer, args []string) error {
+	if len(args) == 0 {
+		return errors.New("usage: citecheck-bench extract|spacing [flags]")
+	}
+	switch args[0] {
+	case "extract":
+		return benchExtract(stdout, args[1:])
+	case "spacing":
+		return benchSpacing(stdout, args[1:])
+	}
+	return fmt.Errorf("unknown bench %q", args[0])
+}
+
+// measured is one command's cost.
+type measured struct {
+	wall   time.Duration
+	maxRSS int64 // bytes, of the largest single process
+}
+
+// runMeasured runs a command and returns its wall time and the peak
+// resident memory of it or any descendant it waited for.
+func runMeasured(name string, args ...string) (measured, error) {
+	start := time.Now()
+	cmd := exec.Command(name, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	m := measured{wall: time.Since(start)}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		m.maxRSS = ru.Maxrss * 1024
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		err = nil // failing on some files is part of what is measured
+	}
+	return m, err
+}
+
+func benchExtract(stdout io.Writer, args []string) error {
+	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
+	bin := fs.String("citecheck", "bin/citecheck", "citecheck binary")
+	dir := fs.String("corpus", "../shared/pdf-corpus", "folder of PDFs")
+	jobs := fs.Int("jobs", 2, "parallel documents, for both tools")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	files, err := corpus.Inputs([]string{*dir})
+	if err != nil {
+		return err
+	}
+	out, err := os.MkdirTemp("", "citecheck-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(out)
+	fmt.Fprintf(stdout, "extraction over %s: %d PDFs, %d in parallel\n\n", *dir, len(files), *jobs)
+	ours, err := runMeasured(*bin, "extract", "--out", filepath.Join(out, "corpus"), "--jobs", strconv.Itoa(*jobs), *dir)
+	if err != nil {
+		return fmt.Errorf("citecheck: %w", err)
+	}
+	store, err := corpus.Open(filepath.Join(out, "corpus"))
+	if err != nil {
+		return err
+	}
+	ok, pages := 0, 0
+	for _, d := range store.Manifest().Documents {
+		if d.Status == corpus.StatusOK {
+			ok++
+			pages += d.PageCount
+		}
+	}
+	fmt.Fprintf(stdout, "%-22s %9s %12s %s\n", "tool", "wall", "peak RSS", "result")
+	fmt.Fprintf(stdout, "%-22s %8.2fs %9.1f MiB %d ok, %d pages\n", "citecheck extract", ours.wall.Seconds(), mib(ours.maxRSS), ok, pages)
+
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		fmt.Fprintf(stdout, "%-22s not installed (Debian: poppler-utils): no ratio\n", "pdftotext")
+		return nil
+	}
+	ref, opened := pdftotextAll(files, *jobs, filepath.Join(out, "ref"))
+	fmt.Fprintf(stdout, "%-22s %8.2fs %9.1f MiB %d opened\n", "pdftotext", ref.wall.Seconds(), mib(ref.maxRSS), opened)
+	fmt.Fprintf(stdout, "\nratio citecheck/pdftotext: time %.2fx, peak memory %.2fx (target for now: time <= 3x; goal: parity)\n",
+		ours.wall.Seconds()/ref.wall.Seconds(), float64(ours.maxRSS)/float64(max(ref.maxRSS, 1)))
+	return nil
+}
+
+// pdftotextAll runs pdftotext on every file with jobs workers, as citecheck
+// does, and returns the total wall time and the largest process's memory.
+func pdftotextAll(files []string, jobs int, outDir string) (measured, int) {
+	os.MkdirAll(outDir, 0o755)
+	start := time.Now()
+	var mu sync.Mutex
+	var peak int64
+	opened := 0
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				cmd := exec.Command("pdftotext", "-q", files[i], filepath.Join(outDir, fmt.Sprintf("%d.txt", i)))
+				err := cmd.Run()
+				mu.Lock()
+				if err == nil {
+					opened++
+				}
+				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss*1024 > peak {
+					peak = ru.Maxrss * 1024
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range files {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return measured{wall: time.Since(start), maxRSS: peak}, opened
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+// ledongthucChild is the argument with which the bench re-executes itself
+// to run ledongthuc/pdf on one file: that library can loop forever or
+// exhaust memory on hostile files, so it runs in a limited child too.
+const ledongthucChild = "__ledongthuc"
+
+func runLedongthuc(w io.Writer, path string) int {
+	limit := uint64(3 << 30)
+	unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: limit, Max: limit})
+	defer func() { recover() }()
+	f, r, err := pdf.Open(path)
+	if err != nil {
+		return 1
+	}
+	defer f.Close()
+	for i := 1; i <= r.NumPage(); i++ {
+		if i > 1 {
+			io.WriteString(w, "\f")
+		}
+		p := r.Page(i)
+		if p.V.IsNull() {
+			continue
+		}
+		text, _ := p.GetPlainText(nil)
+		io.WriteString(w, strings.ReplaceAll(text, "\f", " "))
+	}
+	return 0
+}
+
+func benchSpacing(stdout io.Writer, args []string) error {
+	fs := flag.NewFlagSet("spacing", flag.ContinueOnError)
+	storeDir := fs.String("corpus-store", "", "a corpus built by citecheck extract")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		fmt.Fprintln(stdout, "word spacing: pdftotext not installed (Debian: poppler-utils), nothing to compare against")
+		return nil
+	}
+	store, err := corpus.Open(*storeDir)
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var total, ours, theirs, docs int
+	for _, d := range store.Manifest().Documents {
+		if d.Status != corpus.StatusOK {
+			continue
+		}
+		path := filepath.Join(*storeDir, filepath.FromSlash(d.Source))
+		ref := pagesOf(commandOutput(60*time.Second, "pdftotext", "-q", path, "-"))
+		lt := pagesOf(commandOutput(30*time.Second, self, ledongthucChild, path))
+		docs++
+		for i := range d.Pages {
+			if i >= len(ref) {
+				break
+			}
+			text, err := store.Text(&d, i+1)
+			if err != nil {
+				return err
+			}
+			l := ""
+			if i < len(lt) {
+				l = lt[i]
+			}
+			n, a, b := windowHits(ref[i], text, l)
+			total, ours, theirs = total+n, ours+a, theirs+b
+		}
+	}
+	fmt.Fprintf(stdout, "\nword spacing over %d documents: 8-word windows of pdftotext's page text found verbatim (spaces collapsed)\n", docs)
+	fmt.Fprintf(stdout, "  windows:                         %d\n", total)
+	fmt.Fprintf(stdout, "  citecheck text:                  %d (%.1f%%)\n", ours, pct(ours, total))
+	fmt.Fprintf(stdout, "  ledongthuc/pdf GetPlainText:     %d (%.1f%%)\n", theirs, pct(theirs, total))
+	return nil
+}
+
+// windowHits samples 8-word windows of ref (every fourth word) and counts
+// how many occur verbatim, white space collapsed, in each candidate text.
+func windowHits(ref, a, b string) (total, inA, inB int) {
+	ca := " " + strings.Join(strings.Fields(a), " ") + " "
+	cb := " " + strings.Join(strings.Fields(b), " ") + " "
+	words := strings.Fields(ref)
+	for k := 0; k+8 <= len(words); k += 4 {
+		win := " " + strings.Join(words[k:k+8], " ") + " "
+		total++
+		if strings.Contains(ca, win) {
+			inA++
+		}
+		if strings.Contains(cb, win) {
+			inB++
+		}
+	}
+	return total, inA, inB
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+func pagesOf(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\f")
+}
+
+// commandOutput runs a command with a timeout and returns its stdout, empty
+// when it failed.
+func commandOutput(timeout time.Duration, name string, args ...string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, name, args...).Output()
+	if err != nil && len(out) == 0 {
+		return ""
+	}
+	return string(out)
+}

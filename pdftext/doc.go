@@ -1,0 +1,72 @@
+// Package pdftext turns a PDF into the text of its pages. It is the only
+// package of citecheck that parses PDFs, and it does so in a child process
+// of its own program (Runner), so that a hostile file costs at most its
+// limits.
+//
+// # Contract
+//
+// Pages are 1-based physical pages in page-tree order; Document.Pages[i] is
+// page i+1. A page's text is valid UTF-8 holding no control character other
+// than "\n" (so no form feed): glyphs in content-stream order, a space
+// where the gap between two consecutive glyphs along the writing direction
+// is wider than 0.1 of the font size and no space glyph was drawn, a
+// newline where the baseline moves by more than half the font size, the
+// writing direction changes, or the text jumps back along its line. A code
+// no font data maps becomes U+FFFD, never its raw bytes. The same bytes
+// always give the same text; Version names the behaviour, and any change
+// that can change a text changes it.
+//
+// # Layers
+//
+//   - Objects: pdfcpu reads the file in relaxed mode, repairs what it can and
+//     decrypts with the empty password or a supplied one. Two repairs are
+//     ours: an /Encrypt dictionary written inline in the trailer (pdfcpu
+//     ignores it) is moved to an object, and a cross-reference table pdfcpu
+//     cannot use is rebuilt by scanning for "N G obj" headers and object
+//     streams. The page tree is walked with inherited Resources and /Rotate;
+//     without one, /Type /Page objects are taken in object order.
+//   - Streams: Flate data that is corrupt keeps what decoded before the
+//     damage; other filters are pdfcpu's; image filters are not decoded.
+//   - Text: our own content-stream interpreter (q Q cm, BT ET, Tc Tw Tz TL Tf
+//     Ts, Td TD Tm T*, Tj TJ ' ", Do for forms, BI/ID/EI skipped), placing
+//     each glyph with the full text rendering matrix. Fonts: simple fonts
+//     with the standard encodings, Differences, ToUnicode and standard-14
+//     AFM widths; Type3 widths through FontMatrix; Type0 fonts with
+//     Identity-H/V, embedded CMaps, the Unicode-based predefined CMaps,
+//     ToUnicode, W and DW.
+//
+// # Failure classes
+//
+// Extract returns an error wrapping one of ErrEncrypted, ErrMalformed,
+// ErrUnsupported or ErrResourceLimit; Runner adds the outcomes only a
+// parent can see (timeout, and crash for a child that died or answered
+// nonsense) and returns every outcome as a corpus.Extraction, never an
+// error. Damage that costs part of a page is a page warning, not a failure;
+// a panic inside one page's interpretation costs that page, which is flagged
+// FlagExtractionError.
+//
+// # Limits
+//
+// See Limits: the address-space and stack limits and the timeout hold the
+// child process; the object-number, decoded-bytes, operator, depth, page and
+// output limits bound the loops inside it.
+//
+// # What it does not do
+//
+// It does not sort text into reading order (content order is kept, as
+// pdf.js keeps it), run OCR, render, or read annotations and form fields.
+package pdftext
+
+// BUG(pdftext): A composite font without a ToUnicode CMap and with a
+// CID-keyed ordering (Adobe-Japan1, -GB1, -CNS1, -Korea1) yields U+FFFD for
+// every glyph: the CID-to-Unicode tables are not shipped yet.
+
+// BUG(pdftext): A glyph name outside the Adobe Glyph List and the uniXXXX
+// forms yields U+FFFD, where pdftotext and pdf.js sometimes fall back to the
+// character code; embedded font programs' built-in encodings are not read.
+
+// BUG(pdftext): /ActualText, right-to-left logical order and per-character
+// glyph boxes are not produced yet.
+
+// BUG(pdftext): Duplicate overprinted glyphs (fake bold) are dropped only
+// when the copy immediately follows the original in the content stream.

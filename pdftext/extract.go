@@ -1,0 +1,103 @@
+package pdftext
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Version identifies the extractor's behaviour. Any change that can change a
+// page text changes it, since stored offsets depend on the text.
+const Version = "0.1.0"
+
+// Name is the extractor's name in corpus manifests.
+const Name = "citecheck-pdftext"
+
+// FlagExtractionError marks a page whose extraction stopped on an internal
+// error; its text is what was read before the error.
+const FlagExtractionError = "extraction_error"
+
+// Options configures Extract.
+type Options struct {
+	// Passwords are tried, after the empty password, on an encrypted file.
+	Passwords []string
+	Limits    Limits
+}
+
+// Document is the text of one PDF.
+type Document struct {
+	Pages    []Page
+	Warnings []string // document-level repairs and problems
+}
+
+// Page is one page's text.
+type Page struct {
+	Text     string
+	Label    string   // from /PageLabels, when the document declares them
+	Flags    []string // FlagExtractionError
+	Warnings []string
+}
+
+// Extract returns the text of every page of the PDF in data, in this
+// process. It bounds its own work (see Limits) but cannot bound memory or
+// stop a runaway parser: untrusted files go through Runner, which runs
+// Extract in a child process. Errors wrap ErrEncrypted, ErrMalformed,
+// ErrUnsupported or ErrResourceLimit.
+func Extract(data []byte, opts Options) (*Document, error) {
+	lim := opts.Limits
+	if lim == (Limits{}) {
+		lim = DefaultLimits
+	}
+	xref, warnings, err := readPDF(data, opts.Passwords, lim)
+	if err != nil {
+		return nil, err
+	}
+	obj := objects{xref: xref}
+	pages, pw := obj.pages(lim)
+	warnings = append(warnings, pw...)
+	if len(pages) == 0 {
+		return nil, fmt.Errorf("%w: no pages found in a file that has content", ErrMalformed)
+	}
+	labels := obj.pageLabels(len(pages))
+	doc := &Document{Warnings: warnings}
+	x := newInterp(obj, lim)
+	var total int64
+	for i, p := range pages {
+		page, err := extractPage(x, p)
+		if err != nil {
+			return nil, fmt.Errorf("page %d: %w", i+1, err)
+		}
+		if labels != nil {
+			page.Label = labels[i]
+		}
+		total += int64(len(page.Text))
+		if total > lim.MaxOutput {
+			return nil, fmt.Errorf("%w: more than %d bytes of text", ErrResourceLimit, lim.MaxOutput)
+		}
+		doc.Pages = append(doc.Pages, page)
+	}
+	return doc, nil
+}
+
+// extractPage runs one page. A panic in the interpreter or the object layer
+// is a bug of ours or of the PDF library; it costs this page, not the
+// document, and the page says so.
+func extractPage(x *interp, p pageInfo) (page Page, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			page = Page{
+				Text:     layout(x.glyphs),
+				Flags:    []string{FlagExtractionError},
+				Warnings: append(x.warnings, fmt.Sprintf("internal error, page text may be incomplete: %v", r)),
+			}
+			err = nil
+		}
+	}()
+	glyphs, warnings, err := x.page(p)
+	if err != nil {
+		if errors.Is(err, ErrResourceLimit) {
+			return Page{}, err
+		}
+		warnings = append(warnings, err.Error())
+	}
+	return Page{Text: layout(glyphs), Warnings: warnings}, nil
+}

@@ -1,0 +1,389 @@
+package pdftext
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/fixtures"
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+)
+
+// onePage builds a one-page PDF whose fonts are made by fonts and whose
+// content is content.
+func onePage(t *testing.T, content string, fonts func(b *fixtures.Builder) map[string]int) []byte {
+	t.Helper()
+	var b fixtures.Builder
+	page := fixtures.Page{Content: content, Fonts: fonts(&b)}
+	return b.Document([]fixtures.Page{page})
+}
+
+func helvetica(b *fixtures.Builder) map[string]int {
+	return map[string]int{"F1": b.StandardFont("Helvetica", "WinAnsiEncoding")}
+}
+
+func extractText(t *testing.T, pdf []byte) []string {
+	t.Helper()
+	doc, err := Extract(pdf, Options{})
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	var pages []string
+	for _, p := range doc.Pages {
+		pages = append(pages, p.Text)
+	}
+	return pages
+}
+
+// TestTextLayer pins one feature of the text layer per case, each on a PDF
+// built for it.
+func TestTextLayer(t *testing.T) {
+	tests := []struct {
+		name    string
+		why     string
+		content string
+		fonts   func(b *fixtures.Builder) map[string]int
+		want    string
+	}{
+		{
+			name:    "kerning",
+			why:     "small TJ adjustments inside a word are kerning, not spaces",
+			content: "BT /F1 12 Tf 72 700 Td [(W)80(A)-20(V)45(E)] TJ ET",
+			fonts:   helvetica,
+			want:    "WAVE",
+		},
+		{
+			name:    "tj-word-gaps",
+			why:     "a TJ move wider than a tenth of an em between words is a word space",
+			content: "BT /F1 12 Tf 72 700 Td [(three)-300(separate)-250(words)] TJ ET",
+			fonts:   helvetica,
+			want:    "three separate words",
+		},
+		{
+			name:    "tj-threshold",
+			why:     "a move of 0.08 em stays inside the word, 0.12 em splits it",
+			content: "BT /F1 10 Tf 72 700 Td [(ab)-80(cd)-120(ef)] TJ ET",
+			fonts:   helvetica,
+			want:    "abcd ef",
+		},
+		{
+			name:    "space-glyph-with-Tw",
+			why:     "Tw widens drawn spaces; the text keeps one space, not two",
+			content: "BT /F1 12 Tf 72 700 Td 8 Tw (justified line of text) Tj ET",
+			fonts:   helvetica,
+			want:    "justified line of text",
+		},
+		{
+			name:    "Tc-letter-spacing",
+			why:     "character spacing spreads letters but never splits a word",
+			content: "BT /F1 12 Tf 72 700 Td 3 Tc (SPACED) Tj 0 Tc ( OUT) Tj ET",
+			fonts:   helvetica,
+			want:    "SPACED OUT",
+		},
+		{
+			name:    "Tz-condensed",
+			why:     "horizontal scaling shrinks widths and gaps alike",
+			content: "BT /F1 12 Tf 72 700 Td 50 Tz [(con)-50(densed)-400(words)] TJ ET",
+			fonts:   helvetica,
+			want:    "condensed words",
+		},
+		{
+			name:    "positioned-words",
+			why:     "words placed by Td with no space glyph get a space from the gap",
+			content: "BT /F1 12 Tf 72 700 Td (left) Tj 40 0 Td (right) Tj ET",
+			fonts:   helvetica,
+			want:    "left right",
+		},
+		{
+			name:    "afm-widths",
+			why:     "a standard font without /Widths is measured with its AFM widths, so adjacent pieces join",
+			content: "BT /F1 12 Tf 72 700 Td (WWW) Tj ET BT /F1 12 Tf 105.984 700 Td (ide) Tj ET",
+			fonts:   helvetica,
+			want:    "WWWide",
+		},
+		{
+			name:    "baseline-change",
+			why:     "a new baseline starts a new line",
+			content: "BT /F1 12 Tf 14 TL 72 700 Td (first line) Tj T* (second line) Tj ET",
+			fonts:   helvetica,
+			want:    "first line\nsecond line",
+		},
+		{
+			name:    "superscript-rise",
+			why:     "a raised footnote mark stays on its line",
+			content: "BT /F1 12 Tf 72 700 Td (value) Tj 4 Ts (2) Tj 0 Ts ( more) Tj ET",
+			fonts:   helvetica,
+			want:    "value2 more",
+		},
+		{
+			name:    "quote-operators",
+			why:     "' and \" move to the next line and show text; \" also sets Tw and Tc",
+			content: "BT /F1 12 Tf 14 TL 72 700 Td (one) Tj (two) ' 1 0 (three) \" ET",
+			fonts:   helvetica,
+			want:    "one\ntwo\nthree",
+		},
+		{
+			name:    "rotated-text-matrix",
+			why:     "text drawn rotated 90 degrees reads along its own direction",
+			content: "BT /F1 12 Tf 0 1 -1 0 300 200 Tm [(going)-250(up)] TJ ET",
+			fonts:   helvetica,
+			want:    "going up",
+		},
+		{
+			name:    "cm-scaled",
+			why:     "positions come from the full text rendering matrix, CTM included",
+			content: "q 2 0 0 2 0 0 cm BT /F1 6 Tf 36 350 Td (big) Tj 12 0 Td (text) Tj ET Q",
+			fonts:   helvetica,
+			want:    "big text",
+		},
+		{
+			name:    "content-order",
+			why:     "text keeps content-stream order even when drawn right to left on the page",
+			content: "BT /F1 12 Tf 300 700 Td (second) Tj ET BT /F1 12 Tf 72 700 Td (first) Tj ET",
+			fonts:   helvetica,
+			want:    "second\nfirst",
+		},
+		{
+			name:    "fake-bold",
+			why:     "a glyph overprinted on itself (fake bold) is kept once",
+			content: "BT /F1 12 Tf 72 700 Td (B) Tj ET BT /F1 12 Tf 72.3 700 Td (B) Tj ET BT /F1 12 Tf 80.3 700 Td (old) Tj ET",
+			fonts:   helvetica,
+			want:    "Bold",
+		},
+		{
+			name:    "differences",
+			why:     "Differences renames codes; glyph names map through the AGL, ligatures and uniXXXX included",
+			content: "BT /F1 12 Tf 72 700 Td <01020304> Tj ET",
+			fonts: func(b *fixtures.Builder) map[string]int {
+				enc := b.Add("<< /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [1 /A /fi /uni20AC /f_f_l] >>")
+				return map[string]int{"F1": b.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding %d 0 R >>", enc))}
+			},
+			want: "A\ufb01€ffl",
+		},
+		{
+			name:    "tounicode-bfchar-bfrange",
+			why:     "ToUnicode wins over the encoding: bfchar for single codes, bfrange for runs, one code to several characters",
+			content: "BT /F1 12 Tf 72 700 Td <0102033132> Tj ET",
+			fonts: func(b *fixtures.Builder) map[string]int {
+				tu := b.ToUnicode(1, map[string]string{"01": "Z", "02": "ffi"}, []string{"<03> <03> <00E9>", "<31> <32> <0061>"})
+				return map[string]int{"F1": b.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode %d 0 R >>", tu))}
+			},
+			want: "Zffiéab",
+		},
+		{
+			name:    "type0-identity-h",
+			why:     "a Type0 Identity-H font reads 2-byte codes through its ToUnicode CMap, with widths from W",
+			content: "BT /F1 12 Tf 72 700 Td <0005000600070007> Tj [<0008>-400<0009>] TJ ET",
+			fonts: func(b *fixtures.Builder) map[string]int {
+				tu := b.ToUnicode(2, nil, []string{"<0005> <0009> <0043>"})
+				cid := b.Add("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 1000 /W [5 [600 500] 7 9 400] >>")
+				return map[string]int{"F1": b.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [%d 0 R] /ToUnicode %d 0 R >>", cid, tu))}
+			},
+			want: "CDEEF G",
+		},
+		{
+			name:    "unmapped-code",
+			why:     "a code no encoding maps becomes U+FFFD, never its raw byte",
+			content: "BT /F1 12 Tf 72 700 Td <41074243> Tj ET",
+			fonts: func(b *fixtures.Builder) map[string]int {
+				return map[string]int{"F1": b.Add("<< /Type /Font /Subtype /Type1 /BaseFont /Foo /Encoding /StandardEncoding >>")}
+			},
+			want: "A\uFFFDBC",
+		},
+		{
+			name:    "form-xobject",
+			why:     "text inside a form XObject is extracted where the form is drawn",
+			content: "BT /F1 12 Tf 72 700 Td (before) Tj ET /Fm1 Do BT /F1 12 Tf 72 600 Td (after) Tj ET",
+			fonts:   helvetica,
+			want:    "before\ninside the form\nafter",
+		},
+		{
+			name:    "inline-image",
+			why:     "inline image data, even holding EI, is skipped and the text after it is kept",
+			content: "BT /F1 12 Tf 72 700 Td (above) Tj ET BI /W 4 /H 1 /BPC 8 /CS /G ID \x00EI\xff EI Q BT /F1 12 Tf 72 600 Td (below) Tj ET",
+			fonts:   helvetica,
+			want:    "above\nbelow",
+		},
+		{
+			name:    "bad-operands",
+			why:     "operators with missing or mistyped operands are ignored, not fatal",
+			content: "BT /F1 Tf (x) 12 Td /F1 12 Tf 72 700 Td (kept) Tj 1 2 3 Tm ( too) Tj ET",
+			fonts:   helvetica,
+			want:    "kept too",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var pdf []byte
+			if tc.name == "form-xobject" {
+				pdf = formPDF()
+			} else {
+				pdf = onePage(t, tc.content, tc.fonts)
+			}
+			got := extractText(t, pdf)
+			if len(got) != 1 || got[0] != tc.want {
+				t.Errorf("%s\ngot  %q\nwant %q", tc.why, got, tc.want)
+			}
+		})
+	}
+}
+
+func formPDF() []byte {
+	var b fixtures.Builder
+	font := b.StandardFont("Helvetica", "WinAnsiEncoding")
+	form := b.AddStream(fmt.Sprintf("/Type /XObject /Subtype /Form /BBox [0 0 500 100] /Matrix [1 0 0 1 0 650] /Resources << /Font << /F9 %d 0 R >> >>", font),
+		[]byte("BT /F9 12 Tf 72 0 Td (inside the form) Tj ET"))
+	return b.Document([]fixtures.Page{{
+		Content:  "BT /F1 12 Tf 72 700 Td (before) Tj ET /Fm1 Do BT /F1 12 Tf 72 600 Td (after) Tj ET",
+		Fonts:    map[string]int{"F1": font},
+		XObjects: map[string]int{"Fm1": form},
+	}})
+}
+
+func TestPageRotationKeepsText(t *testing.T) {
+	var b fixtures.Builder
+	font := b.StandardFont("Times-Roman", "WinAnsiEncoding")
+	content := "BT /F1 12 Tf 72 700 Td (rotated page text) Tj ET"
+	pages := []fixtures.Page{}
+	for _, rot := range []int{0, 90, 180, 270, -90} {
+		pages = append(pages, fixtures.Page{Content: content, Fonts: map[string]int{"F1": font}, Rotate: rot})
+	}
+	for i, text := range extractText(t, b.Document(pages)) {
+		if text != "rotated page text" {
+			t.Errorf("page %d: /Rotate changes the display, not the text: got %q", i+1, text)
+		}
+	}
+}
+
+func TestFormCycleIsBroken(t *testing.T) {
+	var b fixtures.Builder
+	font := b.StandardFont("Helvetica", "WinAnsiEncoding")
+	form := b.Reserve()
+	b.SetStream(form, fmt.Sprintf("/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /Font << /F1 %d 0 R >> /XObject << /Me %d 0 R >> >>", font, form),
+		[]byte("BT /F1 12 Tf 72 700 Td (loop) Tj ET /Me Do"))
+	pdf := b.Document([]fixtures.Page{{Content: "/Me Do", XObjects: map[string]int{"Me": form}}})
+	doc, err := Extract(pdf, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Pages[0].Text; got != "loop" {
+		t.Errorf("a form drawing itself runs once: got %q", got)
+	}
+	if !strings.Contains(strings.Join(doc.Pages[0].Warnings, "\n"), "cycle") {
+		t.Errorf("the broken cycle is reported: warnings %q", doc.Pages[0].Warnings)
+	}
+}
+
+func TestEncryptedWithEmptyPassword(t *testing.T) {
+	plain := onePage(t, "BT /F1 12 Tf 72 700 Td (secret but readable) Tj ET", helvetica)
+	for _, conf := range []*model.Configuration{
+		model.NewRC4Configuration("", "owner", 128),
+		model.NewAESConfiguration("", "owner", 128),
+		model.NewAESConfiguration("", "owner", 256),
+	} {
+		var enc bytes.Buffer
+		if err := api.Encrypt(bytes.NewReader(plain), &enc, conf); err != nil {
+			t.Fatalf("encrypting the fixture: %v", err)
+		}
+		if bytes.Contains(enc.Bytes(), []byte("secret")) {
+			t.Fatal("fixture is not encrypted")
+		}
+		got := extractText(t, enc.Bytes())
+		if len(got) != 1 || got[0] != "secret but readable" {
+			t.Errorf("%v-bit %s, empty user password: got %q", conf.EncryptKeyLength, map[bool]string{true: "AES", false: "RC4"}[conf.EncryptUsingAES], got)
+		}
+	}
+}
+
+func TestEncryptedNeedsPassword(t *testing.T) {
+	plain := onePage(t, "BT /F1 12 Tf 72 700 Td (locked) Tj ET", helvetica)
+	var enc bytes.Buffer
+	if err := api.Encrypt(bytes.NewReader(plain), &enc, model.NewAESConfiguration("user", "owner", 256)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Extract(enc.Bytes(), Options{}); !errors.Is(err, ErrEncrypted) {
+		t.Errorf("without the password: got %v, want ErrEncrypted", err)
+	}
+	if _, err := Extract(enc.Bytes(), Options{Passwords: []string{"wrong"}}); !errors.Is(err, ErrEncrypted) {
+		t.Errorf("with a wrong password: got %v, want ErrEncrypted", err)
+	}
+	doc, err := Extract(enc.Bytes(), Options{Passwords: []string{"wrong", "user"}})
+	if err != nil || doc.Pages[0].Text != "locked" {
+		t.Errorf("with the user password among the candidates: %v %+v", err, doc)
+	}
+}
+
+func TestMalformedInputs(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"empty", nil, ErrMalformed},
+		{"blank", []byte(" \n\t "), ErrMalformed},
+		{"not-pdf", []byte("hello, this is a text file\n"), ErrMalformed},
+		{"header-only", []byte("%PDF-1.7\n%%EOF\n"), ErrMalformed},
+	}
+	for _, tc := range tests {
+		if _, err := Extract(tc.data, Options{}); !errors.Is(err, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestBrokenXRefIsRebuilt(t *testing.T) {
+	pdf := onePage(t, "BT /F1 12 Tf 72 700 Td (survives a bad xref) Tj ET", helvetica)
+	// Shift every object by inserting bytes after the header: all xref
+	// offsets are now wrong, and the startxref points into garbage.
+	broken := bytes.Replace(pdf, []byte("%PDF-1.7\n"), []byte("%PDF-1.7\n% padding that moves every object by forty bytes\n"), 1)
+	broken = bytes.Replace(broken, []byte("startxref"), []byte("startxref\n999999\n%%EOF\nstartxref"), 1)
+	doc, err := Extract(broken, Options{})
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	if doc.Pages[0].Text != "survives a bad xref" {
+		t.Errorf("got %q", doc.Pages[0].Text)
+	}
+}
+
+func TestMissingCatalogFindsPages(t *testing.T) {
+	var b fixtures.Builder
+	font := b.StandardFont("Helvetica", "WinAnsiEncoding")
+	content := b.AddStream("", []byte("BT /F1 12 Tf 72 700 Td (orphan page) Tj ET"))
+	b.Add(fmt.Sprintf("<< /Type /Page /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 %d 0 R >> >> >>", content, font))
+	pdf := b.Bytes("") // no /Root at all
+	doc, err := Extract(pdf, Options{})
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	if len(doc.Pages) != 1 || doc.Pages[0].Text != "orphan page" {
+		t.Errorf("got %+v", doc.Pages)
+	}
+}
+
+func TestPageLabels(t *testing.T) {
+	var b fixtures.Builder
+	font := b.StandardFont("Helvetica", "WinAnsiEncoding")
+	var pages []fixtures.Page
+	for i := range 5 {
+		pages = append(pages, fixtures.Page{Content: fmt.Sprintf("BT /F1 12 Tf 72 700 Td (p%d) Tj ET", i+1), Fonts: map[string]int{"F1": font}})
+	}
+	pdf := b.Document(pages)
+	// Add /PageLabels to the catalog (object 2 of Document's numbering).
+	pdf = bytes.Replace(pdf, []byte("<< /Type /Catalog"), []byte("<< /PageLabels << /Nums [0 << /S /r >> 2 << /S /D >> 4 << /P (A-) /S /D /St 7 >>] >> /Type /Catalog"), 1)
+	doc, err := Extract(pdf, Options{}) // offsets moved: the rebuild path reads it
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range doc.Pages {
+		got = append(got, p.Label)
+	}
+	want := []string{"i", "ii", "1", "2", "A-7"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("labels %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,328 @@
+package pdftext
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/pdftext/internal/cmap"
+	"github.com/citecheck/citecheck/pdftext/internal/fontenc"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// replacement stands for a glyph whose meaning the font does not say: a
+// flagged U+FFFD, never the raw code bytes.
+const replacement = "\uFFFD"
+
+// defaultWidth is used when a simple font gives no width for a code and is
+// not a standard font: half an em keeps word gaps roughly right.
+const defaultWidth = 500
+
+// font is what the interpreter needs of a PDF font: how a shown string
+// splits into codes, and each code's text and advance width.
+type font struct {
+	name      string
+	composite bool
+	vertical  bool
+	// Simple fonts: per byte code.
+	text  [256]string
+	width [256]float64 // glyph space, 1/1000 text space unit (after FontMatrix for Type3)
+	// Composite fonts.
+	encoding  *cmap.CMap
+	toUnicode *cmap.CMap
+	cidWidth  map[uint32]float64
+	dw        float64
+	dw2       float64 // vertical advance (negative: downwards)
+	// unmapped counts codes with no known text, for the page flags.
+	unmapped bool
+}
+
+// glyphCode is one code of a shown string.
+type glyphCode struct {
+	text  string
+	width float64 // glyph space units / 1000
+	// wordSpace is true for the single-byte code 32, to which Tw applies.
+	wordSpace bool
+}
+
+// decode splits s into codes, appending to dst.
+func (f *font) decode(dst []glyphCode, s []byte) []glyphCode {
+	if !f.composite {
+		for _, c := range s {
+			dst = append(dst, glyphCode{text: f.text[c], width: f.width[c], wordSpace: c == 32})
+		}
+		return dst
+	}
+	for len(s) > 0 {
+		code := f.encoding.NextCode(s)
+		if code.Len <= 0 {
+			code.Len = 1
+		}
+		s = s[min(code.Len, len(s)):]
+		g := glyphCode{wordSpace: code.Len == 1 && code.Value == 32}
+		var ok bool
+		if f.toUnicode != nil {
+			g.text, ok = f.toUnicode.Unicode(code)
+		}
+		if !ok && f.encoding.CodesAreUnicode() {
+			g.text, ok = f.encoding.Unicode(code)
+		}
+		if !ok {
+			g.text = replacement
+		}
+		cid, _ := f.encoding.CID(code)
+		if f.vertical {
+			g.width = f.dw2
+		} else if w, ok := f.cidWidth[cid]; ok {
+			g.width = w
+		} else {
+			g.width = f.dw
+		}
+		dst = append(dst, g)
+	}
+	return dst
+}
+
+// loadFont reads a font dictionary. It never fails: what it cannot read
+// becomes replacement text and default widths, with a warning.
+func (x *interp) loadFont(obj types.Object) (*font, []string) {
+	o := x.obj
+	d := o.dict(obj)
+	if d == nil {
+		return nil, []string{"font resource is not a dictionary"}
+	}
+	var warnings []string
+	warn := func(format string, args ...any) { warnings = append(warnings, fmt.Sprintf(format, args...)) }
+	f := &font{name: o.nameEntry(d, "BaseFont")}
+	subtype := o.nameEntry(d, "Subtype")
+
+	var toUnicode *cmap.CMap
+	if sd, num := o.stream(d["ToUnicode"]); sd != nil {
+		data, w, err := x.dec.decode(sd, num)
+		if w != "" {
+			warn("font %s ToUnicode: %s", f.name, w)
+		}
+		if err == nil && len(data) > 0 {
+			cm, err := cmap.Parse(data)
+			if err != nil {
+				warn("font %s ToUnicode: %v", f.name, err)
+			} else {
+				toUnicode = cm
+			}
+		}
+	}
+
+	if subtype == "Type0" {
+		x.loadComposite(f, d, toUnicode, warn)
+	} else {
+		x.loadSimple(f, d, subtype, toUnicode, warn)
+	}
+	return f, warnings
+}
+
+func (x *interp) loadComposite(f *font, d types.Dict, toUnicode *cmap.CMap, warn func(string, ...any)) {
+	o := x.obj
+	f.composite = true
+	f.toUnicode = toUnicode
+	f.dw, f.dw2 = 1000, -1000
+	switch enc := o.get(d, "Encoding").(type) {
+	case types.Name:
+		name, _ := o.name(enc)
+		if cm, ok := cmap.Predefined(name); ok {
+			f.encoding = cm
+		} else {
+			warn("font %s: predefined CMap %s is not supported; codes read as 2-byte CIDs", f.name, name)
+		}
+	case types.StreamDict:
+		sd, num := o.stream(d["Encoding"])
+		data, w, err := x.dec.decode(sd, num)
+		if w != "" {
+			warn("font %s encoding CMap: %s", f.name, w)
+		}
+		if err == nil {
+			if cm, err := cmap.Parse(data); err == nil {
+				if parent, ok := cmap.Predefined(cm.UseCMap()); ok {
+					cm = cm.Merge(parent)
+				}
+				f.encoding = cm
+			}
+		}
+	}
+	if f.encoding == nil {
+		f.encoding, _ = cmap.Predefined("Identity-H")
+	}
+	f.vertical = f.encoding.WMode() == 1
+	desc := o.dict(first(o.arrayEntry(d, "DescendantFonts")))
+	if desc == nil {
+		warn("font %s: no descendant font", f.name)
+		return
+	}
+	f.dw = o.numberEntry(desc, "DW", 1000)
+	if dw2 := o.arrayEntry(desc, "DW2"); len(dw2) == 2 {
+		if v, ok := o.number(dw2[1]); ok {
+			f.dw2 = v
+		}
+	}
+	f.cidWidth = map[uint32]float64{}
+	w := o.arrayEntry(desc, "W")
+	budget := 1 << 20 // widths defined; bounds a hostile W array
+	for i := 0; i < len(w) && budget > 0; {
+		start, ok := o.number(w[i])
+		if !ok || i+1 >= len(w) {
+			break
+		}
+		if arr := o.array(w[i+1]); arr != nil {
+			for k, v := range arr {
+				if wv, ok := o.number(v); ok && budget > 0 {
+					f.cidWidth[uint32(start)+uint32(k)] = wv
+					budget--
+				}
+			}
+			i += 2
+			continue
+		}
+		if i+2 >= len(w) {
+			break
+		}
+		end, ok1 := o.number(w[i+1])
+		wv, ok2 := o.number(w[i+2])
+		if ok1 && ok2 && end >= start && start >= 0 {
+			for c := start; c <= end && budget > 0; c++ {
+				f.cidWidth[uint32(c)] = wv
+				budget--
+			}
+		}
+		i += 3
+	}
+	if toUnicode == nil && !f.encoding.CodesAreUnicode() {
+		f.unmapped = true
+		warn("font %s: composite font without ToUnicode; its text is replaced by U+FFFD", f.name)
+	}
+}
+
+func first(a types.Array) types.Object {
+	if len(a) == 0 {
+		return nil
+	}
+	return a[0]
+}
+
+func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cmap.CMap, warn func(string, ...any)) {
+	o := x.obj
+	std, isStd := fontenc.StandardFont(f.name)
+	desc := o.dictEntry(d, "FontDescriptor")
+	flags := int(o.numberEntry(desc, "Flags", 0))
+	symbolic := flags&4 != 0 && flags&32 == 0
+	zapf := isStd && std.FontName == "ZapfDingbats"
+
+	// Base encoding: the named one, else the font's own.
+	var enc *fontenc.Encoding
+	encObj := o.get(d, "Encoding")
+	baseName, _ := o.name(encObj)
+	if ed := o.dict(encObj); ed != nil {
+		baseName = o.nameEntry(ed, "BaseEncoding")
+	}
+	if baseName != "" {
+		enc, _ = fontenc.BaseEncoding(baseName)
+	}
+	if enc == nil {
+		switch {
+		case isStd:
+			enc = std.Encoding()
+		case subtype == "TrueType" && !symbolic:
+			enc, _ = fontenc.BaseEncoding("WinAnsiEncoding")
+		default:
+			enc, _ = fontenc.BaseEncoding("StandardEncoding")
+		}
+	}
+	if ed := o.dict(encObj); ed != nil {
+		code := 0
+		for _, v := range o.arrayEntry(ed, "Differences") {
+			if n, ok := o.number(v); ok {
+				code = int(n)
+				continue
+			}
+			if name, ok := o.name(v); ok && code >= 0 && code < 256 {
+				enc[code] = name
+				code++
+			}
+		}
+	}
+
+	// Widths: /Widths, else the standard font's metrics, else MissingWidth.
+	scale := 1.0
+	if subtype == "Type3" {
+		// Type3 widths are in glyph space; FontMatrix maps them to text
+		// space, where 1000 units make one em.
+		fm := o.matrixOf(o.get(d, "FontMatrix"), matrix{0.001, 0, 0, 0.001, 0, 0})
+		scale = fm[0] * 1000
+	}
+	missing := o.numberEntry(desc, "MissingWidth", 0)
+	firstChar := int(o.numberEntry(d, "FirstChar", 0))
+	widths := o.arrayEntry(d, "Widths")
+	for c := range 256 {
+		w, ok := 0.0, false
+		if i := c - firstChar; i >= 0 && i < len(widths) {
+			w, ok = o.number(widths[i])
+		}
+		if !ok && isStd {
+			w, ok = std.Width(enc[c])
+		}
+		if !ok && missing > 0 {
+			w, ok = missing, true
+		}
+		if !ok {
+			w = defaultWidth
+		}
+		f.width[c] = w * scale
+	}
+
+	// Text: ToUnicode first, then glyph names.
+	for c := range 256 {
+		if toUnicode != nil {
+			if s, ok := toUnicode.Unicode(cmap.Code{Value: uint32(c), Len: 1, Valid: true}); ok {
+				f.text[c] = s
+				continue
+			}
+			if s, ok := toUnicode.Unicode(cmap.Code{Value: uint32(c), Len: 2, Valid: true}); ok {
+				f.text[c] = s
+				continue
+			}
+		}
+		if name := enc[c]; name != "" {
+			if s, ok := fontenc.GlyphUnicode(name, zapf); ok {
+				f.text[c] = s
+				continue
+			}
+		}
+		f.text[c] = replacement
+	}
+}
+
+// sanitize makes glyph text safe to store: control characters other than
+// white space become U+FFFD and white space becomes a plain space, so a page
+// text holds no form feed or stray control code.
+func sanitize(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7F {
+			clean = false
+			break
+		}
+	}
+	if clean && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7F:
+			b.WriteString(replacement)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,137 @@
+package pdftext
+
+import (
+	"bytes"
+	"compress/flate"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// errBudget reports that the document's decoded-bytes budget is spent.
+var errBudget = fmt.Errorf("%w: decoded bytes", ErrResourceLimit)
+
+// inflate decompresses zlib or raw deflate data, keeping whatever decoded
+// before an error: a damaged stream loses only its tail. It stops at limit
+// bytes. err is nil when the data ended cleanly.
+func inflate(raw []byte, limit int64) ([]byte, error) {
+	body := raw
+	// A zlib header is two bytes whose big-endian value is a multiple of 31
+	// with compression method 8; some writers omit it and store raw deflate.
+	if len(raw) >= 2 && raw[0]&0x0F == 8 && (uint16(raw[0])<<8|uint16(raw[1]))%31 == 0 {
+		body = raw[2:]
+	}
+	r := flate.NewReader(bytes.NewReader(body))
+	defer r.Close()
+	var out bytes.Buffer
+	n, err := io.Copy(&out, io.LimitReader(r, limit+1))
+	if n > limit {
+		return out.Bytes()[:limit], errBudget
+	}
+	if err != nil {
+		return out.Bytes(), fmt.Errorf("corrupt Flate data after %d bytes: %v", n, err)
+	}
+	return out.Bytes(), nil
+}
+
+// decoder decodes streams within one document's budget and caches results
+// by object number, since fonts and forms are shared between pages.
+type decoder struct {
+	budget int64 // bytes left
+	cache  map[int][]byte
+}
+
+// decode returns the decoded bytes of a stream. A damaged stream yields what
+// could be decoded and a warning; only a spent budget is an error.
+func (d *decoder) decode(sd *types.StreamDict, num int) ([]byte, string, error) {
+	if num > 0 {
+		if b, ok := d.cache[num]; ok {
+			return b, "", nil
+		}
+	}
+	data := sd.Raw
+	var warning string
+	for i, f := range sd.FilterPipeline {
+		if d.budget <= 0 {
+			return nil, "", errBudget
+		}
+		var out []byte
+		var err error
+		switch {
+		case f.Name == filter.Flate && predictor(f.DecodeParms) <= 1:
+			out, err = inflate(data, d.budget)
+		case f.Name == filter.DCT || f.Name == filter.JPX || f.Name == filter.CCITTFax || f.Name == filter.JBIG2:
+			return nil, "", nil // image data: no text in it
+		default:
+			out, err = decodeWith(f, data, d.budget)
+		}
+		d.budget -= int64(len(out))
+		if errors.Is(err, ErrResourceLimit) {
+			return nil, "", err
+		}
+		if err != nil {
+			warning = fmt.Sprintf("stream %d filter %d (%s): %v", num, i, f.Name, err)
+			if len(out) == 0 {
+				return nil, warning, nil
+			}
+		}
+		data = out
+	}
+	if len(sd.FilterPipeline) == 0 {
+		d.budget -= int64(len(data))
+	}
+	if num > 0 {
+		if d.cache == nil {
+			d.cache = map[int][]byte{}
+		}
+		d.cache[num] = data
+	}
+	return data, warning, nil
+}
+
+func predictor(parms types.Dict) int {
+	if parms == nil {
+		return 0
+	}
+	if p, ok := parms["Predictor"].(types.Integer); ok {
+		return int(p)
+	}
+	return 0
+}
+
+// decodeWith runs one of pdfcpu's filters.
+func decodeWith(f types.PDFFilter, data []byte, limit int64) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("filter failed: %v", r)
+		}
+	}()
+	parms := map[string]int{}
+	for k, v := range f.DecodeParms {
+		switch v := v.(type) {
+		case types.Integer:
+			parms[k] = int(v)
+		case types.Boolean:
+			if v {
+				parms[k] = 1
+			} else {
+				parms[k] = 0
+			}
+		}
+	}
+	fi, err := filter.NewFilter(f.Name, parms, limit)
+	if err != nil {
+		return nil, err
+	}
+	r, err := fi.Decode(bytes.NewReader(data))
+	if err != nil {
+		if errors.Is(err, filter.ErrDecodeLimitExceeded) {
+			return nil, errBudget
+		}
+		return nil, err
+	}
+	return io.ReadAll(io.LimitReader(r, limit))
+}
