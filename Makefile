@@ -4,7 +4,7 @@ CORPUS  ?= ../shared/pdf-corpus
 JOBS    ?= 2
 BENCHTMP ?= $(or $(TMPDIR),/tmp)/citecheck-bench
 
-.PHONY: all build demo test lint fuzz-smoke bench clean
+.PHONY: all build demo test lint fuzz-smoke bench bench-fidelity reftools clean
 
 all: build
 
@@ -31,6 +31,7 @@ FUZZTIME ?= 15s
 fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzExtract$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/cmap/
+	$(GO) test -run=NONE -fuzz='^FuzzFontPrograms$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontfile/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeTextString$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontenc/
 	$(GO) test -run=NONE -fuzz='^FuzzNormalize$$' -fuzztime=$(FUZZTIME) ./textnorm/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResponses$$' -fuzztime=$(FUZZTIME) ./typedqa/
@@ -42,6 +43,22 @@ bench: build
 	bin/citecheck-bench extract --citecheck bin/citecheck --corpus $(CORPUS) --jobs $(JOBS)
 	rm -rf $(BENCHTMP) && bin/citecheck extract --out $(BENCHTMP) --jobs $(JOBS) $(CORPUS) > /dev/null || true
 	bin/citecheck-bench spacing --corpus-store $(BENCHTMP)
+
+# Extraction fidelity: windows of each installed reference extractor's page
+# text looked up in ours (package internal/fidelity). Reference texts are
+# cached under $$XDG_CACHE_HOME/citecheck/reftext; the first run takes minutes.
+bench-fidelity: build
+	rm -rf $(BENCHTMP) && bin/citecheck extract --out $(BENCHTMP) --jobs $(JOBS) $(CORPUS) > /dev/null || true
+	bin/citecheck-bench fidelity --corpus-store $(BENCHTMP) --jobs $(JOBS)
+
+# The reference extractors the fidelity benchmark and tests compare with:
+# Debian packages, and pdf.js from npm into the user cache.
+PDFJS_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/citecheck/pdfjs
+reftools:
+	command -v pdftotext >/dev/null && command -v mutool >/dev/null && /usr/bin/python3 -c 'import pdfminer' 2>/dev/null || \
+		(apt-get update -qq && apt-get install -y -qq poppler-utils mupdf-tools python3-pdfminer nodejs npm)
+	test -f $(PDFJS_DIR)/node_modules/pdfjs-dist/legacy/build/pdf.mjs || \
+		(mkdir -p $(PDFJS_DIR) && npm install --prefix $(PDFJS_DIR) --no-audit --no-fund pdfjs-dist@4.10.38)
 
 clean:
 	rm -rf bin

@@ -22,7 +22,9 @@ var allowed = map[string][]string{
 	"fixtures":                     {},
 	"pdftext/internal/fontenc":     {},
 	"pdftext/internal/cmap":        {"pdftext/internal/fontenc"},
-	"pdftext":                      {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc"},
+	"pdftext/internal/fontfile":    {"pdftext/internal/fontenc"},
+	"pdftext":                      {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc", "pdftext/internal/fontfile"},
+	"internal/fidelity":            {"textnorm"},
 	"internal/cmd/citecheck-bench": {"corpus", "pdftext", "textnorm"},
 	"cmd/citecheck":                {"*"},
 }

@@ -78,10 +78,31 @@ func TestTextLayer(t *testing.T) {
 		},
 		{
 			name:    "Tc-letter-spacing",
-			why:     "character spacing spreads letters but never splits a word",
+			why:     "character spacing wider than a word gap separates letters: poppler, MuPDF and pdf.js read it so, and some PDFs space words with Tc alone",
 			content: "BT /F1 12 Tf 72 700 Td 3 Tc (SPACED) Tj 0 Tc ( OUT) Tj ET",
 			fonts:   helvetica,
-			want:    "SPACED OUT",
+			want:    "S P A C E D OUT",
+		},
+		{
+			name:    "Tc-word-spacing",
+			why:     "a word space made by Tc after the last glyph of a word (The Go Programming Language's typesetting)",
+			content: "BT /F1 10 Tf 72 700 Td (Thi) Tj 2.33 Tc 11.1 0 Td (sc) Tj -0.03 Tc 10.2 0 Td (ha) Tj ET",
+			fonts:   helvetica,
+			want:    "This cha",
+		},
+		{
+			name:    "Tw-cancelled-space",
+			why:     "a space glyph whose advance a negative Tw cancels separates nothing",
+			content: "BT /F1 10 Tf 72 700 Td -2.5 Tw (pt er) Tj ET",
+			fonts:   helvetica,
+			want:    "pter",
+		},
+		{
+			name:    "Tc-small",
+			why:     "character spacing under a tenth of an em does not split a word",
+			content: "BT /F1 10 Tf 72 700 Td 0.5 Tc (tight) Tj ET",
+			fonts:   helvetica,
+			want:    "tight",
 		},
 		{
 			name:    "Tz-condensed",

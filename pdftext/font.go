@@ -7,6 +7,7 @@ import (
 
 	"github.com/citecheck/citecheck/pdftext/internal/cmap"
 	"github.com/citecheck/citecheck/pdftext/internal/fontenc"
+	"github.com/citecheck/citecheck/pdftext/internal/fontfile"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
@@ -225,6 +226,14 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 	if baseName != "" {
 		enc, _ = fontenc.BaseEncoding(baseName)
 	}
+	// The embedded program's own encoding is the base when the dictionary
+	// names none, and fills codes the dictionary leaves empty (as poppler
+	// does: TeX's math fonts rely on it).
+	builtin := x.builtinEncoding(desc, f.name, warn)
+	if enc == nil && builtin != nil {
+		cp := *builtin
+		enc = &cp
+	}
 	if enc == nil {
 		switch {
 		case isStd:
@@ -245,6 +254,14 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 			if name, ok := o.name(v); ok && code >= 0 && code < 256 {
 				enc[code] = name
 				code++
+			}
+		}
+	}
+
+	if builtin != nil {
+		for c, name := range builtin {
+			if enc[c] == "" {
+				enc[c] = name
 			}
 		}
 	}
@@ -297,6 +314,41 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 		}
 		f.text[c] = replacement
 	}
+}
+
+// builtinEncoding reads the encoding of an embedded Type 1 or CFF font
+// program, or returns nil.
+func (x *interp) builtinEncoding(desc types.Dict, fontName string, warn func(string, ...any)) *fontenc.Encoding {
+	o := x.obj
+	if desc == nil {
+		return nil
+	}
+	read := func(key string) ([]byte, *types.StreamDict) {
+		sd, num := o.stream(desc[key])
+		if sd == nil {
+			return nil, nil
+		}
+		data, w, err := x.dec.decode(sd, num)
+		if w != "" {
+			warn("font %s %s: %s", fontName, key, w)
+		}
+		if err != nil {
+			return nil, nil
+		}
+		return data, sd
+	}
+	if data, _ := read("FontFile"); data != nil {
+		if enc, ok := fontfile.Type1Encoding(data); ok {
+			return enc
+		}
+		return nil
+	}
+	if data, sd := read("FontFile3"); data != nil && o.nameEntry(sd.Dict, "Subtype") == "Type1C" {
+		if enc, ok := fontfile.CFFEncoding(data); ok {
+			return enc
+		}
+	}
+	return nil
 }
 
 // sanitize makes glyph text safe to store: control characters other than

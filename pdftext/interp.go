@@ -348,13 +348,24 @@ func (x *interp) show(s []byte) {
 			space += gs.wordSpace
 		}
 		m := x.tm.mul(gs.ctm)
+		// A glyph's extent is its width alone: character and word spacing
+		// widen the gap after it, which is what separates words in PDFs
+		// that space words with Tc (as poppler reads them). A blank glyph's
+		// extent is its whole advance, so that one squeezed to nothing by a
+		// negative Tw is recognised as no space at all.
 		var adv, tx, ty float64
 		if f.vertical {
-			adv = w0*gs.fontSize + gs.charSpace
+			adv = w0 * gs.fontSize
 			ty = w0*gs.fontSize + space
+			if isBlank(g.text) {
+				adv = ty
+			}
 		} else {
-			adv = (w0*gs.fontSize + gs.charSpace) * gs.hscale
+			adv = w0 * gs.fontSize * gs.hscale
 			tx = (w0*gs.fontSize + space) * gs.hscale
+			if isBlank(g.text) {
+				adv = tx
+			}
 		}
 		x.emit(g.text, m, adv, f.vertical)
 		x.tm = matrix{1, 0, 0, 1, tx, ty}.mul(x.tm)

@@ -39,6 +39,11 @@ func layout(glyphs []glyph) string {
 		if g.text == "" {
 			continue
 		}
+		if isBlank(g.text) && squeezed(g) {
+			// A space glyph drawn with (almost) no advance separates
+			// nothing: the text was set with the space cancelled by Tw.
+			continue
+		}
 		if prev != nil {
 			switch sep := separator(prev, g); sep {
 			case sepDrop:
@@ -111,6 +116,11 @@ func appendSpace(b []byte, c byte) []byte {
 		return b
 	}
 	return append(b, c)
+}
+
+// squeezed reports whether a glyph advances less than a word gap.
+func squeezed(g *glyph) bool {
+	return (g.ex-g.ox)*g.dx+(g.ey-g.oy)*g.dy < wordGap*g.size
 }
 
 func isBlank(s string) bool {

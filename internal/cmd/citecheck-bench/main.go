@@ -9,6 +9,11 @@
 //	    word spacing: how many 8-word windows of pdftotext's page text are
 //	    found, spaces included, in citecheck's stored page text and in
 //	    ledongthuc/pdf's GetPlainText of the same page.
+//	citecheck-bench fidelity --corpus-store STORE [--cache DIR] [--misses FILE]
+//	    extraction fidelity (package internal/fidelity): windows of 6-14 words
+//	    from each installed reference extractor's page text, looked up in
+//	    citecheck's text and in every other extractor's text of the same page,
+//	    after quote/v1 normalization; a matrix of text source x quote source.
 package main
 
 import (
@@ -44,13 +49,15 @@ func main() {
 
 func run(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: citecheck-bench extract|spacing [flags]")
+		return errors.New("usage: citecheck-bench extract|spacing|fidelity [flags]")
 	}
 	switch args[0] {
 	case "extract":
 		return benchExtract(stdout, args[1:])
 	case "spacing":
 		return benchSpacing(stdout, args[1:])
+	case "fidelity":
+		return benchFidelity(stdout, args[1:])
 	}
 	return fmt.Errorf("unknown bench %q", args[0])
 }

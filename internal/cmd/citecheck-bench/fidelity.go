@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/fidelity"
+)
+
+func benchFidelity(stdout io.Writer, args []string) error {
+	fs := flag.NewFlagSet("fidelity", flag.ContinueOnError)
+	storeDir := fs.String("corpus-store", "", "a corpus built by citecheck extract")
+	cacheDir := fs.String("cache", fidelity.DefaultCacheDir(), "cache of reference tools' page texts")
+	jobs := fs.Int("jobs", 2, "reference extractions in parallel")
+	missFile := fs.String("misses", "", "write the windows missing from citecheck's text here (JSON Lines)")
+	worst := fs.Int("worst", 15, "list this many documents with the lowest rate")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	store, err := corpus.Open(*storeDir)
+	if err != nil {
+		return err
+	}
+	var tools []*fidelity.Tool
+	for _, name := range fidelity.ToolNames {
+		t, err := fidelity.Find(name)
+		if err != nil {
+			fmt.Fprintf(stdout, "%-10s %v: left out\n", name, err)
+			continue
+		}
+		fmt.Fprintf(stdout, "%-10s %s\n", t.Name, t.Version)
+		tools = append(tools, t)
+	}
+	if len(tools) == 0 {
+		fmt.Fprintln(stdout, "no reference extractor is installed: nothing to measure")
+		return nil
+	}
+	var docs []corpus.Document
+	for _, d := range store.Manifest().Documents {
+		if d.Status == corpus.StatusOK {
+			docs = append(docs, d)
+		}
+	}
+	cache := &fidelity.Cache{Dir: *cacheDir}
+	results := make([]*fidelity.Result, len(docs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var firstErr error
+	var mu sync.Mutex
+	for range max(*jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				r, err := measureDoc(store, &docs[i], tools, cache, *missFile != "")
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				results[i] = r
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range docs {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	var total fidelity.Result
+	for _, r := range results {
+		total.Add(r)
+	}
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	fmt.Fprintf(stdout, "\nextraction fidelity over %d documents of %s: windows of %d-%d words (seed %d)\n"+
+		"found in each text of the same page after quote/v1 normalization, exact substring\n\n",
+		len(docs), *storeDir, fidelity.MinWords, fidelity.MaxWords, fidelity.Seed)
+	total.WriteMatrix(stdout, names)
+	fmt.Fprintln(stdout, "\nper quote source, citecheck against the best other text:")
+	for _, q := range names {
+		ours := total.Cells[fidelity.Pair{Text: fidelity.Ours, Quote: q}]
+		best, bestName := -1.0, ""
+		for _, t := range names {
+			if t != q {
+				if r := total.Cells[fidelity.Pair{Text: t, Quote: q}].Rate(); r > best {
+					best, bestName = r, t
+				}
+			}
+		}
+		verdict := "ok"
+		if ours.Rate() < best {
+			verdict = "BELOW"
+		}
+		fmt.Fprintf(stdout, "  %-10s citecheck %6.2f%%  best other %6.2f%% (%s)  %s\n", q, ours.Rate(), best, bestName, verdict)
+	}
+	flagged, pages := 0, 0
+	for _, d := range docs {
+		for _, p := range d.Pages {
+			pages++
+			if slices.Contains(p.Flags, corpus.FlagUnreliableText) {
+				flagged++
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "\npages flagged %s: %d of %d (%.2f%%)\n", corpus.FlagUnreliableText, flagged, pages, 100*float64(flagged)/float64(max(pages, 1)))
+
+	type docRate struct {
+		name string
+		c    fidelity.Cell
+	}
+	var rates []docRate
+	for i, r := range results {
+		if c := r.Overall(fidelity.Ours); c.Total > 0 {
+			rates = append(rates, docRate{docs[i].Name, c})
+		}
+	}
+	sort.SliceStable(rates, func(i, j int) bool { return rates[i].c.Rate() < rates[j].c.Rate() })
+	fmt.Fprintf(stdout, "\nlowest documents (citecheck text, all quote sources):\n")
+	for _, d := range rates[:min(*worst, len(rates))] {
+		fmt.Fprintf(stdout, "  %6.2f%% %6d windows  %s\n", d.c.Rate(), d.c.Total, d.name)
+	}
+	if *missFile != "" {
+		f, err := os.Create(*missFile)
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(f)
+		for i, r := range results {
+			for _, m := range r.Misses {
+				enc.Encode(struct {
+					Document string `json:"document"`
+					fidelity.Miss
+				}{docs[i].Name, m})
+			}
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// measureDoc gathers our page texts and each tool's, then measures them.
+func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses bool) (*fidelity.Result, error) {
+	texts := map[string][]string{}
+	ours := make([]string, len(d.Pages))
+	for i := range d.Pages {
+		t, err := store.Text(d, i+1)
+		if err != nil {
+			return nil, err
+		}
+		ours[i] = t
+	}
+	texts[fidelity.Ours] = ours
+	path := filepath.Join(store.Dir(), filepath.FromSlash(d.Source))
+	for _, t := range tools {
+		pages, err := cache.Pages(context.Background(), t, path, d.BLAKE3)
+		if err != nil && errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		if len(pages) > 0 {
+			texts[t.Name] = pages
+		}
+	}
+	return fidelity.Measure(d.BLAKE3, texts, keepMisses), nil
+}

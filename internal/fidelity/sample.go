@@ -1,0 +1,82 @@
+package fidelity
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/zeebo/blake3"
+)
+
+// Seed is the fixed seed of the window sample; changing it changes every
+// figure, so it is part of the benchmark's identity.
+const Seed = 20261130
+
+// Window lengths, in words.
+const (
+	MinWords = 6
+	MaxWords = 14
+)
+
+// Windows cuts a page text into consecutive, non-overlapping windows of
+// MinWords to MaxWords words, lengths drawn from a PCG generator seeded by
+// Seed and key. Each window is the raw text from its first word's start to
+// its last word's end, line breaks included. Windows holding U+FFFD are
+// left out: a source that could not decode a glyph offers no quote there.
+func Windows(text, key string) []string {
+	type word struct{ start, end int }
+	var words []word
+	in := false
+	for i, r := range text {
+		if unicode.IsSpace(r) {
+			if in {
+				words[len(words)-1].end = i
+				in = false
+			}
+			continue
+		}
+		if !in {
+			words = append(words, word{start: i})
+			in = true
+		}
+	}
+	if in {
+		words[len(words)-1].end = len(text)
+	}
+	// A word broken by a line-end hyphen is one word: a window never
+	// starts or ends inside it, as no one quotes half a word.
+	merged := words[:0]
+	for _, w := range words {
+		if n := len(merged); n > 0 && lineEndHyphen(text[merged[n-1].start:merged[n-1].end], text[merged[n-1].end:w.start], text[w.start:w.end]) {
+			merged[n-1].end = w.end
+			continue
+		}
+		merged = append(merged, w)
+	}
+	words = merged
+	sum := blake3.Sum256([]byte(key))
+	rng := rand.New(rand.NewPCG(Seed, binary.LittleEndian.Uint64(sum[:8])))
+	var out []string
+	for k := 0; k+MinWords <= len(words); {
+		n := MinWords + rng.IntN(MaxWords-MinWords+1)
+		if k+n > len(words) {
+			n = len(words) - k
+		}
+		w := text[words[k].start:words[k+n-1].end]
+		if !strings.ContainsRune(w, utf8.RuneError) {
+			out = append(out, w)
+		}
+		k += n
+	}
+	return out
+}
+
+// lineEndHyphen reports whether word, then the white space gap, then next
+// are a word hyphenated across a line break.
+func lineEndHyphen(word, gap, next string) bool {
+	last, _ := utf8.DecodeLastRuneInString(word)
+	first, _ := utf8.DecodeRuneInString(next)
+	return (last == '-' || last == 0x2010 || last == 0xAD) && strings.ContainsAny(gap, "\n\r") && unicode.IsLetter(first)
+}

@@ -1,0 +1,87 @@
+package fidelity
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestWindows(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string // nil: only check invariants
+	}{
+		{"fewer words than a window gives nothing", "one two three four five", []string{}},
+		{"exactly six words is one window", "a b c d e f", []string{"a b c d e f"}},
+		{"line breaks are kept inside a window", "a b\nc d e f", []string{"a b\nc d e f"}},
+		{"a U+FFFD window is left out", "a b c d e \uFFFD", []string{}},
+	}
+	for _, tt := range tests {
+		got := Windows(tt.text, "key")
+		if got == nil {
+			got = []string{}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Windows(%q) = %q, want %q", tt.name, tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestWindowsDeterministicAndCovering(t *testing.T) {
+	text := strings.Repeat("alpha beta gamma delta\n", 40)
+	a, b := Windows(text, "doc/1/x"), Windows(text, "doc/1/x")
+	if !slices.Equal(a, b) {
+		t.Fatal("the same key gave different windows")
+	}
+	if slices.Equal(a, Windows(text, "doc/2/x")) {
+		t.Error("a different key gave the same lengths: the seed does not depend on the key")
+	}
+	words := 0
+	for _, w := range a {
+		n := len(strings.Fields(w))
+		if n < MinWords || n > MaxWords {
+			t.Errorf("window of %d words: %q", n, w)
+		}
+		words += n
+	}
+	if words < 160-MaxWords {
+		t.Errorf("windows cover %d of 160 words", words)
+	}
+}
+
+func TestWindowsKeepHyphenatedWords(t *testing.T) {
+	text := strings.Repeat("a b hy-\nphen c ", 50)
+	for _, w := range Windows(text, "k") {
+		if strings.HasSuffix(w, "-") || strings.HasPrefix(w, "phen") {
+			t.Errorf("window %q cuts a word hyphenated across lines", w)
+		}
+	}
+	cut := false
+	for _, w := range Windows(strings.Repeat("a b well- known c ", 50), "k") {
+		cut = cut || strings.HasSuffix(w, "well-")
+	}
+	if !cut {
+		t.Error("a hyphen followed by a space on the same line should be a word end")
+	}
+}
+
+func TestFound(t *testing.T) {
+	page := profile.Normalize("The ﬁrst “quoted” line is hy-\nphenated and ends\nhere.")
+	tests := []struct {
+		quote string
+		want  bool
+		why   string
+	}{
+		{"first \"quoted\" line", true, "ligature and typographic quotes fold"},
+		{"is hyphenated and", true, "the page's line-end hyphen joins"},
+		{"is hy-\nphenated", true, "a quote with the same break"},
+		{"ends here.", true, "line breaks are spaces"},
+		{"ends there.", false, "a changed word is not found"},
+		{"line is hy- phenated", true, "the quote's hyphen may stand for the page's optional one"},
+	}
+	for _, tt := range tests {
+		if got := Found(page, tt.quote); got != tt.want {
+			t.Errorf("Found(%q) = %v, want %v: %s", tt.quote, got, tt.want, tt.why)
+		}
+	}
+}

@@ -1,0 +1,247 @@
+package fidelity
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Tool is a reference extractor: it turns a PDF file into page texts.
+type Tool struct {
+	// Name is the short name used in matrices and cache paths.
+	Name string
+	// Version identifies the installed tool; it keys the cache.
+	Version string
+	pages   func(ctx context.Context, path string) ([]string, error)
+}
+
+// ErrNotInstalled reports that a reference tool is absent from the machine.
+var ErrNotInstalled = errors.New("not installed")
+
+// ToolNames lists the reference extractors in the order matrices print them.
+var ToolNames = []string{"pdftotext", "mutool", "pdfjs", "pdfminer"}
+
+// Timeout bounds one tool on one PDF; pdfminer is slow on large files.
+var Timeout = 3 * time.Minute
+
+// Find returns the named tool when it is installed, or an error wrapping
+// ErrNotInstalled that says how to install it.
+func Find(name string) (*Tool, error) {
+	switch name {
+	case "pdftotext":
+		return findPdftotext()
+	case "mutool":
+		return findMutool()
+	case "pdfjs":
+		return findPdfjs()
+	case "pdfminer":
+		return findPdfminer()
+	}
+	return nil, fmt.Errorf("fidelity: unknown tool %q", name)
+}
+
+// Pages extracts the page texts of the PDF at path.
+func (t *Tool) Pages(ctx context.Context, path string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	return t.pages(ctx, path)
+}
+
+func firstLineMatch(re *regexp.Regexp, name string, args ...string) string {
+	out, _ := exec.Command(name, args...).CombinedOutput()
+	if m := re.FindSubmatch(out); m != nil {
+		return string(m[1])
+	}
+	return "unknown"
+}
+
+func findPdftotext() (*Tool, error) {
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		return nil, fmt.Errorf("pdftotext: %w (Debian: poppler-utils)", ErrNotInstalled)
+	}
+	v := firstLineMatch(regexp.MustCompile(`version ([0-9.]+)`), bin, "-v")
+	return &Tool{Name: "pdftotext", Version: v, pages: func(ctx context.Context, path string) ([]string, error) {
+		out, err := exec.CommandContext(ctx, bin, "-q", "-enc", "UTF-8", path, "-").Output()
+		if err != nil && len(out) == 0 {
+			return nil, err
+		}
+		// pdftotext ends every page with a form feed.
+		pages := strings.Split(string(out), "\f")
+		return pages[:len(pages)-1], nil
+	}}, nil
+}
+
+func findMutool() (*Tool, error) {
+	bin, err := exec.LookPath("mutool")
+	if err != nil {
+		return nil, fmt.Errorf("mutool: %w (Debian: mupdf-tools)", ErrNotInstalled)
+	}
+	v := firstLineMatch(regexp.MustCompile(`version ([0-9.]+)`), bin, "-v")
+	return &Tool{Name: "mutool", Version: v, pages: func(ctx context.Context, path string) ([]string, error) {
+		dir, err := os.MkdirTemp("", "fidelity-mutool-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		// One file per page: a page mutool fails on stays in its place.
+		runErr := exec.CommandContext(ctx, bin, "draw", "-q", "-F", "txt", "-o", filepath.Join(dir, "%d.txt"), path).Run()
+		entries, _ := os.ReadDir(dir)
+		n := 0
+		for _, e := range entries {
+			if k, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".txt")); err == nil && k > n {
+				n = k
+			}
+		}
+		if n == 0 && runErr != nil {
+			return nil, runErr
+		}
+		pages := make([]string, n)
+		for i := range pages {
+			b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%d.txt", i+1)))
+			pages[i] = strings.ReplaceAll(string(b), "\f", "")
+		}
+		return pages, nil
+	}}, nil
+}
+
+// pdfjsScript prints the page texts as pdf.js-based document chats build
+// them: the items' strings in order, a newline after an item that ends a line.
+const pdfjsScript = `
+import * as fs from 'node:fs';
+const [lib, file] = process.argv.slice(2);
+const pdfjs = await import(lib);
+const base = new URL('../../', 'file://' + lib).pathname;
+const data = new Uint8Array(fs.readFileSync(file));
+const doc = await pdfjs.getDocument({data, verbosity: 0, isEvalSupported: false,
+  cMapUrl: base + 'cmaps/', cMapPacked: true, standardFontDataUrl: base + 'standard_fonts/'}).promise;
+const pages = [];
+for (let i = 1; i <= doc.numPages; i++) {
+  try {
+    const page = await doc.getPage(i);
+    const tc = await page.getTextContent();
+    pages.push(tc.items.map(it => (it.str ?? '') + (it.hasEOL ? '\n' : '')).join(''));
+  } catch (e) { pages.push(''); }
+}
+process.stdout.write(JSON.stringify(pages));
+`
+
+// PdfjsCandidates are the places searched for pdfjs-dist's legacy build,
+// after $CITECHECK_PDFJS; "make reftools" installs it in the first one.
+func PdfjsCandidates() []string {
+	var c []string
+	if dir, err := os.UserCacheDir(); err == nil {
+		c = append(c, filepath.Join(dir, "citecheck", "pdfjs"))
+	}
+	return append(c, "/tmp/pdfjs", "/usr/local/lib", "/usr/lib")
+}
+
+func findPdfjs() (*Tool, error) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("pdfjs: %w (node is missing; Debian: nodejs)", ErrNotInstalled)
+	}
+	lib := os.Getenv("CITECHECK_PDFJS")
+	if lib == "" {
+		for _, dir := range PdfjsCandidates() {
+			p := filepath.Join(dir, "node_modules", "pdfjs-dist", "legacy", "build", "pdf.mjs")
+			if _, err := os.Stat(p); err == nil {
+				lib = p
+				break
+			}
+		}
+	}
+	if lib == "" {
+		return nil, fmt.Errorf("pdfjs: %w (run make reftools, or npm install pdfjs-dist@4 and set CITECHECK_PDFJS to its legacy/build/pdf.mjs)", ErrNotInstalled)
+	}
+	lib, _ = filepath.Abs(lib)
+	v := "unknown"
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(lib), "..", "..", "package.json")); err == nil {
+		var pkg struct{ Version string }
+		if json.Unmarshal(b, &pkg) == nil && pkg.Version != "" {
+			v = pkg.Version
+		}
+	}
+	// node -e takes no module arguments reliably: the script is a file.
+	script := filepath.Join(os.TempDir(), "citecheck-fidelity-pdfjs-"+v+".mjs")
+	if err := os.WriteFile(script, []byte(pdfjsScript), 0o644); err != nil {
+		return nil, fmt.Errorf("pdfjs: %w", err)
+	}
+	return &Tool{Name: "pdfjs", Version: v, pages: func(ctx context.Context, path string) ([]string, error) {
+		path, _ = filepath.Abs(path)
+		return jsonPages(exec.CommandContext(ctx, node, script, lib, path))
+	}}, nil
+}
+
+// pdfminerScript is pdf2txt's default text conversion, one page at a time.
+const pdfminerScript = `
+import io, json, sys
+from pdfminer.pdfpage import PDFPage
+from pdfminer.pdfinterp import PDFResourceManager, PDFPageInterpreter
+from pdfminer.converter import TextConverter
+from pdfminer.layout import LAParams
+rsrc = PDFResourceManager()
+pages = []
+with open(sys.argv[1], 'rb') as f:
+    for page in PDFPage.get_pages(f):
+        s = io.StringIO()
+        dev = TextConverter(rsrc, s, laparams=LAParams())
+        try:
+            PDFPageInterpreter(rsrc, dev).process_page(page)
+        except Exception:
+            pass
+        dev.close()
+        pages.append(s.getvalue().replace('\f', ''))
+json.dump(pages, sys.stdout)
+`
+
+func findPdfminer() (*Tool, error) {
+	// Debian's python3-pdfminer lives in the system interpreter, which a
+	// pyenv shim on PATH may hide.
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		bin, err := exec.LookPath(py)
+		if err != nil {
+			continue
+		}
+		out, err := exec.Command(bin, "-c", "import pdfminer; print(pdfminer.__version__)").Output()
+		if err != nil {
+			continue
+		}
+		v := strings.TrimSpace(string(out))
+		return &Tool{Name: "pdfminer", Version: v, pages: func(ctx context.Context, path string) ([]string, error) {
+			return jsonPages(exec.CommandContext(ctx, bin, "-c", pdfminerScript, path))
+		}}, nil
+	}
+	return nil, fmt.Errorf("pdfminer: %w (Debian: python3-pdfminer)", ErrNotInstalled)
+}
+
+func jsonPages(cmd *exec.Cmd) ([]string, error) {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, lastLine(stderr.String()))
+	}
+	var pages []string
+	if err := json.Unmarshal(out, &pages); err != nil {
+		return nil, err
+	}
+	return pages, nil
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
