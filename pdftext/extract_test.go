@@ -38,6 +38,25 @@ func extractText(t *testing.T, pdf []byte) []string {
 	return pages
 }
 
+// TestAnnotationAppearances: the normal appearance of a visible annotation
+// is page text (pdftotext reads it too); hidden ones and popups are not.
+func TestAnnotationAppearances(t *testing.T) {
+	var b fixtures.Builder
+	font := b.StandardFont("Helvetica", "WinAnsiEncoding")
+	res := fmt.Sprintf("/Resources << /Font << /F1 %d 0 R >> >>", font)
+	ap := func(text string) int {
+		return b.AddStream("/Type /XObject /Subtype /Form /BBox [0 0 200 20] "+res, []byte("BT /F1 10 Tf 2 5 Td ("+text+") Tj ET"))
+	}
+	shown := b.Add(fmt.Sprintf("<< /Type /Annot /Subtype /FreeText /Rect [100 500 300 520] /AP << /N %d 0 R >> >>", ap("a visible note")))
+	states := b.Add(fmt.Sprintf("<< /Type /Annot /Subtype /Widget /Rect [100 400 300 420] /AS /On /AP << /N << /On %d 0 R /Off %d 0 R >> >> >>", ap("state on"), ap("state off")))
+	hidden := b.Add(fmt.Sprintf("<< /Type /Annot /Subtype /FreeText /F 2 /Rect [100 300 300 320] /AP << /N %d 0 R >> >>", ap("hidden note")))
+	pdf := b.Document([]fixtures.Page{{Content: "BT /F1 12 Tf 72 700 Td (body) Tj ET", Fonts: map[string]int{"F1": font}, Annots: []int{shown, states, hidden}}})
+	got := extractText(t, pdf)
+	if want := "body\na visible note\nstate on"; len(got) != 1 || got[0] != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // TestTextLayer pins one feature of the text layer per case, each on a PDF
 // built for it.
 func TestTextLayer(t *testing.T) {
@@ -96,6 +115,34 @@ func TestTextLayer(t *testing.T) {
 			content: "BT /F1 10 Tf 72 700 Td -2.5 Tw (pt er) Tj ET",
 			fonts:   helvetica,
 			want:    "pter",
+		},
+		{
+			name:    "space-inside-wide-glyph",
+			why:     "a space glyph drawn inside the extent of an over-wide ligature glyph (MinionPro's T_h) is no word boundary",
+			content: "BT /F1 10 Tf 72 700 Td (W) Tj 0.5 0 Td ( e) Tj ET",
+			fonts:   helvetica,
+			want:    "We",
+		},
+		{
+			name:    "actualtext-inline",
+			why:     "/ActualText replaces the glyphs drawn inside its marked-content span",
+			content: "BT /F1 10 Tf 72 700 Td (see ) Tj /Span << /ActualText (fish) >> BDC (f) Tj (i) Tj (sh) Tj EMC ( here) Tj ET",
+			fonts:   helvetica,
+			want:    "see fish here",
+		},
+		{
+			name:    "actualtext-utf16-nested",
+			why:     "a UTF-16 ActualText wins over an inner one and over plain BMC nesting",
+			content: "BT /F1 10 Tf 72 700 Td /Span << /ActualText <FEFF00E9> >> BDC /X BMC /Span << /ActualText (z) >> BDC (e') Tj EMC EMC EMC ( ok) Tj ET",
+			fonts:   helvetica,
+			want:    "é ok",
+		},
+		{
+			name:    "unbalanced-emc",
+			why:     "a stray EMC is ignored",
+			content: "BT /F1 10 Tf 72 700 Td EMC (text) Tj ET",
+			fonts:   helvetica,
+			want:    "text",
 		},
 		{
 			name:    "Tc-small",
@@ -406,5 +453,23 @@ func TestPageLabels(t *testing.T) {
 	want := []string{"i", "ii", "1", "2", "A-7"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("labels %q, want %q", got, want)
+	}
+}
+
+func TestASCIIHexTolerant(t *testing.T) {
+	tests := []struct {
+		in, want string
+		warn     bool
+		why      string
+	}{
+		{"48 65\n6c6C6f>", "Hello", false, "white space skipped, case ignored, > ends"},
+		{"414", "A@", false, "an odd final digit is followed by 0"},
+		{"41\x13zz42>43", "AB", true, "non-hex bytes are skipped with a warning; nothing after > is read"},
+	}
+	for _, tt := range tests {
+		got, err := asciiHex([]byte(tt.in))
+		if string(got) != tt.want || (err != nil) != tt.warn {
+			t.Errorf("%s: asciiHex(%q) = %q, %v; want %q, warning %v", tt.why, tt.in, got, err, tt.want, tt.warn)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package pdftext
 
 import (
 	"fmt"
+	"github.com/citecheck/citecheck/pdftext/internal/fontenc"
 	"math"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -38,6 +39,9 @@ type interp struct {
 	warnings []string
 	warned   map[string]bool
 	forms    map[int]bool // forms being run, to break cycles
+	// marked is the stack of open marked-content sequences; an entry with
+	// actual set replaces the glyphs drawn inside it by its ActualText.
+	marked []markedContent
 
 	// Per content stream.
 	gs    gstate
@@ -72,7 +76,7 @@ func (x *interp) warn(format string, args ...any) {
 // page runs one page's content streams and returns its glyphs, in content
 // order, and warnings. An error is returned only for a spent budget.
 func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
-	x.glyphs, x.warnings, x.warned, x.forms = nil, nil, nil, map[int]bool{}
+	x.glyphs, x.warnings, x.warned, x.forms, x.marked = nil, nil, nil, map[int]bool{}, nil
 	contents := x.obj.get(p.dict, "Contents")
 	var streams []types.Object
 	if a, ok := contents.(types.Array); ok {
@@ -98,7 +102,97 @@ func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
 		data = append(data, '\n')
 	}
 	err := x.run(data, p.resources, gstate{ctm: identity, hscale: 1}, 0)
+	if err == nil {
+		err = x.annotations(p)
+	}
 	return x.glyphs, x.warnings, err
+}
+
+// Annotation flags (PDF 32000-1 §12.5.3) that keep an annotation off the
+// page as displayed.
+const (
+	annotHidden = 1 << 1
+	annotNoView = 1 << 5
+)
+
+// annotations draws the normal appearance of each visible annotation after
+// the page content, as viewers and pdftotext do: text in a FreeText note or
+// a filled form field is on the page a reader sees.
+func (x *interp) annotations(p pageInfo) error {
+	o := x.obj
+	for _, ref := range o.arrayEntry(p.dict, "Annots") {
+		a := o.dict(ref)
+		if a == nil || o.nameEntry(a, "Subtype") == "Popup" {
+			continue
+		}
+		if flags := int(o.numberEntry(a, "F", 0)); flags&(annotHidden|annotNoView) != 0 {
+			continue
+		}
+		apRef := o.get(o.dictEntry(a, "AP"), "N")
+		if sd, _ := o.stream(apRef); sd == nil {
+			// A dictionary of appearance states: the one /AS names.
+			states := o.dict(apRef)
+			as, _ := o.name(o.get(a, "AS"))
+			if states == nil || as == "" {
+				continue
+			}
+			apRef = states[as]
+		}
+		sd, num := o.stream(apRef)
+		if sd == nil {
+			continue
+		}
+		rect := o.array(o.get(a, "Rect"))
+		if len(rect) != 4 {
+			continue
+		}
+		var r [4]float64
+		for i := range r {
+			r[i], _ = o.number(rect[i])
+		}
+		if err := x.appearance(sd, num, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appearance runs an annotation's appearance stream: its BBox, transformed
+// by its Matrix, is mapped onto the annotation's Rect (§12.5.5).
+func (x *interp) appearance(sd *types.StreamDict, num int, rect [4]float64) error {
+	o := x.obj
+	m := o.matrixOf(o.get(sd.Dict, "Matrix"), identity)
+	bbox := o.array(o.get(sd.Dict, "BBox"))
+	if len(bbox) != 4 {
+		return nil
+	}
+	var b [4]float64
+	for i := range b {
+		b[i], _ = o.number(bbox[i])
+	}
+	// The transformed box's bounds.
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, c := range [][2]float64{{b[0], b[1]}, {b[2], b[1]}, {b[0], b[3]}, {b[2], b[3]}} {
+		px, py := m.apply(c[0], c[1])
+		minX, minY, maxX, maxY = math.Min(minX, px), math.Min(minY, py), math.Max(maxX, px), math.Max(maxY, py)
+	}
+	w, h := maxX-minX, maxY-minY
+	if w <= 0 || h <= 0 {
+		return nil
+	}
+	rx0, ry0 := math.Min(rect[0], rect[2]), math.Min(rect[1], rect[3])
+	sx, sy := math.Abs(rect[2]-rect[0])/w, math.Abs(rect[3]-rect[1])/h
+	a := matrix{sx, 0, 0, sy, rx0 - minX*sx, ry0 - minY*sy}
+	ctm := m.mul(a)
+	if !ctm.finite() {
+		return nil
+	}
+	// An appearance starts from the default graphics state, not from
+	// whatever the page content left.
+	saved := x.gs
+	x.gs = gstate{hscale: 1}
+	defer func() { x.gs = saved }()
+	return x.runForm(sd, num, ctm, nil, 1)
 }
 
 // run interprets one content stream with the given resources, starting from
@@ -180,6 +274,12 @@ func (x *interp) do(op string, args []operand, res types.Dict, l *lexer, depth i
 				gs.ctm = m
 			}
 		}
+	case "BMC":
+		x.marked = append(x.marked, markedContent{})
+	case "BDC":
+		x.beginMarked(args, res)
+	case "EMC":
+		x.endMarked()
 	case "BT":
 		x.tm, x.tlm = identity, identity
 	case "Tc":
@@ -286,6 +386,69 @@ func (x *interp) do(op string, args []operand, res types.Dict, l *lexer, depth i
 		}
 	}
 	return nil
+}
+
+// markedContent is one open BMC/BDC sequence.
+type markedContent struct {
+	actual     bool
+	text       string
+	firstGlyph int
+}
+
+// maxMarkedDepth bounds the marked-content stack of a hostile stream.
+const maxMarkedDepth = 256
+
+// beginMarked opens a marked-content sequence; one whose properties carry
+// /ActualText (inline, or through the resources' /Properties) will stand for
+// the glyphs drawn inside it (PDF 32000-1 §14.9.4).
+func (x *interp) beginMarked(args []operand, res types.Dict) {
+	if len(x.marked) >= maxMarkedDepth {
+		x.warn("marked content nested deeper than %d", maxMarkedDepth)
+		return
+	}
+	mc := markedContent{firstGlyph: len(x.glyphs)}
+	if len(args) > 0 {
+		switch props := args[len(args)-1]; props.kind {
+		case kDict:
+			if v, ok := props.dict["ActualText"]; ok && v.kind == kString {
+				mc.actual, mc.text = true, fontenc.DecodeTextString(v.bytes)
+			}
+		case kName:
+			d := x.obj.dict(x.obj.dictEntry(res, "Properties")[string(props.bytes)])
+			if b, ok := x.obj.bytesOf(x.obj.get(d, "ActualText")); ok {
+				mc.actual, mc.text = true, fontenc.DecodeTextString(b)
+			}
+		}
+	}
+	// Inside an ActualText span, an inner one changes nothing.
+	for _, outer := range x.marked {
+		if outer.actual {
+			mc.actual = false
+		}
+	}
+	x.marked = append(x.marked, mc)
+}
+
+// endMarked closes a sequence; an ActualText one replaces its glyphs by one
+// glyph spanning them, holding the actual text.
+func (x *interp) endMarked() {
+	if len(x.marked) == 0 {
+		return
+	}
+	mc := x.marked[len(x.marked)-1]
+	x.marked = x.marked[:len(x.marked)-1]
+	if !mc.actual || mc.firstGlyph > len(x.glyphs) {
+		return
+	}
+	drawn := x.glyphs[mc.firstGlyph:]
+	if len(drawn) == 0 {
+		return
+	}
+	g := drawn[0]
+	last := drawn[len(drawn)-1]
+	g.ex, g.ey = last.ex, last.ey
+	g.text = sanitize(mc.text)
+	x.glyphs = append(x.glyphs[:mc.firstGlyph], g)
 }
 
 // moveLine starts a new line offset by (tx, ty) from the current line start.
@@ -428,23 +591,28 @@ func (x *interp) xobject(res types.Dict, name string, depth int) error {
 		x.forms[num] = true
 		defer delete(x.forms, num)
 	}
+	m := x.obj.matrixOf(x.obj.get(sd.Dict, "Matrix"), identity).mul(x.gs.ctm)
+	if !m.finite() {
+		return nil
+	}
+	return x.runForm(sd, num, m, res, depth+1)
+}
+
+// runForm runs a form stream under ctm, inheriting the current state and
+// drawing into the same page; a form without resources uses res.
+func (x *interp) runForm(sd *types.StreamDict, num int, ctm matrix, res types.Dict, depth int) error {
 	data, w, err := x.dec.decode(sd, num)
 	if err != nil {
 		return err
 	}
 	if w != "" {
-		x.warn("form /%s: %s", name, w)
+		x.warn("form: %s", w)
 	}
 	formRes := x.obj.dictEntry(sd.Dict, "Resources")
 	if formRes == nil {
 		formRes = res
 	}
-	m := x.obj.matrixOf(x.obj.get(sd.Dict, "Matrix"), identity).mul(x.gs.ctm)
-	if !m.finite() {
-		return nil
-	}
-	// The form inherits the current state and draws into the same page.
 	gs := x.gs
-	gs.ctm = m
-	return x.run(data, formRes, gs, depth+1)
+	gs.ctm = ctm
+	return x.run(data, formRes, gs, depth)
 }

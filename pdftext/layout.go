@@ -24,28 +24,44 @@ const (
 	wordGap      = 0.1
 	lineShift    = 0.5
 	overprintTol = 0.15
+	// pendingGap is the least gap, after a drawn space glyph, that is a
+	// word space. Poppler needs wordGap even there; a smaller floor keeps
+	// the spaces of fonts whose widths are too wide. Over the shared
+	// corpus the choice between 0.03 and 0.1 moves fidelity by 0.01%.
+	pendingGap = 0.03
 )
 
 // layout turns glyphs, in content-stream order, into page text: a space
-// where the gap between two glyphs is wider than wordGap and no space glyph
-// was drawn, a newline where the baseline or the writing direction changes
+// where the gap between two glyphs is wider than wordGap, or where a space
+// glyph with a real advance was drawn and the next glyph starts after the
+// previous one ends; a newline where the baseline or the writing direction changes
 // or the text jumps back along the line. A glyph drawn again on top of the
 // previous one with the same text (fake bold) is dropped.
 func layout(glyphs []glyph) string {
 	var b []byte
 	var prev *glyph
+	// pending is set by a drawn space glyph; it makes a space only if the
+	// next glyph really starts after the previous one ends. A space drawn
+	// inside an over-wide ligature, or cancelled by a negative Tw, is no
+	// word boundary (poppler ignores space glyphs altogether).
+	pending := false
 	for i := range glyphs {
 		g := &glyphs[i]
 		if g.text == "" {
 			continue
 		}
-		if isBlank(g.text) && squeezed(g) {
-			// A space glyph drawn with (almost) no advance separates
-			// nothing: the text was set with the space cancelled by Tw.
+		if isBlank(g.text) {
+			if !squeezed(g) {
+				pending = true
+			}
 			continue
 		}
 		if prev != nil {
-			switch sep := separator(prev, g); sep {
+			sep := separator(prev, g)
+			if sep == sepNone && pending && gapAfter(prev, g) > pendingGap*math.Max(prev.size, g.size) {
+				sep = sepSpace
+			}
+			switch sep {
 			case sepDrop:
 				continue
 			case sepSpace:
@@ -54,11 +70,8 @@ func layout(glyphs []glyph) string {
 				b = appendSpace(b, '\n')
 			}
 		}
-		if isBlank(g.text) {
-			b = appendSpace(b, ' ')
-		} else {
-			b = append(b, g.text...)
-		}
+		pending = false
+		b = append(b, g.text...)
 		prev = g
 	}
 	return strings.TrimRightFunc(string(b), unicode.IsSpace)
@@ -93,11 +106,16 @@ func separator(prev, g *glyph) sep {
 	if back < -wordGap*size {
 		return sepLine
 	}
-	gap := (g.ox-prev.ex)*prev.dx + (g.oy-prev.ey)*prev.dy
-	if gap > wordGap*size {
+	if gapAfter(prev, g) > wordGap*size {
 		return sepSpace
 	}
 	return sepNone
+}
+
+// gapAfter is the distance along the writing direction from the end of
+// prev's extent to g's origin; negative when they overlap.
+func gapAfter(prev, g *glyph) float64 {
+	return (g.ox-prev.ex)*prev.dx + (g.oy-prev.ey)*prev.dy
 }
 
 // appendSpace appends a separator unless the text is empty or already ends

@@ -63,6 +63,8 @@ func (d *decoder) decode(sd *types.StreamDict, num int) ([]byte, string, error) 
 		switch {
 		case f.Name == filter.Flate && predictor(f.DecodeParms) <= 1:
 			out, err = inflate(data, d.budget)
+		case f.Name == filter.ASCIIHex:
+			out, err = asciiHex(data)
 		case f.Name == filter.DCT || f.Name == filter.JPX || f.Name == filter.CCITTFax || f.Name == filter.JBIG2:
 			return nil, "", nil // image data: no text in it
 		default:
@@ -90,6 +92,48 @@ func (d *decoder) decode(sd *types.StreamDict, num int) ([]byte, string, error) 
 		d.cache[num] = data
 	}
 	return data, warning, nil
+}
+
+// asciiHex decodes ASCIIHexDecode data as poppler does: white space and
+// any other non-hex byte are skipped (with a warning), ">" ends the data and
+// an odd final digit is followed by 0.
+func asciiHex(data []byte) ([]byte, error) {
+	out := make([]byte, 0, len(data)/2)
+	bad := 0
+	var hi byte
+	half := false
+loop:
+	for _, c := range data {
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		case c == '>':
+			break loop
+		default:
+			if !isWhite(c) {
+				bad++
+			}
+			continue
+		}
+		if half {
+			out = append(out, hi<<4|v)
+		} else {
+			hi = v
+		}
+		half = !half
+	}
+	if half {
+		out = append(out, hi<<4)
+	}
+	if bad > 0 {
+		return out, fmt.Errorf("%d bytes that are not hex digits skipped", bad)
+	}
+	return out, nil
 }
 
 func predictor(parms types.Dict) int {
