@@ -29,6 +29,7 @@ type Extraction struct {
 // PageText is one extracted page.
 type PageText struct {
 	Text     string // valid UTF-8 without form feeds
+	Boxes    []GlyphBox
 	Label    string
 	Flags    []string
 	Warnings []string
@@ -341,6 +342,17 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 		if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), []byte(p.Text)); err != nil {
 			return doc, err
 		}
+		if len(p.Boxes) > 0 {
+			rel, err := boxesFile(doc.BLAKE3, i+1)
+			if err != nil {
+				return doc, err
+			}
+			data := EncodeBoxes(p.Boxes)
+			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), compressBoxes(data)); err != nil {
+				return doc, err
+			}
+			doc.Pages[i].Boxes = Hash(data)
+		}
 	}
 	return doc, nil
 }
@@ -370,6 +382,11 @@ func fill(doc *Document, ex Extraction) error {
 		}
 		if strings.ContainsRune(p.Text, '\f') {
 			return fmt.Errorf("extractor returned a form feed on page %d", i+1)
+		}
+		if len(p.Boxes) > 0 {
+			if _, err := DecodeBoxes(EncodeBoxes(p.Boxes), utf8.RuneCountInString(p.Text)); err != nil {
+				return fmt.Errorf("extractor returned bad glyph boxes on page %d: %v", i+1, err)
+			}
 		}
 		doc.Pages = append(doc.Pages, Page{
 			Page:     i + 1,

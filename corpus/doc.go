@@ -16,6 +16,8 @@
 //	CORPUS/manifest.json                       the Manifest, indented JSON
 //	CORPUS/text/<hex>/<page>.txt               page text, <hex> = document hash
 //	                                           without "blake3:", <page> = %04d
+//	CORPUS/text/<hex>/<page>.boxes.gz          glyph boxes (BoxesFormat, gzip), when
+//	                                           the extractor records them
 //
 // The manifest lists documents sorted by name, each with its size, hash,
 // extraction status, page count and, per page, the hash and length of the

@@ -89,6 +89,7 @@ type Page struct {
 	BLAKE3   string   `json:"blake3"`
 	Chars    int      `json:"chars"` // length of the text in code points
 	Label    string   `json:"label,omitempty"`
+	Boxes    string   `json:"boxes,omitempty"`    // blake3 of the uncompressed glyph boxes (BoxesFormat), when recorded
 	Flags    []string `json:"flags,omitempty"`    // sorted
 	Warnings []string `json:"warnings,omitempty"` // what the extractor could not read on this page
 }
@@ -157,6 +158,11 @@ func (m *Manifest) validate() error {
 		for j, p := range d.Pages {
 			if p.Page != j+1 {
 				return fmt.Errorf("%s: pages[%d] is numbered %d", where, j, p.Page)
+			}
+			if p.Boxes != "" {
+				if _, err := hashHex(p.Boxes); err != nil {
+					return fmt.Errorf("%s: pages[%d].boxes: %v", where, j, err)
+				}
 			}
 			if _, err := hashHex(p.BLAKE3); err != nil {
 				return fmt.Errorf("%s: page %d: %v", where, p.Page, err)

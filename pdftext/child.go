@@ -53,6 +53,7 @@ type response struct {
 
 type wirePage struct {
 	Text     string   `json:"text"`
+	Boxes    string   `json:"boxes,omitempty"` // corpus.BoxesFormat: compact, and checked by the parent
 	Label    string   `json:"label,omitempty"`
 	Flags    []string `json:"flags,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -113,7 +114,11 @@ func extractResponse(data []byte, passwords []string, lim Limits) response {
 	}
 	resp := response{Status: corpus.StatusOK, Warnings: doc.Warnings}
 	for _, p := range doc.Pages {
-		resp.Pages = append(resp.Pages, wirePage(p))
+		w := wirePage{Text: p.Text, Label: p.Label, Flags: p.Flags, Warnings: p.Warnings}
+		if len(p.Boxes) > 0 {
+			w.Boxes = string(corpus.EncodeBoxes(p.Boxes))
+		}
+		resp.Pages = append(resp.Pages, w)
 	}
 	return resp
 }

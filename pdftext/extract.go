@@ -3,11 +3,12 @@ package pdftext
 import (
 	"errors"
 	"fmt"
+	"github.com/citecheck/citecheck/corpus"
 )
 
 // Version identifies the extractor's behaviour. Any change that can change a
 // page text changes it, since stored offsets depend on the text.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Name is the extractor's name in corpus manifests.
 const Name = "citecheck-pdftext"
@@ -32,8 +33,9 @@ type Document struct {
 // Page is one page's text.
 type Page struct {
 	Text     string
-	Label    string   // from /PageLabels, when the document declares them
-	Flags    []string // FlagExtractionError
+	Boxes    []corpus.GlyphBox // where each glyph's text lies on the page
+	Label    string            // from /PageLabels, when the document declares them
+	Flags    []string          // FlagExtractionError
 	Warnings []string
 }
 
@@ -84,8 +86,10 @@ func Extract(data []byte, opts Options) (*Document, error) {
 func extractPage(x *interp, p pageInfo) (page Page, err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			text, boxes := layout(x.glyphs)
 			page = Page{
-				Text:     layout(x.glyphs),
+				Text:     text,
+				Boxes:    boxes,
 				Flags:    []string{FlagExtractionError},
 				Warnings: append(x.warnings, fmt.Sprintf("internal error, page text may be incomplete: %v", r)),
 			}
@@ -99,5 +103,6 @@ func extractPage(x *interp, p pageInfo) (page Page, err error) {
 		}
 		warnings = append(warnings, err.Error())
 	}
-	return Page{Text: layout(glyphs), Warnings: warnings}, nil
+	text, boxes := layout(glyphs)
+	return Page{Text: text, Boxes: boxes, Warnings: warnings}, nil
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -471,5 +473,47 @@ func TestASCIIHexTolerant(t *testing.T) {
 		if string(got) != tt.want || (err != nil) != tt.warn {
 			t.Errorf("%s: asciiHex(%q) = %q, %v; want %q, warning %v", tt.why, tt.in, got, err, tt.want, tt.warn)
 		}
+	}
+}
+
+// TestGlyphBoxes pins the geometry: one box per glyph, at the glyph's
+// origin and width (Helvetica A = 667/1000 em), from 0.2 em below the
+// baseline to 0.8 em above, none for inserted separators, and one box
+// covering every code point of a ligature's text.
+func TestGlyphBoxes(t *testing.T) {
+	pdf := onePage(t, "BT /F1 10 Tf 72 700 Td (AV) Tj 20 0 Td (A) Tj 0 -20 Td (A) Tj ET", helvetica)
+	doc, err := Extract(pdf, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Pages[0]
+	if p.Text != "AV A\nA" {
+		t.Fatalf("text %q", p.Text)
+	}
+	want := []corpus.GlyphBox{
+		{Start: 0, End: 1, X0: 72, Y0: 698, X1: 78.67, Y1: 708},
+		{Start: 1, End: 2, X0: 78.67, Y0: 698, X1: 85.34, Y1: 708},
+		{Start: 3, End: 4, X0: 92, Y0: 698, X1: 98.67, Y1: 708},
+		{Start: 5, End: 6, X0: 92, Y0: 678, X1: 98.67, Y1: 688},
+	}
+	if len(p.Boxes) != len(want) {
+		t.Fatalf("%d boxes, want %d: %v", len(p.Boxes), len(want), p.Boxes)
+	}
+	for i, w := range want {
+		g := p.Boxes[i]
+		if g.Start != w.Start || g.End != w.End || math.Abs(g.X0-w.X0) > 0.01 || math.Abs(g.Y0-w.Y0) > 0.01 || math.Abs(g.X1-w.X1) > 0.01 || math.Abs(g.Y1-w.Y1) > 0.01 {
+			t.Errorf("box %d = %+v, want %+v", i, g, w)
+		}
+	}
+
+	var b fixtures.Builder
+	tu := b.ToUnicode(1, map[string]string{"01": "ffi"}, nil)
+	font := b.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode %d 0 R >>", tu))
+	doc, err = Extract(b.Document([]fixtures.Page{{Content: "BT /F1 10 Tf 72 700 Td <0141> Tj ET", Fonts: map[string]int{"F1": font}}}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := doc.Pages[0]; p.Text != "ffiA" || len(p.Boxes) != 2 || p.Boxes[0].End != 3 || p.Boxes[1].Start != 3 {
+		t.Errorf("ligature: text %q boxes %+v; want one box over ffi, one over A", p.Text, p.Boxes)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/corpus"
 )
@@ -96,7 +97,17 @@ func (r *Runner) Extract(ctx context.Context, name string, pdf []byte) corpus.Ex
 func (resp response) extraction() corpus.Extraction {
 	ex := corpus.Extraction{Status: resp.Status, Error: resp.Error, Warnings: resp.Warnings}
 	for _, p := range resp.Pages {
-		ex.Pages = append(ex.Pages, corpus.PageText(p))
+		page := corpus.PageText{Text: p.Text, Label: p.Label, Flags: p.Flags, Warnings: p.Warnings}
+		if p.Boxes != "" {
+			boxes, err := corpus.DecodeBoxes([]byte(p.Boxes), utf8.RuneCountInString(p.Text))
+			if err != nil {
+				// The child is not trusted: bad geometry is dropped, the
+				// text kept, and the page says so.
+				page.Warnings = append(page.Warnings, err.Error())
+			}
+			page.Boxes = boxes
+		}
+		ex.Pages = append(ex.Pages, page)
 	}
 	return ex
 }

@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"github.com/citecheck/citecheck/corpus"
 	"math"
 	"strings"
 	"unicode"
@@ -37,8 +38,10 @@ const (
 // previous one ends; a newline where the baseline or the writing direction changes
 // or the text jumps back along the line. A glyph drawn again on top of the
 // previous one with the same text (fake bold) is dropped.
-func layout(glyphs []glyph) string {
+func layout(glyphs []glyph) (string, []corpus.GlyphBox) {
 	var b []byte
+	var boxes []corpus.GlyphBox
+	cp := 0 // code points in b
 	var prev *glyph
 	// pending is set by a drawn space glyph; it makes a space only if the
 	// next glyph really starts after the previous one ends. A space drawn
@@ -65,16 +68,51 @@ func layout(glyphs []glyph) string {
 			case sepDrop:
 				continue
 			case sepSpace:
-				b = appendSpace(b, ' ')
+				b, cp = appendSpace(b, cp, ' ')
 			case sepLine:
-				b = appendSpace(b, '\n')
+				b, cp = appendSpace(b, cp, '\n')
 			}
 		}
 		pending = false
 		b = append(b, g.text...)
+		n := utf8.RuneCountInString(g.text)
+		boxes = append(boxes, g.box(cp, cp+n))
+		cp += n
 		prev = g
 	}
-	return strings.TrimRightFunc(string(b), unicode.IsSpace)
+	text := strings.TrimRightFunc(string(b), unicode.IsSpace)
+	// Trimming removes only white space, which no box starts in unless a
+	// glyph's own text ended with it.
+	n := utf8.RuneCountInString(text)
+	for len(boxes) > 0 && boxes[len(boxes)-1].Start >= n {
+		boxes = boxes[:len(boxes)-1]
+	}
+	if k := len(boxes); k > 0 && boxes[k-1].End > n {
+		boxes[k-1].End = n
+	}
+	return text, boxes
+}
+
+// Glyph box extent across the baseline, in ems: most fonts' ascent and
+// descent lie near these, and the box only needs to cover the glyph for a
+// highlight.
+const (
+	boxAscent  = 0.8
+	boxDescent = 0.2
+)
+
+// box returns the glyph's axis-aligned box for the text [start, end).
+func (g *glyph) box(start, end int) corpus.GlyphBox {
+	ux, uy := -g.dy*g.size, g.dx*g.size
+	bx := corpus.GlyphBox{Start: start, End: end, X0: math.Inf(1), Y0: math.Inf(1), X1: math.Inf(-1), Y1: math.Inf(-1)}
+	for _, c := range [4][2]float64{
+		{g.ox - boxDescent*ux, g.oy - boxDescent*uy}, {g.ox + boxAscent*ux, g.oy + boxAscent*uy},
+		{g.ex - boxDescent*ux, g.ey - boxDescent*uy}, {g.ex + boxAscent*ux, g.ey + boxAscent*uy},
+	} {
+		bx.X0, bx.Y0 = math.Min(bx.X0, c[0]), math.Min(bx.Y0, c[1])
+		bx.X1, bx.Y1 = math.Max(bx.X1, c[0]), math.Max(bx.Y1, c[1])
+	}
+	return bx
 }
 
 type sep int
@@ -119,21 +157,22 @@ func gapAfter(prev, g *glyph) float64 {
 }
 
 // appendSpace appends a separator unless the text is empty or already ends
-// in white space; a newline replaces a trailing space.
-func appendSpace(b []byte, c byte) []byte {
+// in white space; a newline replaces a trailing space. cp counts the code
+// points of b.
+func appendSpace(b []byte, cp int, c byte) ([]byte, int) {
 	if len(b) == 0 {
-		return b
+		return b, cp
 	}
 	switch last := b[len(b)-1]; {
 	case last == '\n':
-		return b
+		return b, cp
 	case last == ' ' && c == '\n':
 		b[len(b)-1] = '\n'
-		return b
+		return b, cp
 	case last == ' ':
-		return b
+		return b, cp
 	}
-	return append(b, c)
+	return append(b, c), cp + 1
 }
 
 // squeezed reports whether a glyph advances less than a word gap.

@@ -73,6 +73,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"extract", "--out", "c", "/no/such/file.pdf"}, "no such file"},
 		{[]string{"extract", "--bogus"}, "flag provided but not defined"},
 		{[]string{"show", "doc.pdf"}, "--corpus CORPUS is required"},
+		{[]string{"show", "--corpus", "c", "--boxes", "doc.pdf"}, "--boxes needs a PAGE"},
 		{[]string{"show", "--corpus", "/no/such/corpus", "doc.pdf"}, "not a citecheck corpus"},
 	}
 	for _, tc := range tests {
@@ -109,6 +110,11 @@ func TestExtractAndShow(t *testing.T) {
 	checkGolden(t, "show-json.txt", []byte(out))
 	out, _, _ = runCLI(t, "show", "--corpus", c, "--json", "inspection-manual.pdf", "2")
 	checkGolden(t, "show-json-page.txt", []byte(out))
+	out, _, code = runCLI(t, "show", "--corpus", c, "--boxes", "inspection-manual.pdf", "2")
+	if code != 0 || !strings.Contains(out, "glyph boxes") {
+		t.Errorf("show --boxes: exit %d %q", code, out)
+	}
+	checkGolden(t, "show-boxes.txt", []byte(out))
 
 	_, errOut, code = runCLI(t, "show", "--corpus", c, "supplier-policy.pdf", "4")
 	if code != exitUsage || !strings.Contains(errOut, "not in 1..3") {

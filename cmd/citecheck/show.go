@@ -11,7 +11,7 @@ import (
 )
 
 func runShow(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(stderr, "show", "show --corpus CORPUS DOC [PAGE] [--ruler] [--json]", `
+	fs := newFlagSet(stderr, "show", "show --corpus CORPUS DOC [PAGE] [--ruler] [--boxes] [--json]", `
 Print the stored text of document DOC (its file name or its blake3: hash):
 one page when PAGE (1-based) is given, otherwise every page, separated by a
 form feed. The text is printed exactly as stored, so offsets counted in it
@@ -19,10 +19,13 @@ are the offsets citecheck reports (Unicode code points, 0-based).
 
 --ruler prefixes each line with the code-point offset of its first
 character in the page text; --json prints the document's manifest entry
-(with PAGE, that page's entry and its text) instead.`)
+(with PAGE, that page's entry and its text) instead. --boxes (with PAGE)
+lists where each glyph's text lies on the page: code-point span and box in
+PDF points, y up (with --json, as a "boxes" array).`)
 	dir := fs.String("corpus", "", "corpus `folder` (required)")
 	ruler := fs.Bool("ruler", false, "prefix every line with its code-point offset")
 	asJSON := fs.Bool("json", false, "print the manifest entry as JSON")
+	withBoxes := fs.Bool("boxes", false, "list the page's glyph boxes (needs PAGE)")
 	rest, err := parseFlags(fs, stdout, args)
 	if err != nil {
 		return err
@@ -32,6 +35,9 @@ character in the page text; --json prints the document's manifest entry
 	}
 	if len(rest) < 1 || len(rest) > 2 {
 		return usageErrorf("show: want DOC and an optional PAGE, got %d arguments", len(rest))
+	}
+	if *withBoxes && len(rest) < 2 {
+		return usageErrorf("show: --boxes needs a PAGE")
 	}
 	store, err := corpus.Open(*dir)
 	if err != nil {
@@ -59,11 +65,35 @@ character in the page text; --json prints the document's manifest entry
 		if err != nil {
 			return fmt.Errorf("show: %w", err)
 		}
+		var boxes []corpus.GlyphBox
+		if *withBoxes {
+			if boxes, err = store.Boxes(doc, page); err != nil {
+				return fmt.Errorf("show: %w", err)
+			}
+		}
 		return writeJSON(stdout, struct {
 			Document string `json:"document"`
 			corpus.Page
-			Text string `json:"text"`
-		}{doc.Name, doc.Pages[page-1], text})
+			Text       string            `json:"text"`
+			GlyphBoxes []corpus.GlyphBox `json:"glyph_boxes,omitempty"`
+		}{doc.Name, doc.Pages[page-1], text, boxes})
+	}
+	if *withBoxes {
+		text, err := store.Text(doc, page)
+		if err != nil {
+			return fmt.Errorf("show: %w", err)
+		}
+		boxes, err := store.Boxes(doc, page)
+		if err != nil {
+			return fmt.Errorf("show: %w", err)
+		}
+		runes := []rune(text)
+		fmt.Fprintf(stdout, "--- %s page %d: %d glyph boxes (PDF points, y up)\n", doc.Name, page, len(boxes))
+		fmt.Fprintf(stdout, "%7s %7s %9s %9s %9s %9s  %s\n", "start", "end", "x0", "y0", "x1", "y1", "text")
+		for _, b := range boxes {
+			fmt.Fprintf(stdout, "%7d %7d %9.2f %9.2f %9.2f %9.2f  %s\n", b.Start, b.End, b.X0, b.Y0, b.X1, b.Y1, string(runes[b.Start:b.End]))
+		}
+		return nil
 	}
 	pages := []int{page}
 	if page == 0 {

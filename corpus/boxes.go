@@ -1,0 +1,209 @@
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// GlyphBox places the text [Start, End) of a page on the page: Start and
+// End are code-point offsets into the stored page text, and the rectangle is
+// in the page's default user space (PDF points, y up, the coordinates of
+// its MediaBox; /Rotate is not applied). A glyph whose text is several code
+// points (a ligature) has one box for all of them; separators the extractor
+// inserted (spaces and line breaks between glyphs) have none.
+type GlyphBox struct {
+	Start int     `json:"start"`
+	End   int     `json:"end"`
+	X0    float64 `json:"x0"`
+	Y0    float64 `json:"y0"`
+	X1    float64 `json:"x1"`
+	Y1    float64 `json:"y1"`
+}
+
+// BoxesFormat names the format of a page's glyph boxes:
+//
+//	citecheck-boxes/1
+//	<gap> <len> <dx0> <dy0> <width> <height>     one line per box, by start
+//
+// Each box is written relative to the one before it (the first to zeros):
+// gap = Start - previous End, len = End - Start, dx0 = X0 - previous X1,
+// dy0 = Y0 - previous Y0, width = X1 - X0 and height = Y1 - Y0, lengths in
+// code points and coordinates as integers in hundredths of a point. Boxes
+// are sorted by Start and do not overlap; gap >= 0, len >= 1, width >= 0,
+// height >= 0. Text lines of one font differ only in dx0 and width, so the
+// store's gzip compression takes them to about 1.5 bytes per glyph. The
+// corpus stores this text gzip-compressed in <page>.boxes.gz and records the
+// BLAKE3 of the uncompressed text, so the hash does not depend on the
+// compressor.
+const BoxesFormat = "citecheck-boxes/1"
+
+// ErrNoBoxes reports a page stored without glyph boxes (by an extractor that
+// did not record them).
+var ErrNoBoxes = errors.New("no glyph boxes stored for this page")
+
+// EncodeBoxes writes boxes in BoxesFormat, uncompressed.
+func EncodeBoxes(boxes []GlyphBox) []byte {
+	var b bytes.Buffer
+	b.WriteString(BoxesFormat + "\n")
+	var line []byte
+	prevEnd, prevX1, prevY0 := 0, int64(0), int64(0)
+	for _, g := range boxes {
+		x0, y0, x1, y1 := centi(g.X0), centi(g.Y0), centi(g.X1), centi(g.Y1)
+		line = line[:0]
+		for i, v := range [6]int64{int64(g.Start - prevEnd), int64(g.End - g.Start), x0 - prevX1, y0 - prevY0, x1 - x0, y1 - y0} {
+			if i > 0 {
+				line = append(line, ' ')
+			}
+			line = strconv.AppendInt(line, v, 10)
+		}
+		line = append(line, '\n')
+		b.Write(line)
+		prevEnd, prevX1, prevY0 = g.End, x1, y0
+	}
+	return b.Bytes()
+}
+
+// centi rounds a coordinate to hundredths of a point, clamped to what a
+// PDF page can hold.
+func centi(v float64) int64 {
+	const lim = 1 << 40
+	if math.IsNaN(v) {
+		return 0
+	}
+	return int64(math.Round(math.Max(-lim, math.Min(lim, v*100))))
+}
+
+// A BoxesError locates a fault in glyph-box data.
+type BoxesError struct {
+	Line int
+	Msg  string
+}
+
+func (e *BoxesError) Error() string { return fmt.Sprintf("glyph boxes line %d: %s", e.Line, e.Msg) }
+
+// maxBoxDelta bounds every number of a box line, so sums cannot overflow.
+const maxBoxDelta = 1 << 50
+
+// DecodeBoxes reads uncompressed BoxesFormat data for a page text of
+// textLen code points, checking every invariant.
+func DecodeBoxes(data []byte, textLen int) ([]GlyphBox, error) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<16)
+	if !sc.Scan() || sc.Text() != BoxesFormat {
+		return nil, &BoxesError{1, fmt.Sprintf("want the header %q", BoxesFormat)}
+	}
+	var out []GlyphBox
+	prevEnd, prevX1, prevY0 := int64(0), int64(0), int64(0)
+	for n := 2; sc.Scan(); n++ {
+		f := strings.Fields(sc.Text())
+		if len(f) != 6 {
+			return nil, &BoxesError{n, fmt.Sprintf("want 6 fields, got %d", len(f))}
+		}
+		var v [6]int64
+		for i, s := range f {
+			x, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || x > maxBoxDelta || x < -maxBoxDelta {
+				return nil, &BoxesError{n, fmt.Sprintf("field %d: %q is not an integer in range", i+1, s)}
+			}
+			v[i] = x
+		}
+		gap, length, dx0, dy0, w, h := v[0], v[1], v[2], v[3], v[4], v[5]
+		start := prevEnd + gap
+		end := start + length
+		switch {
+		case gap < 0 || length < 1:
+			return nil, &BoxesError{n, "a box overlaps the previous one or is empty"}
+		case end > int64(textLen):
+			return nil, &BoxesError{n, fmt.Sprintf("box ends at %d, past the text's %d code points", end, textLen)}
+		case w < 0 || h < 0:
+			return nil, &BoxesError{n, "negative width or height"}
+		}
+		x0, y0 := prevX1+dx0, prevY0+dy0
+		if x0 > maxBoxDelta || x0 < -maxBoxDelta || y0 > maxBoxDelta || y0 < -maxBoxDelta {
+			return nil, &BoxesError{n, "coordinate out of range"}
+		}
+		out = append(out, GlyphBox{Start: int(start), End: int(end),
+			X0: float64(x0) / 100, Y0: float64(y0) / 100, X1: float64(x0+w) / 100, Y1: float64(y0+h) / 100})
+		prevEnd, prevX1, prevY0 = end, x0+w, y0
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &BoxesError{0, err.Error()}
+	}
+	return out, nil
+}
+
+// compressBoxes gzips encoded boxes deterministically (no name, no time).
+func compressBoxes(data []byte) []byte {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.DefaultCompression)
+	zw.Write(data)
+	zw.Close()
+	return b.Bytes()
+}
+
+// maxBoxesBytes caps a decompressed boxes file.
+const maxBoxesBytes = 1 << 30
+
+func decompressBoxes(data []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(zr, maxBoxesBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxBoxesBytes {
+		return nil, fmt.Errorf("glyph boxes larger than %d bytes", maxBoxesBytes)
+	}
+	return b, nil
+}
+
+func boxesFile(docHash string, page int) (string, error) {
+	rel, err := pageFile(docHash, page)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(rel, ".txt") + ".boxes.gz", nil
+}
+
+// Boxes returns the glyph boxes of a page (1-based) of doc, checked against
+// the manifest's hash, or ErrNoBoxes.
+func (s *Store) Boxes(doc *Document, page int) ([]GlyphBox, error) {
+	if page < 1 || page > len(doc.Pages) {
+		return nil, fmt.Errorf("%s: page %d out of range 1..%d", doc.Name, page, len(doc.Pages))
+	}
+	p := doc.Pages[page-1]
+	if p.Boxes == "" {
+		return nil, fmt.Errorf("%s page %d: %w", doc.Name, page, ErrNoBoxes)
+	}
+	rel, err := boxesFile(doc.BLAKE3, page)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, fmt.Errorf("%s page %d: %w", doc.Name, page, err)
+	}
+	b, err = decompressBoxes(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s page %d (%s): %w", doc.Name, page, rel, err)
+	}
+	if got := Hash(b); got != p.Boxes {
+		return nil, fmt.Errorf("%s page %d (%s): %w: stored %s, recorded %s", doc.Name, page, rel, ErrIntegrity, got, p.Boxes)
+	}
+	boxes, err := DecodeBoxes(b, p.Chars)
+	if err != nil {
+		return nil, fmt.Errorf("%s page %d (%s): %w", doc.Name, page, rel, err)
+	}
+	return boxes, nil
+}

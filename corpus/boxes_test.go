@@ -1,0 +1,111 @@
+package corpus
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestBoxesRoundTrip(t *testing.T) {
+	boxes := []GlyphBox{
+		{Start: 0, End: 1, X0: 72, Y0: 698, X1: 78.67, Y1: 708},
+		{Start: 1, End: 4, X0: 78.67, Y0: 698, X1: 90.5, Y1: 708}, // a ligature: one box, three code points
+		{Start: 5, End: 6, X0: 10.01, Y0: -5.5, X1: 12, Y1: 0.25}, // after an inserted space, on another line
+		{Start: 6, End: 7, X0: 12, Y0: -5.5, X1: 12, Y1: 0.25},    // zero width
+	}
+	data := EncodeBoxes(boxes)
+	got, err := DecodeBoxes(data, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, boxes) {
+		t.Errorf("round trip:\n got %v\nwant %v", got, boxes)
+	}
+	if want := "citecheck-boxes/1\n0 1 7200 69800 667 1000\n"; !strings.HasPrefix(string(data), want) {
+		t.Errorf("encoding starts %q, want %q", data, want)
+	}
+	if _, err := DecodeBoxes(data, 6); err == nil {
+		t.Error("boxes past the text's end were accepted")
+	}
+}
+
+func TestDecodeBoxesRefuses(t *testing.T) {
+	tests := []struct {
+		data, why string
+	}{
+		{"", "no header"},
+		{"citecheck-boxes/2\n", "another version"},
+		{"citecheck-boxes/1\n0 1 0 0 1\n", "five fields"},
+		{"citecheck-boxes/1\n0 1 0 0 x 1\n", "not a number"},
+		{"citecheck-boxes/1\n0 0 0 0 1 1\n", "an empty span"},
+		{"citecheck-boxes/1\n0 2 0 0 1 1\n-1 1 0 0 1 1\n", "overlapping spans"},
+		{"citecheck-boxes/1\n0 1 0 0 -1 1\n", "negative width"},
+		{"citecheck-boxes/1\n0 1 0 0 1 -1\n", "negative height"},
+		{"citecheck-boxes/1\n0 1 9999999999999999 0 1 1\n", "a coordinate out of range"},
+		{"citecheck-boxes/1\n0 11 0 0 1 1\n", "past the end of a 10-code-point text"},
+	}
+	for _, tt := range tests {
+		_, err := DecodeBoxes([]byte(tt.data), 10)
+		var be *BoxesError
+		if !errors.As(err, &be) {
+			t.Errorf("%s: err = %v, want a *BoxesError", tt.why, err)
+		}
+	}
+}
+
+func FuzzDecodeBoxes(f *testing.F) {
+	f.Add([]byte("citecheck-boxes/1\n0 1 7200 69800 667 1000\n1 3 0 0 100 1000\n"), 10)
+	f.Fuzz(func(t *testing.T, data []byte, textLen int) {
+		boxes, err := DecodeBoxes(data, textLen)
+		if err != nil {
+			return
+		}
+		end := 0
+		for _, b := range boxes {
+			if b.Start < end || b.End <= b.Start || b.End > textLen || b.X1 < b.X0 || b.Y1 < b.Y0 {
+				t.Fatalf("decoded box %+v breaks the invariants", b)
+			}
+			end = b.End
+		}
+		// What decodes re-encodes to the same boxes.
+		again, err := DecodeBoxes(EncodeBoxes(boxes), textLen)
+		if err != nil || !slices.Equal(again, boxes) {
+			t.Fatalf("re-encoding changed the boxes: %v", err)
+		}
+	})
+}
+
+func TestStoreBoxes(t *testing.T) {
+	dir := t.TempDir()
+	boxes := []GlyphBox{{Start: 0, End: 2, X0: 1, Y0: 2, X1: 3, Y1: 4}}
+	extract := func(_ context.Context, _ string, _ []byte) Extraction {
+		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: boxes}, {Text: "no boxes"}}}
+	}
+	pdf := filepath.Join(t.TempDir(), "a.pdf")
+	os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644)
+	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := st.Manifest().Document("a.pdf")
+	got, err := st.Boxes(doc, 1)
+	if err != nil || !slices.Equal(got, boxes) {
+		t.Fatalf("Boxes(page 1) = %v, %v; want %v", got, err, boxes)
+	}
+	if _, err := st.Boxes(doc, 2); !errors.Is(err, ErrNoBoxes) {
+		t.Errorf("Boxes(page 2) error = %v, want ErrNoBoxes", err)
+	}
+	rel, _ := boxesFile(doc.BLAKE3, 1)
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	os.WriteFile(path, compressBoxes(EncodeBoxes([]GlyphBox{{Start: 0, End: 1, X1: 9, Y1: 9}})), 0o644)
+	if _, err := st.Boxes(doc, 1); !errors.Is(err, ErrIntegrity) {
+		t.Errorf("a changed boxes file: error = %v, want ErrIntegrity", err)
+	}
+}
