@@ -73,9 +73,11 @@
 // streams.
 package pdftext
 
-// BUG(pdftext): A composite font without a ToUnicode CMap and with a
-// CID-keyed ordering (Adobe-Japan1, -GB1, -CNS1, -Korea1) yields U+FFFD for
-// every glyph: the CID-to-Unicode tables are not shipped yet.
+// BUG(pdftext): A composite font without a ToUnicode CMap is read through
+// Adobe's CID-to-Unicode table of its collection (Japan1, GB1, CNS1,
+// Korea1); with Identity ordering, where only the embedded TrueType
+// program's cmap could tell, it yields U+FFFD. Predefined CMaps other than
+// Identity and the Unicode ones (90ms-RKSJ-H and the like) are not shipped.
 
 // BUG(pdftext): A glyph name outside the Adobe Glyph List and the uniXXXX
 // forms yields U+FFFD, where pdftotext and pdf.js sometimes fall back to the

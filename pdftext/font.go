@@ -31,6 +31,7 @@ type font struct {
 	// Composite fonts.
 	encoding  *cmap.CMap
 	toUnicode *cmap.CMap
+	cidText   *cmap.CMap // CID to Unicode of the font's character collection
 	cidWidth  map[uint32]float64
 	dw        float64
 	dw2       float64 // vertical advance (negative: downwards)
@@ -68,10 +69,13 @@ func (f *font) decode(dst []glyphCode, s []byte) []glyphCode {
 		if !ok && f.encoding.CodesAreUnicode() {
 			g.text, ok = f.encoding.Unicode(code)
 		}
+		cid, _ := f.encoding.CID(code)
+		if !ok && f.cidText != nil {
+			g.text, ok = f.cidText.Unicode(cmap.Code{Value: cid, Len: 2, Valid: true})
+		}
 		if !ok {
 			g.text = replacement
 		}
-		cid, _ := f.encoding.CID(code)
 		if f.vertical {
 			g.width = f.dw2
 		} else if w, ok := f.cidWidth[cid]; ok {
@@ -195,7 +199,11 @@ func (x *interp) loadComposite(f *font, d types.Dict, toUnicode *cmap.CMap, warn
 		}
 		i += 3
 	}
-	if toUnicode == nil && !f.encoding.CodesAreUnicode() {
+	info := o.dictEntry(desc, "CIDSystemInfo")
+	if o.stringEntry(info, "Registry") == "Adobe" {
+		f.cidText, _ = cmap.CIDUnicode(o.stringEntry(info, "Ordering"))
+	}
+	if toUnicode == nil && !f.encoding.CodesAreUnicode() && f.cidText == nil {
 		f.unmapped = true
 		warn("font %s: composite font without ToUnicode; its text is replaced by U+FFFD", f.name)
 	}

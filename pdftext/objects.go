@@ -142,3 +142,14 @@ func (o objects) matrixOf(obj types.Object, def matrix) matrix {
 	}
 	return m
 }
+
+// stringEntry returns d[key] as a string (a PDF string or name), or "".
+func (o objects) stringEntry(d types.Dict, key string) string {
+	if b, ok := o.bytesOf(o.get(d, key)); ok {
+		return string(b)
+	}
+	if n, ok := o.name(o.get(d, key)); ok {
+		return n
+	}
+	return ""
+}

@@ -87,3 +87,33 @@ func TestBMPTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCIDUnicode checks one well-known CID of each collection against its
+// published Unicode value, and that other orderings are refused.
+func TestCIDUnicode(t *testing.T) {
+	tests := []struct {
+		ordering string
+		cid      uint32
+		want     string
+		why      string
+	}{
+		{"Japan1", 34, "A", "Adobe-Japan1 CID 34 is the proportional Latin A"},
+		{"Japan1", 843, "あ", "Adobe-Japan1 CID 843 is hiragana a"},
+		{"GB1", 34, "A", "Adobe-GB1 CID 34 is Latin A"},
+		{"CNS1", 34, "A", "Adobe-CNS1 CID 34 is Latin A"},
+		{"Korea1", 34, "A", "Adobe-Korea1 CID 34 is Latin A"},
+	}
+	for _, tt := range tests {
+		c, ok := CIDUnicode(tt.ordering)
+		if !ok {
+			t.Fatalf("%s: no table", tt.ordering)
+		}
+		got, ok := c.Unicode(Code{Value: tt.cid, Len: 2, Valid: true})
+		if !ok || got != tt.want {
+			t.Errorf("%s: CID %d = %q, %v; want %q", tt.why, tt.cid, got, ok, tt.want)
+		}
+	}
+	if _, ok := CIDUnicode("Identity"); ok {
+		t.Error("Identity has no CID-to-Unicode table")
+	}
+}
