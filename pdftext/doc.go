@@ -83,8 +83,11 @@ package pdftext
 // forms yields U+FFFD, where pdftotext and pdf.js sometimes fall back to the
 // character code. TrueType programs' cmap and post tables are not read.
 
-// BUG(pdftext): Right-to-left text is kept in drawing order, not reordered
-// into logical order.
+// BUG(pdftext): A line of mostly Hebrew or Arabic letters drawn left to
+// right is put in logical order by a simplification of the Unicode
+// bidirectional algorithm (reverse, then restore left-to-right runs of Latin
+// letters and digits); mixed paragraphs with nested embeddings may differ
+// from the full algorithm.
 
 // BUG(pdftext): An object without "endobj" or a stream without /Length that
 // pdfcpu cannot read is lost (pdf.js's operator-in-TJ-array test file).

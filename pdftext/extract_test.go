@@ -517,3 +517,27 @@ func TestGlyphBoxes(t *testing.T) {
 		t.Errorf("ligature: text %q boxes %+v; want one box over ffi, one over A", p.Text, p.Boxes)
 	}
 }
+
+// TestRightToLeft: a Hebrew line drawn left to right (visual order, as
+// producers write it) comes out in logical order, with an embedded Latin
+// word and number kept left to right; a left-to-right line is untouched.
+func TestRightToLeft(t *testing.T) {
+	var b fixtures.Builder
+	tu := b.ToUnicode(1, map[string]string{"01": "ם", "02": "ו", "03": "ל", "04": "ש"}, []string{"<20> <7E> <0020>"})
+	font := b.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode %d 0 R >>", tu))
+	content := "BT /F1 10 Tf 72 700 Td (abc 123 ) Tj <01020304> Tj ET BT /F1 10 Tf 72 680 Td <0102> Tj ( x) Tj ET BT /F1 10 Tf 72 660 Td (left to right) Tj ET"
+	doc, err := Extract(b.Document([]fixtures.Page{{Content: content, Fonts: map[string]int{"F1": font}}}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Pages[0]
+	if want := "שלום abc 123\nx ום\nleft to right"; p.Text != want {
+		t.Errorf("got %q, want %q", p.Text, want)
+	}
+	runes := []rune(p.Text)
+	for _, bx := range p.Boxes {
+		if bx.Start == 0 && (string(runes[0]) != "ש" || bx.X0 < 100) {
+			t.Errorf("the first code point's box %+v should be the rightmost glyph, ש", bx)
+		}
+	}
+}

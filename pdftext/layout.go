@@ -3,6 +3,7 @@ package pdftext
 import (
 	"github.com/citecheck/citecheck/corpus"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -42,6 +43,25 @@ func layout(glyphs []glyph) (string, []corpus.GlyphBox) {
 	var b []byte
 	var boxes []corpus.GlyphBox
 	cp := 0 // code points in b
+	// line holds the current line's glyphs, nil standing for a word space,
+	// so that a right-to-left line can be put in logical order first.
+	var line []*glyph
+	flush := func() {
+		if rightToLeft(line) {
+			line = logicalOrder(line)
+		}
+		for _, g := range line {
+			if g == nil {
+				b, cp = appendSpace(b, cp, ' ')
+				continue
+			}
+			b = append(b, g.text...)
+			n := utf8.RuneCountInString(g.text)
+			boxes = append(boxes, g.box(cp, cp+n))
+			cp += n
+		}
+		line = line[:0]
+	}
 	var prev *glyph
 	// pending is set by a drawn space glyph; it makes a space only if the
 	// next glyph really starts after the previous one ends. A space drawn
@@ -68,18 +88,17 @@ func layout(glyphs []glyph) (string, []corpus.GlyphBox) {
 			case sepDrop:
 				continue
 			case sepSpace:
-				b, cp = appendSpace(b, cp, ' ')
+				line = append(line, nil)
 			case sepLine:
+				flush()
 				b, cp = appendSpace(b, cp, '\n')
 			}
 		}
 		pending = false
-		b = append(b, g.text...)
-		n := utf8.RuneCountInString(g.text)
-		boxes = append(boxes, g.box(cp, cp+n))
-		cp += n
+		line = append(line, g)
 		prev = g
 	}
+	flush()
 	text := strings.TrimRightFunc(string(b), unicode.IsSpace)
 	// Trimming removes only white space, which no box starts in unless a
 	// glyph's own text ended with it.
@@ -173,6 +192,82 @@ func appendSpace(b []byte, cp int, c byte) ([]byte, int) {
 		return b, cp
 	}
 	return append(b, c), cp + 1
+}
+
+// rightToLeft reports whether a line drawn left to right holds mostly
+// right-to-left letters (Hebrew, Arabic): a PDF that draws such text in
+// visual order, as most producers do, needs it reversed into reading order.
+func rightToLeft(line []*glyph) bool {
+	rtl, ltr := 0, 0
+	var first, last *glyph
+	for _, g := range line {
+		if g == nil {
+			continue
+		}
+		if first == nil {
+			first = g
+		}
+		last = g
+		for _, r := range g.text {
+			switch {
+			case isRTLLetter(r):
+				rtl++
+			case unicode.IsLetter(r):
+				ltr++
+			}
+		}
+	}
+	if rtl <= ltr || first == last {
+		return false
+	}
+	return (last.ox-first.ox)*first.dx+(last.oy-first.oy)*first.dy > 0
+}
+
+func isRTLLetter(r rune) bool {
+	return (r >= 0x0590 && r <= 0x08FF) || (r >= 0xFB1D && r <= 0xFDFF) || (r >= 0xFE70 && r <= 0xFEFF)
+}
+
+// isLTRStrong is a letter or digit that keeps left-to-right order inside
+// right-to-left text (Latin words, numbers).
+func isLTRStrong(g *glyph) bool {
+	for _, r := range g.text {
+		if (unicode.IsLetter(r) && !isRTLLetter(r)) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// logicalOrder reverses a visually ordered right-to-left line, then turns
+// each embedded left-to-right run (Latin words and numbers, with the spaces
+// and punctuation between them) back, a simplification of the Unicode
+// bidirectional algorithm for a right-to-left paragraph. A glyph's own text
+// is never reversed: ToUnicode already gives it in logical order.
+func logicalOrder(line []*glyph) []*glyph {
+	out := make([]*glyph, len(line))
+	for i, g := range line {
+		out[len(line)-1-i] = g
+	}
+	for i := 0; i < len(out); {
+		if out[i] == nil || !isLTRStrong(out[i]) {
+			i++
+			continue
+		}
+		// The run reaches the last LTR-strong glyph before an RTL letter.
+		end := i + 1
+		for j := i + 1; j < len(out); j++ {
+			if out[j] != nil && isLTRStrong(out[j]) {
+				end = j + 1
+				continue
+			}
+			if out[j] != nil && strings.ContainsFunc(out[j].text, isRTLLetter) {
+				break
+			}
+		}
+		slices.Reverse(out[i:end])
+		i = end
+	}
+	return out
 }
 
 // squeezed reports whether a glyph advances less than a word gap.
