@@ -147,6 +147,20 @@ func TestTextLayer(t *testing.T) {
 			want:    "text",
 		},
 		{
+			name:    "fake-bold-line-twice",
+			why:     "a line drawn twice, the copy offset by a fraction of a point after the whole original, is read once",
+			content: "BT /F1 12 Tf 72 700 Td (Heading) Tj ET BT /F1 12 Tf 72.4 700.2 Td (Heading) Tj ET BT /F1 12 Tf 72 680 Td (body) Tj ET",
+			fonts:   helvetica,
+			want:    "Heading\nbody",
+		},
+		{
+			name:    "same-word-elsewhere",
+			why:     "the same word drawn again at another place is kept",
+			content: "BT /F1 12 Tf 72 700 Td (again) Tj ET BT /F1 12 Tf 72 680 Td (again) Tj ET",
+			fonts:   helvetica,
+			want:    "again\nagain",
+		},
+		{
 			name:    "Tc-small",
 			why:     "character spacing under a tenth of an em does not split a word",
 			content: "BT /F1 10 Tf 72 700 Td 0.5 Tc (tight) Tj ET",

@@ -68,9 +68,10 @@ func layout(glyphs []glyph) (string, []corpus.GlyphBox) {
 	// inside an over-wide ligature, or cancelled by a negative Tw, is no
 	// word boundary (poppler ignores space glyphs altogether).
 	pending := false
+	dup := overprinted(glyphs)
 	for i := range glyphs {
 		g := &glyphs[i]
-		if g.text == "" {
+		if g.text == "" || dup[i] {
 			continue
 		}
 		if isBlank(g.text) {
@@ -192,6 +193,44 @@ func appendSpace(b []byte, cp int, c byte) ([]byte, int) {
 		return b, cp
 	}
 	return append(b, c), cp + 1
+}
+
+// overprinted marks each glyph that repeats an earlier glyph of the same
+// text drawn at (nearly) the same place: the copies that fake bold type or
+// a shadow, wherever they come in the content stream (a whole line is often
+// drawn twice, so the copy does not follow its original).
+func overprinted(glyphs []glyph) []bool {
+	type cell struct {
+		x, y int64
+		text string
+	}
+	dup := make([]bool, len(glyphs))
+	seen := map[cell][]int{}
+	for i := range glyphs {
+		g := &glyphs[i]
+		if g.text == "" || isBlank(g.text) || g.size <= 0 {
+			continue
+		}
+		tol := overprintTol * g.size
+		cx, cy := int64(math.Floor(g.ox/tol)), int64(math.Floor(g.oy/tol))
+	search:
+		for dx := int64(-1); dx <= 1; dx++ {
+			for dy := int64(-1); dy <= 1; dy++ {
+				for _, j := range seen[cell{cx + dx, cy + dy, g.text}] {
+					o := &glyphs[j]
+					if math.Abs(o.ox-g.ox) < tol && math.Abs(o.oy-g.oy) < tol && math.Abs(o.size-g.size) < tol {
+						dup[i] = true
+						break search
+					}
+				}
+			}
+		}
+		if !dup[i] {
+			k := cell{cx, cy, g.text}
+			seen[k] = append(seen[k], i)
+		}
+	}
+	return dup
 }
 
 // rightToLeft reports whether a line drawn left to right holds mostly
