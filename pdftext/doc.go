@@ -75,9 +75,10 @@ package pdftext
 
 // BUG(pdftext): A composite font without a ToUnicode CMap is read through
 // Adobe's CID-to-Unicode table of its collection (Japan1, GB1, CNS1,
-// Korea1); with Identity ordering, where only the embedded TrueType
-// program's cmap could tell, it yields U+FFFD. Predefined CMaps other than
-// Identity and the Unicode ones (90ms-RKSJ-H and the like) are not shipped.
+// Korea1), or, for a TrueType CID font, through its embedded program's
+// Unicode cmap inverted; a CFF CID font with Identity ordering yields
+// U+FFFD. Predefined CMaps other than Identity and the Unicode ones
+// (90ms-RKSJ-H and the like) are not shipped.
 
 // BUG(pdftext): A glyph name outside the Adobe Glyph List and the uniXXXX
 // forms yields U+FFFD, where pdftotext and pdf.js sometimes fall back to the

@@ -32,6 +32,11 @@ type font struct {
 	encoding  *cmap.CMap
 	toUnicode *cmap.CMap
 	cidText   *cmap.CMap // CID to Unicode of the font's character collection
+	// An embedded TrueType program's own cmap, inverted, for CID fonts with
+	// no other way to text; cidToGID is the CIDToGIDMap stream (nil:
+	// Identity).
+	gidText  map[uint16]rune
+	cidToGID []byte
 	cidWidth  map[uint32]float64
 	dw        float64
 	dw2       float64 // vertical advance (negative: downwards)
@@ -72,6 +77,18 @@ func (f *font) decode(dst []glyphCode, s []byte) []glyphCode {
 		cid, _ := f.encoding.CID(code)
 		if !ok && f.cidText != nil {
 			g.text, ok = f.cidText.Unicode(cmap.Code{Value: cid, Len: 2, Valid: true})
+		}
+		if !ok && f.gidText != nil {
+			gid, inRange := cid, true
+			if f.cidToGID != nil {
+				inRange = int(cid)*2+2 <= len(f.cidToGID)
+				if inRange {
+					gid = uint32(f.cidToGID[2*cid])<<8 | uint32(f.cidToGID[2*cid+1])
+				}
+			}
+			if r, found := f.gidText[uint16(gid)]; inRange && gid <= 0xFFFF && found {
+				g.text, ok = string(r), true
+			}
 		}
 		if !ok {
 			g.text = replacement
@@ -203,7 +220,19 @@ func (x *interp) loadComposite(f *font, d types.Dict, toUnicode *cmap.CMap, warn
 	if o.stringEntry(info, "Registry") == "Adobe" {
 		f.cidText, _ = cmap.CIDUnicode(o.stringEntry(info, "Ordering"))
 	}
-	if toUnicode == nil && !f.encoding.CodesAreUnicode() && f.cidText == nil {
+	if f.cidText == nil && o.nameEntry(desc, "Subtype") == "CIDFontType2" {
+		if sd, num := o.stream(o.dictEntry(desc, "FontDescriptor")["FontFile2"]); sd != nil {
+			if data, _, err := x.dec.decode(sd, num); err == nil {
+				f.gidText = fontfile.TrueTypeGlyphText(data)
+			}
+		}
+		if sd, num := o.stream(desc["CIDToGIDMap"]); sd != nil && f.gidText != nil {
+			if data, _, err := x.dec.decode(sd, num); err == nil {
+				f.cidToGID = data
+			}
+		}
+	}
+	if toUnicode == nil && !f.encoding.CodesAreUnicode() && f.cidText == nil && f.gidText == nil {
 		f.unmapped = true
 		warn("font %s: composite font without ToUnicode; its text is replaced by U+FFFD", f.name)
 	}

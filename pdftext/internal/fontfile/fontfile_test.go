@@ -113,8 +113,70 @@ func FuzzFontPrograms(f *testing.F) {
 	f.Add(buildCFF(f, 0))
 	f.Add(buildCFF(f, 1))
 	f.Add([]byte("/Encoding 256 array dup 32/space put readonly def"))
+	f.Add(buildSfnt(1, format4([][3]uint16{{'A', 'C', 3}})))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		CFFEncoding(b)
 		Type1Encoding(b)
+		TrueTypeGlyphText(b)
 	})
+}
+
+// buildSfnt wraps one cmap subtable (platform 3, encoding enc) in a minimal
+// sfnt program.
+func buildSfnt(enc uint16, sub []byte) []byte {
+	put16 := func(b []byte, v uint16) []byte { return append(b, byte(v>>8), byte(v)) }
+	put32 := func(b []byte, v uint32) []byte { return append(b, byte(v>>24), byte(v>>16), byte(v>>8), byte(v)) }
+	cmap := put16(put16(nil, 0), 1)
+	cmap = put32(put16(put16(cmap, 3), enc), 12)
+	cmap = append(cmap, sub...)
+	head := put32(nil, 0x00010000)
+	head = put16(put16(put16(put16(head, 1), 16), 0), 0)
+	head = append(head, "cmap"...)
+	head = put32(put32(put32(head, 0), 28), uint32(len(cmap)))
+	return append(head, cmap...)
+}
+
+func format4(segs [][3]uint16) []byte { // start, end, delta; idRangeOffset 0
+	put16 := func(b []byte, v uint16) []byte { return append(b, byte(v>>8), byte(v)) }
+	segs = append(segs, [3]uint16{0xFFFF, 0xFFFF, 1})
+	n := uint16(len(segs))
+	b := put16(put16(put16(nil, 4), 0), 0)
+	b = put16(put16(put16(put16(b, 2*n), 0), 0), 0)
+	for _, s := range segs {
+		b = put16(b, s[1])
+	}
+	b = put16(b, 0)
+	for _, s := range segs {
+		b = put16(b, s[0])
+	}
+	for _, s := range segs {
+		b = put16(b, s[2])
+	}
+	for range segs {
+		b = put16(b, 0)
+	}
+	return b
+}
+
+func TestTrueTypeGlyphText(t *testing.T) {
+	// 'A'..'C' -> glyphs 3..5 (delta 3-65); 'a' -> glyph 3 too (a shared glyph keeps 'A').
+	delta := func(from, to int) uint16 { return uint16(to - from) } // modulo 65536, as the format says
+	prog := buildSfnt(1, format4([][3]uint16{{'A', 'C', delta('A', 3)}, {'a', 'a', delta('a', 3)}}))
+	m := TrueTypeGlyphText(prog)
+	for gid, want := range map[uint16]rune{3: 'A', 4: 'B', 5: 'C'} {
+		if m[gid] != want {
+			t.Errorf("format 4: glyph %d = %q, want %q", gid, m[gid], want)
+		}
+	}
+	put32 := func(b []byte, v uint32) []byte { return append(b, byte(v>>24), byte(v>>16), byte(v>>8), byte(v)) }
+	f12 := []byte{0, 12, 0, 0}
+	f12 = put32(put32(put32(f12, 28), 0), 1)
+	f12 = put32(put32(put32(f12, 0x1F600), 0x1F601), 7)
+	m = TrueTypeGlyphText(buildSfnt(10, f12))
+	if m[7] != 0x1F600 || m[8] != 0x1F601 {
+		t.Errorf("format 12: glyphs 7, 8 = %q, %q", m[7], m[8])
+	}
+	if TrueTypeGlyphText([]byte("not a font")) != nil {
+		t.Error("garbage gave a map")
+	}
 }
