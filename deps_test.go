@@ -20,6 +20,7 @@ var allowed = map[string][]string{
 	"textnorm":                     {},
 	"typedqa":                      {},
 	"fixtures":                     {},
+	"internal/strictjson":          {},
 	"pdftext/internal/fontenc":     {},
 	"pdftext/internal/cmap":        {"pdftext/internal/fontenc"},
 	"pdftext":                      {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc"},
