@@ -21,6 +21,7 @@ var allowed = map[string][]string{
 	"typedqa":                      {},
 	"fixtures":                     {},
 	"internal/strictjson":          {},
+	"spans":                        {"corpus", "textnorm", "internal/strictjson"},
 	"pdftext/internal/fontenc":     {},
 	"pdftext/internal/cmap":        {"pdftext/internal/fontenc"},
 	"pdftext":                      {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc"},
