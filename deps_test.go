@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"fixtures":                     {},
 	"internal/strictjson":          {},
 	"spans":                        {"corpus", "textnorm", "internal/strictjson"},
+	"plan":                         {"spans", "internal/strictjson"},
 	"pdftext/internal/fontenc":     {},
 	"pdftext/internal/cmap":        {"pdftext/internal/fontenc"},
 	"pdftext":                      {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc"},
