@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"internal/strictjson":          {},
 	"spans":                        {"corpus", "textnorm", "internal/strictjson"},
 	"plan":                         {"spans", "internal/strictjson"},
+	"freeze":                       {"corpus", "spans", "plan", "textnorm"},
 	"pdftext/internal/fontenc":     {},
 	"pdftext/internal/cmap":        {"pdftext/internal/fontenc"},
 	"pdftext":                      {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc"},
