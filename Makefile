@@ -37,6 +37,10 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzNormalize$$' -fuzztime=$(FUZZTIME) ./textnorm/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResponses$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzReadTruth$$' -fuzztime=$(FUZZTIME) ./typedqa/
+	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/strictjson/
+	$(GO) test -run=NONE -fuzz='^FuzzDecodeReference$$' -fuzztime=$(FUZZTIME) ./spans/
+	$(GO) test -run=NONE -fuzz='^FuzzDecodePlan$$' -fuzztime=$(FUZZTIME) ./plan/
+	$(GO) test -run=NONE -fuzz='^FuzzParseLock$$' -fuzztime=$(FUZZTIME) ./freeze/
 
 # Speed and memory, measured against the reference tools where installed.
 bench: build

@@ -6,18 +6,25 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/pdftext"
+	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/spans"
 )
 
 func runDemo(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "demo", "demo [--out DIR]", `
 Run the pipeline on the fixture PDFs this program generates: write them to
 DIR/pdfs, extract them into the corpus DIR/corpus in isolated child
-processes, and print what was found. Without --out, a temporary folder is
+processes, and print what was found; then validate the embedded reference's
+evidence spans (DIR/reference.json), make the session plan (DIR/plan.json),
+freeze everything into DIR/citecheck.lock, verify the lock, and show verify
+refusing a PDF with one bit changed. Without --out, a temporary folder is
 used and removed afterwards. The output is the same on every run.`)
 	out := fs.String("out", "", "keep the PDFs and the corpus in `folder`")
 	rest, err := parseFlags(fs, stdout, args)
@@ -81,6 +88,94 @@ used and removed afterwards. The output is the same on every run.`)
 	writeRuler(stdout, text)
 	if report.Count(corpus.StatusOK) != len(report.Results) {
 		return errChecksFailed
+	}
+	return demoFreeze(stdout, dir, store)
+}
+
+// demoFreeze runs spans, plan, freeze and verify on the embedded reference,
+// then shows verify refusing a PDF with one byte changed. Files are named
+// relative to the demo folder so the output is the same wherever it runs.
+func demoFreeze(stdout io.Writer, dir string, store *corpus.Store) error {
+	refPath := filepath.Join(dir, fixtures.ReferenceName)
+	planPath := filepath.Join(dir, fixtures.PlanName)
+	lockName := "citecheck.lock"
+	lockPath := filepath.Join(dir, lockName)
+	if err := os.WriteFile(refPath, fixtures.Reference(), 0o644); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(stdout, "\n== citecheck spans --corpus corpus %s\n\n", fixtures.ReferenceName)
+	ref, err := spans.Decode(fixtures.Reference(), fixtures.ReferenceName)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	rep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	printSpansReport(stdout, rep)
+
+	fmt.Fprintf(stdout, "\n== citecheck plan %s --arms %s --repeats %d --seed %d --out %s\n\n",
+		fixtures.ReferenceName, strings.Join(fixtures.PlanArms, ","), fixtures.PlanRepeats, fixtures.PlanSeed, fixtures.PlanName)
+	p, err := plan.New(ref, plan.Options{Arms: fixtures.PlanArms, Repetitions: fixtures.PlanRepeats, Seed: fixtures.PlanSeed})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if err := os.WriteFile(planPath, p.Encode(), 0o644); err != nil {
+		return err
+	}
+	printPlanSummary(stdout, p)
+	fmt.Fprintf(stdout, "wrote %s\n", fixtures.PlanName)
+
+	fmt.Fprintf(stdout, "\n== citecheck freeze --corpus corpus %s --plan %s --out %s\n\n", fixtures.ReferenceName, fixtures.PlanName, lockName)
+	fr, err := freeze.Write(freeze.Inputs{
+		LockPath: lockPath, CorpusDir: filepath.Join(dir, "corpus"), ReferencePath: refPath, PlanPath: planPath, Toolchain: toolchain(),
+	})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	fmt.Fprintf(stdout, "spans: %s\n", fr.Spans.Summary())
+	printFrozen(stdout, lockName, fr)
+	fmt.Fprintf(stdout, "\n$ grep -E '^(pdf|reference|plan) ' %s\n", lockName)
+	for _, r := range fr.Lock.Records {
+		if r.Kind == "pdf" || r.Kind == "reference" || r.Kind == "plan" {
+			fmt.Fprintln(stdout, r)
+		}
+	}
+
+	fmt.Fprintf(stdout, "\n== citecheck freeze --verify %s\n\n", lockName)
+	vr, err := freeze.Check(lockPath, toolchain())
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	printVerifyReport(stdout, lockName, vr)
+	if !vr.OK() {
+		return errChecksFailed
+	}
+
+	// Tamper with one byte of a PDF, show the refusal, put it back.
+	victim := filepath.Join(dir, "pdfs", "price-list.pdf")
+	orig, err := os.ReadFile(victim)
+	if err != nil {
+		return err
+	}
+	bad := append([]byte(nil), orig...)
+	bad[len(bad)/2] ^= 0x01
+	if err := os.WriteFile(victim, bad, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n== one bit of pdfs/price-list.pdf flipped; citecheck freeze --verify %s\n\n", lockName)
+	vr, err = freeze.Check(lockPath, toolchain())
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	printVerifyReport(stdout, lockName, vr)
+	fmt.Fprintf(stdout, "(exit status %d)\n", exitIntegrity)
+	if err := os.WriteFile(victim, orig, 0o644); err != nil {
+		return err
+	}
+	if vr.OK() {
+		return fmt.Errorf("demo: verify accepted a changed PDF")
 	}
 	return nil
 }

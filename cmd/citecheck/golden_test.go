@@ -11,12 +11,16 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
+// testdata is the golden folder, made absolute before any test changes
+// directory (t.Chdir).
+var testdata, _ = filepath.Abs("testdata")
+
 // checkGolden compares got with the golden file testdata/<name> (name uses
 // forward slashes), or rewrites it when the test runs with -update. On a
 // mismatch it reports the first differing line.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", filepath.FromSlash(name))
+	path := filepath.Join(testdata, filepath.FromSlash(name))
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)

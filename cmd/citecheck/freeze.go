@@ -1,0 +1,149 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/spans"
+)
+
+// toolchain describes the running binary for the lock; tests replace it so
+// golden output does not depend on the Go version or the commit.
+var toolchain = freeze.CurrentToolchain
+
+const freezeAbout = `
+Freeze an evaluation's inputs: validate REFERENCE against CORPUS exactly as
+"citecheck spans" does and refuse on any error; check that PLAN was made for
+REFERENCE's questions; then write LOCK (format ` + freeze.Format + `): a sorted,
+line-oriented list of every PDF's path, size and BLAKE3, every stored page
+text's BLAKE3, the raw and canonical reference hashes (and one per question
+and question part), the plan's hash (and one per repetition's order), the
+extractor and its limits, and the tool, module, Go, Unicode and
+normalization versions, closed by a root hash over all of it. Paths are
+relative to the lock's folder.
+
+--verify LOCK re-hashes everything the lock pins, at its recorded path, and
+names every input that changed. It never repairs anything. A different
+toolchain (tool, module, Go, Unicode or normalization version) alone is a
+warning.
+
+Exit status: 0 lock written, or verified with every input unchanged; 1 the
+reference has span errors (nothing written); 2 bad usage or unreadable
+inputs; 3 integrity refusal: a frozen input changed, the lock was edited, or
+the corpus no longer matches its PDFs.`
+
+func runFreeze(stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(stderr, "freeze", "freeze --corpus CORPUS REFERENCE [--plan PLAN] --out LOCK | freeze --verify LOCK", freezeAbout)
+	dir := fs.String("corpus", "", "corpus `folder`")
+	planPath := fs.String("plan", "", "session plan `file` to pin")
+	out := fs.String("out", "", "write the lock to `file`")
+	verify := fs.String("verify", "", "check the lock `file` instead of writing one")
+	rest, err := parseFlags(fs, stdout, args)
+	if err != nil {
+		return err
+	}
+	if *verify != "" {
+		if *dir != "" || *planPath != "" || *out != "" || len(rest) > 0 {
+			return usageErrorf("freeze: --verify LOCK takes no other flag or argument: the lock names its inputs")
+		}
+		return runVerify(stdout, *verify)
+	}
+	if *dir == "" || *out == "" || len(rest) != 1 {
+		return usageErrorf("freeze: want --corpus CORPUS REFERENCE --out LOCK (or --verify LOCK)")
+	}
+	fr, err := freeze.Write(freeze.Inputs{
+		LockPath: *out, CorpusDir: *dir, ReferencePath: rest[0], PlanPath: *planPath, Toolchain: toolchain(),
+	})
+	if fr != nil && fr.Spans != nil {
+		for _, p := range fr.Spans.Problems {
+			fmt.Fprintln(stdout, p)
+		}
+		fmt.Fprintf(stdout, "spans: %s\n", fr.Spans.Summary())
+	}
+	switch {
+	case errors.Is(err, freeze.ErrReferenceInvalid):
+		fmt.Fprintf(stdout, "freeze: refused: the reference has %s; nothing was written\n", countOf(fr.Spans.Count(spans.Error), "span error"))
+		return errChecksFailed
+	case errors.Is(err, freeze.ErrStaleCorpus):
+		return &exitError{code: exitIntegrity, err: err}
+	case errors.Is(err, freeze.ErrPlanMismatch), isInputFault(err):
+		return inputError(err)
+	case err != nil:
+		return err
+	}
+	printFrozen(stdout, *out, fr)
+	fmt.Fprintf(stdout, "root %s\n", fr.Lock.Root)
+	return nil
+}
+
+// printFrozen prints the plan's warnings and what the lock pins; the root
+// is left to the caller (it depends on the toolchain, which the demo's
+// reproducible output must not).
+func printFrozen(w io.Writer, name string, fr *freeze.Frozen) {
+	if fr.Plan != nil {
+		for _, warn := range fr.Plan.Warnings() {
+			fmt.Fprintf(w, "plan: warning: %s\n", warn)
+		}
+	}
+	l := fr.Lock
+	fmt.Fprintf(w, "wrote %s: pinned %d PDFs, %d page texts, the reference and its %d questions, %d plan orders, the toolchain\n",
+		name, len(l.Find("pdf")), len(l.Find("page")), len(l.Find("question")), len(l.Find("plan.order")))
+}
+
+// isInputFault reports whether err is a fault in the user's inputs rather
+// than in citecheck: a file that cannot be opened or decoded.
+func isInputFault(err error) bool {
+	var se *spans.DecodeError
+	var ses *spans.DecodeErrors
+	return errors.As(err, &se) || errors.As(err, &ses) ||
+		errors.Is(err, corpus.ErrNotCorpus) || errors.Is(err, plan.ErrNotReproducible) || isNotExist(err)
+}
+
+func runVerify(stdout io.Writer, lockPath string) error {
+	rep, err := freeze.Check(lockPath, toolchain())
+	switch {
+	case errors.Is(err, freeze.ErrMalformed):
+		return &exitError{code: exitIntegrity, err: err}
+	case err != nil:
+		return inputError(err)
+	}
+	printVerifyReport(stdout, lockPath, rep)
+	if !rep.OK() {
+		return &exitError{code: exitIntegrity, err: errors.New("integrity refusal"), silent: true}
+	}
+	return nil
+}
+
+func printVerifyReport(w io.Writer, lockPath string, rep *freeze.Report) {
+	for _, c := range rep.Changes {
+		fmt.Fprintf(w, "changed: %s\n", c)
+	}
+	for _, c := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", c)
+	}
+	fmt.Fprintf(w, "verify %s: %s\n", lockPath, rep.Summary())
+	if rep.OK() {
+		fmt.Fprintf(w, "ok: every frozen input matches the lock\n")
+	} else {
+		fmt.Fprintf(w, "refused: %s; nothing may be graded against this lock\n", changedInputs(len(rep.Changes)))
+	}
+}
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+func changedInputs(n int) string {
+	return countOf(n, "frozen input") + " changed"
+}
+
+// countOf writes "1 thing" or "n things".
+func countOf(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}

@@ -1,0 +1,254 @@
+package freeze
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/spans"
+	"github.com/zeebo/blake3"
+)
+
+// Inputs names what a lock freezes.
+type Inputs struct {
+	// LockPath is where the lock will be written. Its folder anchors every
+	// path in the lock, so the lock, corpus, PDFs, reference and plan can
+	// move together.
+	LockPath      string
+	CorpusDir     string
+	ReferencePath string
+	PlanPath      string // optional
+	Toolchain     Toolchain
+}
+
+// Frozen is the outcome of Build.
+type Frozen struct {
+	Lock  *Lock
+	Spans *spans.Report // the span validation freeze ran; set even when it refused
+	Plan  *plan.Plan    // nil without a plan
+}
+
+// Refusals of Build: the inputs are not fit to freeze.
+var (
+	// ErrReferenceInvalid: span validation found errors (Frozen.Spans).
+	ErrReferenceInvalid = errors.New("the reference has span errors")
+	// ErrPlanMismatch: the plan was made for other questions.
+	ErrPlanMismatch = errors.New("the plan does not match the reference")
+	// ErrStaleCorpus: a PDF is missing or no longer matches its corpus
+	// entry, or a stored page text no longer matches its hash.
+	ErrStaleCorpus = errors.New("the corpus does not match its PDFs")
+)
+
+// Build validates the reference against the corpus (spans.Validate; any
+// error refuses), checks the plan against the reference, re-hashes every
+// PDF and page text, and returns the lock. It writes nothing.
+func Build(in Inputs) (*Frozen, error) {
+	lockDir, err := filepath.Abs(filepath.Dir(in.LockPath))
+	if err != nil {
+		return nil, fmt.Errorf("freeze: %w", err)
+	}
+	rel := func(p string) (string, error) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", err
+		}
+		r, err := filepath.Rel(lockDir, abs)
+		if err != nil {
+			return "", fmt.Errorf("freeze: %s cannot be named relative to the lock's folder %s: %w", p, lockDir, err)
+		}
+		return filepath.ToSlash(r), nil
+	}
+
+	store, err := corpus.Open(in.CorpusDir)
+	if err != nil {
+		return nil, fmt.Errorf("freeze: %w", err)
+	}
+	manifest, err := os.ReadFile(filepath.Join(in.CorpusDir, corpus.ManifestFile))
+	if err != nil {
+		return nil, fmt.Errorf("freeze: %w", err)
+	}
+	ref, err := spans.ReadFile(in.ReferencePath)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{})
+	if err != nil {
+		if errors.Is(err, corpus.ErrIntegrity) {
+			return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+		}
+		return nil, fmt.Errorf("freeze: %w", err)
+	}
+	fr := &Frozen{Spans: rep}
+	if rep.HasErrors() {
+		return fr, fmt.Errorf("freeze: %w: %s", ErrReferenceInvalid, plural(rep.Count(spans.Error), "error"))
+	}
+
+	l := &Lock{}
+	add := func(kind string, fields ...string) { l.Records = append(l.Records, Record{kind, fields}) }
+
+	corpusRel, err := rel(in.CorpusDir)
+	if err != nil {
+		return nil, err
+	}
+	add("corpus", corpusRel, corpus.Hash(manifest))
+	m := store.Manifest()
+	add("extractor", m.Extractor.Name, m.Extractor.Version)
+	for k, v := range m.Extractor.Limits {
+		add("extractor.limit", k, strconv.FormatInt(v, 10))
+	}
+	for i := range m.Documents {
+		d := &m.Documents[i]
+		pdfPath := filepath.Join(in.CorpusDir, filepath.FromSlash(d.Source))
+		size, sum, err := hashFile(pdfPath)
+		if err != nil {
+			return nil, fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
+		}
+		if sum != d.BLAKE3 || size != d.Bytes {
+			return nil, fmt.Errorf("freeze: %w: %s (%s) has changed since it was extracted: run citecheck extract again", ErrStaleCorpus, d.Name, pdfPath)
+		}
+		pr, err := rel(pdfPath)
+		if err != nil {
+			return nil, err
+		}
+		add("pdf", d.Name, string(d.Status), strconv.FormatInt(d.Bytes, 10), d.BLAKE3, pr)
+		for _, p := range d.Pages {
+			if _, err := store.Text(d, p.Page); err != nil {
+				return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+			}
+			add("page", d.Name, strconv.Itoa(p.Page), strconv.Itoa(p.Chars), p.BLAKE3)
+		}
+	}
+
+	refRel, err := rel(in.ReferencePath)
+	if err != nil {
+		return nil, err
+	}
+	add("reference", refRel, corpus.Hash(ref.Raw()), corpus.Hash(ref.Canonical()))
+	for i := range ref.Questions {
+		q := &ref.Questions[i]
+		add("question", q.ID, corpus.Hash(spans.CanonicalQuestion(q)))
+		for part, b := range spans.QuestionParts(q) {
+			if part != "id" { // the question record names it already
+				add("question.part", q.ID, part, corpus.Hash(b))
+			}
+		}
+	}
+
+	if in.PlanPath != "" {
+		p, raw, err := plan.ReadFile(in.PlanPath)
+		if err != nil {
+			return nil, err
+		}
+		if err := matchPlan(p, ref); err != nil {
+			return nil, fmt.Errorf("freeze: %w: %v", ErrPlanMismatch, err)
+		}
+		fr.Plan = p
+		planRel, err := rel(in.PlanPath)
+		if err != nil {
+			return nil, err
+		}
+		add("plan", planRel, corpus.Hash(raw))
+		for _, o := range p.Orders {
+			add("plan.order", strconv.Itoa(o.Repetition), orderHash(o))
+		}
+	}
+
+	l.Records = append(l.Records, in.Toolchain.records()...)
+	l.seal()
+	fr.Lock = l
+	return fr, nil
+}
+
+// Write builds the lock and writes it to in.LockPath through a temporary
+// file and a rename, so a reader never sees half a lock.
+func Write(in Inputs) (*Frozen, error) {
+	fr, err := Build(in)
+	if err != nil {
+		return fr, err
+	}
+	if err := writeFileAtomic(in.LockPath, fr.Lock.Encode()); err != nil {
+		return fr, fmt.Errorf("freeze: write %s: %w", in.LockPath, err)
+	}
+	return fr, nil
+}
+
+// matchPlan requires the plan's questions and counts to be the reference's.
+func matchPlan(p *plan.Plan, ref *spans.Reference) error {
+	ids := make([]string, len(ref.Questions))
+	for i, q := range ref.Questions {
+		ids[i] = q.ID
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, p.Questions) {
+		var missing, extra []string
+		for _, id := range ids {
+			if _, ok := slices.BinarySearch(p.Questions, id); !ok {
+				missing = append(missing, id)
+			}
+		}
+		for _, id := range p.Questions {
+			if _, ok := slices.BinarySearch(ids, id); !ok {
+				extra = append(extra, id)
+			}
+		}
+		return fmt.Errorf("the plan lacks questions [%s] and has questions [%s] the reference does not: make the plan again", strings.Join(missing, " "), strings.Join(extra, " "))
+	}
+	a, u := ref.Counts()
+	if p.Counts != (plan.Counts{Answerable: a, Unknown: u}) {
+		return fmt.Errorf("the plan counts %d answerable and %d unknown questions, the reference %d and %d: make the plan again", p.Counts.Answerable, p.Counts.Unknown, a, u)
+	}
+	return nil
+}
+
+// orderHash hashes one repetition's order: the ids, one per line.
+func orderHash(o plan.Order) string {
+	return corpus.Hash([]byte(strings.Join(o.Questions, "\n") + "\n"))
+}
+
+// hashFile returns a file's size and BLAKE3 digest, streaming it.
+func hashFile(path string) (int64, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	h := blake3.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", err
+	}
+	return n, "blake3:" + fmt.Sprintf("%x", h.Sum(nil)), nil
+}
+
+func writeFileAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(b)
+	merr := tmp.Chmod(0o644)
+	cerr := tmp.Close()
+	if werr != nil || merr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return errors.Join(werr, merr, cerr)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

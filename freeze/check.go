@@ -1,0 +1,437 @@
+package freeze
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/spans"
+)
+
+// Change is one frozen input that differs from the lock, or one toolchain
+// difference.
+type Change struct {
+	Input  string `json:"input"`  // "pdf supplier-policy.pdf", "page price-list.pdf 1", "question Q03", "lock", ...
+	Detail string `json:"detail"` // what differs
+}
+
+func (c Change) String() string { return c.Input + ": " + c.Detail }
+
+// Report is the outcome of Check.
+type Report struct {
+	Changes  []Change `json:"changes"`  // frozen inputs that changed: refuse
+	Warnings []Change `json:"warnings"` // toolchain drift: proceed
+	// What was re-hashed.
+	PDFs, Pages, Questions, Orders int
+	Lock                           *Lock `json:"-"`
+}
+
+// OK reports whether every frozen input matches the lock.
+func (r *Report) OK() bool { return len(r.Changes) == 0 }
+
+// ErrChanged is wrapped by Report.Err when frozen inputs changed.
+var ErrChanged = errors.New("frozen inputs changed")
+
+// Err returns nil when r is OK, else an error wrapping ErrChanged that
+// names the first change.
+func (r *Report) Err() error {
+	if r.OK() {
+		return nil
+	}
+	return fmt.Errorf("%w: %s (and %d more)", ErrChanged, r.Changes[0], len(r.Changes)-1)
+}
+
+// Summary counts what was checked.
+func (r *Report) Summary() string {
+	return fmt.Sprintf("%d PDFs, %d page texts, %d questions, %d plan orders re-hashed: %s, %s",
+		r.PDFs, r.Pages, r.Questions, r.Orders, plural(len(r.Changes), "change"), plural(len(r.Warnings), "warning"))
+}
+
+// Check re-hashes everything the lock at lockPath pins, reading each input
+// at its path relative to the lock's folder, and compares the toolchain
+// with tc. It never repairs anything. The error is for a lock that cannot
+// be read: ErrNotLock, ErrMalformed (treat as an integrity failure) or an
+// I/O error; every difference is a Change in the Report.
+func Check(lockPath string, tc Toolchain) (*Report, error) {
+	data, err := readCapped(lockPath, MaxLockBytes)
+	if err != nil {
+		return nil, fmt.Errorf("freeze: %w", err)
+	}
+	l, err := Parse(data, lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("freeze: %w", err)
+	}
+	c := &checker{l: l, dir: filepath.Dir(lockPath), rep: &Report{Lock: l}}
+	c.lockItself(data)
+	c.corpus()
+	c.reference()
+	c.plan()
+	c.toolchain(tc)
+	return c.rep, nil
+}
+
+type checker struct {
+	l   *Lock
+	dir string
+	rep *Report
+}
+
+func (c *checker) change(input, format string, args ...any) {
+	c.rep.Changes = append(c.rep.Changes, Change{input, fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) path(rel string) string { return filepath.Join(c.dir, filepath.FromSlash(rel)) }
+
+// lockItself checks the root and the form: an edited lock is a change.
+func (c *checker) lockItself(data []byte) {
+	body := data[:bytes.LastIndex(data, []byte("\nroot "))+1]
+	if got := corpus.Hash(body); got != c.l.Root {
+		c.change("lock", "its records hash to %s, not to its root %s: the lock was edited after freeze", got, c.l.Root)
+	}
+	sorted := sort.SliceIsSorted(c.l.Records, func(i, j int) bool { return c.l.Records[i].String() < c.l.Records[j].String() })
+	if !sorted {
+		c.change("lock", "its records are not sorted: the lock was edited after freeze")
+	}
+	for i := 1; i < len(c.l.Records); i++ {
+		if c.l.Records[i].String() == c.l.Records[i-1].String() {
+			c.change("lock", "record %q is repeated: the lock was edited after freeze", c.l.Records[i].String())
+		}
+	}
+	for _, kind := range []string{"corpus", "reference", "extractor"} {
+		if n := len(c.l.Find(kind)); n != 1 {
+			c.change("lock", "%d %s records, want 1: the lock was edited after freeze", n, kind)
+		}
+	}
+	if n := len(c.l.Find("plan")); n > 1 {
+		c.change("lock", "%d plan records, want at most 1: the lock was edited after freeze", n)
+	}
+}
+
+func (c *checker) corpus() {
+	rec, ok := c.l.one("corpus")
+	if !ok {
+		return
+	}
+	dir := c.path(rec.Fields[0])
+	if b, err := readCapped(filepath.Join(dir, corpus.ManifestFile), 1<<30); err != nil {
+		c.change("corpus "+rec.Fields[0], "%v", err)
+	} else if got := corpus.Hash(b); got != rec.Fields[1] {
+		c.change("corpus "+rec.Fields[0], "manifest.json changed: frozen %s, now %s", rec.Fields[1], got)
+	}
+	store, err := corpus.Open(dir)
+	if err != nil {
+		c.change("corpus "+rec.Fields[0], "cannot be opened: %v", err)
+	}
+	var m *corpus.Manifest
+	if store != nil {
+		m = store.Manifest()
+		if ex, ok := c.l.one("extractor"); ok && (m.Extractor.Name != ex.Fields[0] || m.Extractor.Version != ex.Fields[1]) {
+			c.change("extractor", "frozen %s %s, the corpus now says %s %s", ex.Fields[0], ex.Fields[1], m.Extractor.Name, m.Extractor.Version)
+		}
+		limits := map[string]string{}
+		for _, r := range c.l.Find("extractor.limit") {
+			limits[r.Fields[0]] = r.Fields[1]
+		}
+		for _, k := range sortedKeys(limits, m.Extractor.Limits) {
+			now, ok := m.Extractor.Limits[k]
+			switch frozen, was := limits[k]; {
+			case !was:
+				c.change("extractor.limit "+k, "not frozen; the corpus now sets it to %d", now)
+			case !ok:
+				c.change("extractor.limit "+k, "frozen %s; the corpus no longer sets it", frozen)
+			case frozen != strconv.FormatInt(now, 10):
+				c.change("extractor.limit "+k, "frozen %s, the corpus now says %d", frozen, now)
+			}
+		}
+	}
+
+	frozenDocs := map[string]bool{}
+	for _, r := range c.l.Find("pdf") {
+		name, status, size, sum, rel := r.Fields[0], r.Fields[1], r.Fields[2], r.Fields[3], r.Fields[4]
+		frozenDocs[name] = true
+		c.rep.PDFs++
+		in := "pdf " + name
+		gotSize, gotSum, err := hashFile(c.path(rel))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			c.change(in, "missing: no file at %s", rel)
+		case err != nil:
+			c.change(in, "%s: %v", rel, err)
+		case gotSum != sum:
+			c.change(in, "%s changed: BLAKE3 frozen %s, now %s (%s bytes frozen, %d now)", rel, sum, gotSum, size, gotSize)
+		}
+		if m == nil {
+			continue
+		}
+		d, ok := m.Document(name)
+		if !ok {
+			c.change(in, "no longer in the corpus")
+			continue
+		}
+		if string(d.Status) != status || strconv.FormatInt(d.Bytes, 10) != size || d.BLAKE3 != sum {
+			c.change(in, "the corpus entry changed: frozen %s %s bytes %s, now %s %d bytes %s", status, size, sum, d.Status, d.Bytes, d.BLAKE3)
+		}
+	}
+	if m != nil {
+		for _, d := range m.Documents {
+			if !frozenDocs[d.Name] {
+				c.change("pdf "+d.Name, "added to the corpus after freeze")
+			}
+		}
+	}
+
+	frozenPages := map[string]int{}
+	for _, r := range c.l.Find("page") {
+		name, pageStr, chars, sum := r.Fields[0], r.Fields[1], r.Fields[2], r.Fields[3]
+		in := "page " + name + " " + pageStr
+		c.rep.Pages++
+		page, err := strconv.Atoi(pageStr)
+		if err != nil || page < 1 {
+			c.change("lock", "page record %q has a bad page number: the lock was edited after freeze", r.String())
+			continue
+		}
+		frozenPages[name] = max(frozenPages[name], page)
+		if m == nil {
+			continue
+		}
+		d, ok := m.Document(name)
+		if !ok || page > len(d.Pages) {
+			c.change(in, "no longer in the corpus")
+			continue
+		}
+		p := d.Pages[page-1]
+		if p.BLAKE3 != sum || strconv.Itoa(p.Chars) != chars {
+			c.change(in, "the stored text changed: frozen %s (%s code points), the manifest now says %s (%d)", sum, chars, p.BLAKE3, p.Chars)
+			continue
+		}
+		if _, err := store.Text(d, page); err != nil {
+			if errors.Is(err, corpus.ErrIntegrity) {
+				c.change(in, "the stored text was edited: its file no longer hashes to %s", sum)
+			} else {
+				c.change(in, "%v", err)
+			}
+		}
+	}
+	if m != nil {
+		for _, d := range m.Documents {
+			if frozenDocs[d.Name] && len(d.Pages) > frozenPages[d.Name] {
+				c.change("pdf "+d.Name, "has %d pages in the corpus, %d frozen", len(d.Pages), frozenPages[d.Name])
+			}
+		}
+	}
+}
+
+func (c *checker) reference() {
+	rec, ok := c.l.one("reference")
+	if !ok {
+		return
+	}
+	rel, raw, canonical := rec.Fields[0], rec.Fields[1], rec.Fields[2]
+	in := "reference " + rel
+	frozenQ := map[string]string{}
+	var order []string
+	for _, r := range c.l.Find("question") {
+		frozenQ[r.Fields[0]] = r.Fields[1]
+		order = append(order, r.Fields[0])
+	}
+	data, err := readCapped(c.path(rel), spans.MaxReferenceBytes)
+	if err != nil {
+		c.change(in, "%v", err)
+		return
+	}
+	rawNow := corpus.Hash(data)
+	ref, err := spans.Decode(data, rel)
+	if err != nil {
+		c.change(in, "changed (BLAKE3 now %s) and no longer decodes: %s", rawNow, firstLine(err.Error()))
+		return
+	}
+	canonNow := corpus.Hash(ref.Canonical())
+	switch {
+	case rawNow != raw && canonNow == canonical:
+		c.change(in, "its bytes changed (BLAKE3 frozen %s, now %s) though its canonical content did not: only formatting was edited", raw, rawNow)
+	case rawNow != raw:
+		c.change(in, "its content changed: BLAKE3 frozen %s, now %s; canonical frozen %s, now %s", raw, rawNow, canonical, canonNow)
+	}
+	seen := map[string]bool{}
+	for i := range ref.Questions {
+		q := &ref.Questions[i]
+		seen[q.ID] = true
+		c.rep.Questions++
+		want, ok := frozenQ[q.ID]
+		if !ok {
+			c.change("question "+q.ID, "added after freeze")
+			continue
+		}
+		if got := corpus.Hash(spans.CanonicalQuestion(q)); got != want {
+			c.change("question "+q.ID, "changed after freeze: %s", c.questionDiff(q))
+		}
+	}
+	sort.Strings(order)
+	for _, id := range order {
+		if !seen[id] {
+			c.change("question "+id, "removed after freeze")
+		}
+	}
+}
+
+// questionDiff names the parts of a question whose hashes differ from the
+// frozen question.part records (the lock holds hashes, not content).
+func (c *checker) questionDiff(q *spans.Question) string {
+	frozen := map[string]string{}
+	for _, r := range c.l.Find("question.part") {
+		if r.Fields[0] == q.ID {
+			frozen[r.Fields[1]] = r.Fields[2]
+		}
+	}
+	now := map[string]string{}
+	for part, b := range spans.QuestionParts(q) {
+		if part != "id" {
+			now[part] = corpus.Hash(b)
+		}
+	}
+	var changed []string
+	for _, part := range sortedKeys(frozen, now) {
+		f, was := frozen[part]
+		n, is := now[part]
+		switch {
+		case !was:
+			changed = append(changed, part+" added")
+		case !is:
+			changed = append(changed, part+" removed")
+		case f != n:
+			changed = append(changed, part+" changed")
+		}
+	}
+	if len(changed) == 0 {
+		return "its canonical encoding no longer hashes as frozen"
+	}
+	return strings.Join(changed, ", ")
+}
+
+func (c *checker) plan() {
+	rec, ok := c.l.one("plan")
+	if !ok {
+		return
+	}
+	rel, sum := rec.Fields[0], rec.Fields[1]
+	in := "plan " + rel
+	data, err := readCapped(c.path(rel), plan.MaxPlanBytes)
+	if err != nil {
+		c.change(in, "%v", err)
+		return
+	}
+	if got := corpus.Hash(data); got != sum {
+		c.change(in, "changed: BLAKE3 frozen %s, now %s", sum, got)
+	}
+	frozen := map[string]string{}
+	for _, r := range c.l.Find("plan.order") {
+		frozen[r.Fields[0]] = r.Fields[1]
+	}
+	p, err := plan.Decode(data, rel)
+	if err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			c.change(in, "no longer valid: %s", line)
+		}
+		return
+	}
+	for _, o := range p.Orders {
+		c.rep.Orders++
+		rep := strconv.Itoa(o.Repetition)
+		want, ok := frozen[rep]
+		switch {
+		case !ok:
+			c.change("plan.order "+rep, "repetition %s added after freeze", rep)
+		case orderHash(o) != want:
+			c.change("plan.order "+rep, "the question order of repetition %s changed after freeze", rep)
+		}
+		delete(frozen, rep)
+	}
+	for _, rep := range sortedKeys(frozen, map[string]string(nil)) {
+		c.change("plan.order "+rep, "repetition %s removed after freeze", rep)
+	}
+}
+
+// toolchain compares the lock's toolchain records with tc: warnings only.
+func (c *checker) toolchain(tc Toolchain) {
+	key := func(r Record) string {
+		if r.Kind == "module" || r.Kind == "unicode" {
+			return r.Kind + " " + r.Fields[0]
+		}
+		return r.Kind
+	}
+	value := func(r Record) string { return r.Fields[len(r.Fields)-1] }
+	frozen := map[string]string{}
+	for _, r := range c.l.Records {
+		if kinds[r.Kind].toolchain {
+			frozen[key(r)] = value(r)
+			if r.Kind == "tool" {
+				frozen[key(r)] = strings.Join(r.Fields, " ")
+			}
+		}
+	}
+	now := map[string]string{}
+	for _, r := range tc.records() {
+		now[key(r)] = value(r)
+		if r.Kind == "tool" {
+			now[key(r)] = strings.Join(r.Fields, " ")
+		}
+	}
+	for _, k := range sortedKeys(frozen, now) {
+		f, wasFrozen := frozen[k]
+		n, isNow := now[k]
+		switch {
+		case !wasFrozen:
+			c.rep.Warnings = append(c.rep.Warnings, Change{k, fmt.Sprintf("not in the freezing toolchain; running %s", n)})
+		case !isNow:
+			c.rep.Warnings = append(c.rep.Warnings, Change{k, fmt.Sprintf("frozen with %s; not in the running toolchain", f)})
+		case f != n:
+			c.rep.Warnings = append(c.rep.Warnings, Change{k, fmt.Sprintf("frozen with %s, running %s", f, n)})
+		}
+	}
+}
+
+// sortedKeys returns the union of the keys of a and b, sorted.
+func sortedKeys[V1, V2 any](a map[string]V1, b map[string]V2) []string {
+	set := map[string]bool{}
+	for k := range a {
+		set[k] = true
+	}
+	for k := range b {
+		set[k] = true
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func readCapped(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
+	}
+	return b, nil
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}

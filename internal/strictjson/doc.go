@@ -1,0 +1,40 @@
+// Package strictjson parses untrusted JSON documents (the reference, the
+// plan) into a tree that remembers where every value starts, and decodes
+// that tree into Go values with errors that name the file, line, column and
+// JSON path of the fault:
+//
+//	refs.json:41:17: questions[3].essential_claims[0].evidence[1].start: expected a non-negative integer, found string
+//
+// # Why not encoding/json alone
+//
+// encoding/json keeps the last of two duplicate keys, matches struct fields
+// case-insensitively, replaces invalid UTF-8 and lone surrogate escapes with
+// U+FFFD, and reports positions only as byte offsets without a path. Each of
+// those would let a hand-edited gold file mean something other than what its
+// author sees. Parse refuses them all: the input must be valid UTF-8 (a
+// leading byte-order mark is skipped), an object may not hold two keys that
+// are equal or equal under Unicode case folding, a \u escape must not be a
+// lone surrogate, and the document must be exactly one JSON value (RFC 8259
+// grammar) no deeper than Limits.MaxDepth and no longer than
+// Limits.MaxBytes.
+//
+// # Units
+//
+// Offsets are byte offsets into the input. Lines are 1-based; columns are
+// 1-based and count Unicode code points from the start of the line, the
+// unit citecheck uses for every offset it reports (DESIGN §3), so a column
+// matches what an editor shows for non-ASCII text. Paths are written
+// key.key[index] from the root; the root itself has the empty path.
+//
+// # Failure classes
+//
+// Every fault is an *Error carrying File, Line, Col, Offset and Path; its
+// Err wraps one of the sentinels (ErrSyntax, ErrInvalidUTF8,
+// ErrDuplicateKey, ErrTooLarge, ErrTooDeep, ErrUnknownField, ErrType,
+// ErrMissing, ErrValue) so callers can branch with errors.Is. Parse stops at
+// the first fault; a Decoder collects up to MaxErrors faults so an author
+// fixes a file in one round.
+//
+// The package does not know any document format: the callers (packages
+// spans and plan) describe their fields to a Decoder. It never prints.
+package strictjson

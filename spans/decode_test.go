@@ -1,0 +1,164 @@
+package spans_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/spans"
+)
+
+// refWith returns a reference file with one question whose first span is
+// spanJSON, laid out on lines so positions are easy to read: the span
+// starts on line 9.
+func refWith(spanJSON string) string {
+	return `{
+  "format": "citecheck-reference/1.5",
+  "questions": [
+    {"id": "Q01", "question": "When?",
+     "required_fields": [{"field": "deadline", "label": "Deadline"}],
+     "expected_abstention": false,
+     "answer_fields": {"deadline": "10 working days"},
+     "essential_claims": [{"field": "deadline", "value": "10 working days", "evidence": [
+        ` + spanJSON + `
+     ]}]}
+  ]
+}
+`
+}
+
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string // the whole message
+		is   error
+	}{
+		{"offset as a string", refWith(`{"document": "a.pdf", "page": 1, "start": "12", "end": 40, "text": "x"}`),
+			`refs.json:9:51: questions[0].essential_claims[0].evidence[0].start: wrong type: expected an integer, found string`, spans.ErrType},
+		{"negative offset", refWith(`{"document": "a.pdf", "page": 1, "start": -1, "end": 40, "text": "x"}`),
+			`refs.json:9:51: questions[0].essential_claims[0].evidence[0].start: invalid value: -1 is outside 0..2147483647`, spans.ErrValue},
+		{"fractional page", refWith(`{"document": "a.pdf", "page": 1.5, "text": "x"}`),
+			`refs.json:9:39: questions[0].essential_claims[0].evidence[0].page: wrong type: expected an integer, found 1.5`, spans.ErrType},
+		{"page zero", refWith(`{"document": "a.pdf", "page": 0, "text": "x"}`),
+			`refs.json:9:39: questions[0].essential_claims[0].evidence[0].page: invalid value: 0 is outside 1..2147483647`, spans.ErrValue},
+		{"unknown field", refWith(`{"document": "a.pdf", "page": 1, "text": "x", "quote": "x"}`),
+			`refs.json:9:55: questions[0].essential_claims[0].evidence[0].quote: unknown field "quote" (known fields: document, end, end_page, page, start, text)`, spans.ErrUnknownField},
+		{"duplicate key", refWith(`{"document": "a.pdf", "page": 1, "page": 2, "text": "x"}`),
+			`refs.json:9:42: questions[0].essential_claims[0].evidence[0].page: duplicate key "page"`, spans.ErrDuplicateKey},
+		{"case-variant key", refWith(`{"document": "a.pdf", "Page": 1, "text": "x"}`),
+			"refs.json:9:9: questions[0].essential_claims[0].evidence[0]: missing required field \"page\"\n" +
+				`refs.json:9:31: questions[0].essential_claims[0].evidence[0].Page: unknown field "Page" (known fields: document, end, end_page, page, start, text)`, spans.ErrUnknownField},
+		{"case-variant duplicate", refWith(`{"document": "a.pdf", "page": 1, "PAGE": 1, "text": "x"}`),
+			`refs.json:9:42: questions[0].essential_claims[0].evidence[0].PAGE: duplicate key: "PAGE" differs from "page" only in case`, spans.ErrDuplicateKey},
+		{"missing text", refWith(`{"document": "a.pdf", "page": 1}`),
+			`refs.json:9:9: questions[0].essential_claims[0].evidence[0]: missing required field "text"`, spans.ErrMissing},
+		{"null text", refWith(`{"document": "a.pdf", "page": 1, "text": null}`),
+			`refs.json:9:50: questions[0].essential_claims[0].evidence[0].text: wrong type: expected a string, found null`, spans.ErrType},
+		{"invalid UTF-8", refWith("{\"document\": \"a.pdf\", \"page\": 1, \"text\": \"caf\xe9\"}"),
+			`refs.json:9:54: invalid UTF-8: byte 0xe9`, spans.ErrInvalidUTF8},
+		{"other format", `{"format": "citecheck-reference/1.4", "questions": []}`,
+			`refs.json:1:12: format: invalid value: format "citecheck-reference/1.4": this citecheck reads "citecheck-reference/1.5"`, spans.ErrValue},
+		{"no format", `{"questions": []}`,
+			`refs.json:1:1: missing required field "format"`, spans.ErrMissing},
+		{"expected_abstention missing", `{"format": "citecheck-reference/1.5", "questions": [{"id": "Q1", "question": "q", "required_fields": []}]}`,
+			`refs.json:1:53: questions[0]: missing required field "expected_abstention"`, spans.ErrMissing},
+		{"syntax", `{"format": "citecheck-reference/1.5", "questions": [}`,
+			`refs.json:1:53: questions[0]: invalid JSON: unexpected '}', expected a value`, spans.ErrSyntax},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := spans.Decode([]byte(tc.in), "refs.json")
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error\n got %s\nwant %s", err, tc.want)
+			}
+			if !errors.Is(err, tc.is) {
+				t.Errorf("errors.Is(%v) is false", tc.is)
+			}
+			var de *spans.DecodeError
+			var des *spans.DecodeErrors
+			if !errors.As(err, &de) && !errors.As(err, &des) {
+				t.Errorf("not a *DecodeError: %T", err)
+			}
+		})
+	}
+}
+
+func TestDecodeCollectsSeveralFaults(t *testing.T) {
+	in := refWith(`{"document": 1, "page": "1", "text": "x"}`)
+	_, err := spans.Decode([]byte(in), "refs.json")
+	var errs *spans.DecodeErrors
+	if !errors.As(err, &errs) || len(errs.Errs) != 2 {
+		t.Fatalf("want 2 faults in one *DecodeErrors, got %v", err)
+	}
+}
+
+func TestDecodeTooLarge(t *testing.T) {
+	big := make([]byte, spans.MaxReferenceBytes+1)
+	if _, err := spans.Decode(big, "big.json"); !errors.Is(err, spans.ErrTooLarge) {
+		t.Errorf("got %v, want ErrTooLarge", err)
+	}
+	// ReadFile reads one byte past the cap, never the whole of a huge file.
+	path := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(path, append(big, big...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := spans.ReadFile(path); !errors.Is(err, spans.ErrTooLarge) {
+		t.Errorf("ReadFile: got %v, want ErrTooLarge", err)
+	}
+}
+
+// TestDecodeRoundTrip: a reference with every field set survives
+// Canonical and Decode unchanged, which ties the decoder's key names to the
+// Go types' JSON tags.
+func TestDecodeRoundTrip(t *testing.T) {
+	ref, err := spans.Decode(fixtures.Reference(), "reference.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := 3, 9
+	full := spans.Question{
+		ID: "Q9", Question: "q", ExpectedAbstention: true,
+		RequiredFields:       []spans.RequiredField{{Field: "f", Label: "F"}},
+		AnswerFields:         map[string]string{"f": "UNKNOWN"},
+		EssentialClaims:      []spans.Claim{{Field: "f", Value: "v", AcceptedValues: []string{"w"}, Evidence: []spans.Span{{Document: "d.pdf", Page: 1, Start: &start, End: &end, EndPage: 2, Text: "t"}}}},
+		AcceptedAlternatives: map[string][]string{"f": {"a", "b"}},
+		AbstentionEvidence:   []spans.Span{{Document: "d.pdf", Page: 2, Text: "u"}},
+		AbsenceAudit:         &spans.AbsenceAudit{Topic: "t", Sources: []string{"d.pdf"}, Statements: []string{"s"}, Note: "n"},
+	}
+	ref.Questions = append(ref.Questions, full)
+	back, err := spans.Decode(ref.Canonical(), "canonical.json")
+	if err != nil {
+		t.Fatalf("the canonical encoding does not decode: %v", err)
+	}
+	if !reflect.DeepEqual(back.Questions, ref.Questions) {
+		t.Errorf("round trip changed the questions")
+	}
+	if string(back.Canonical()) != string(ref.Canonical()) {
+		t.Errorf("canonical encoding is not stable")
+	}
+}
+
+// TestCanonicalIgnoresLayout: white space, key order and escapes do not
+// change the canonical encoding; content does.
+func TestCanonicalIgnoresLayout(t *testing.T) {
+	a := `{"format": "citecheck-reference/1.5", "questions": [{"id": "Q1", "question": "q\u00e9", "required_fields": [{"field": "f", "label": "F"}], "expected_abstention": true}]}`
+	b := "{\n\"questions\":[{\"expected_abstention\":true,\"required_fields\":[{\"label\":\"F\",\"field\":\"f\"}],\"question\":\"q\u00e9\",\"id\":\"Q1\"}],\n\"format\":\"citecheck-reference/1.5\"}"
+	c := strings.Replace(a, `"F"`, `"G"`, 1)
+	ra, _ := spans.Decode([]byte(a), "a")
+	rb, _ := spans.Decode([]byte(b), "b")
+	rc, _ := spans.Decode([]byte(c), "c")
+	if string(ra.Canonical()) != string(rb.Canonical()) {
+		t.Errorf("layout changed the canonical encoding:\n%s\n%s", ra.Canonical(), rb.Canonical())
+	}
+	if string(ra.Canonical()) == string(rc.Canonical()) {
+		t.Errorf("a changed label did not change the canonical encoding")
+	}
+}

@@ -1,0 +1,115 @@
+package spans_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/spans"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func compileSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(spans.Schema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("reference.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("reference.schema.json")
+	if err != nil {
+		t.Fatalf("reference.schema.json does not compile: %v", err)
+	}
+	return s
+}
+
+// TestSchemaAgreesWithDecoder: the fixture validates under the schema and
+// the decoder; broken variants are refused by both, or by the Go checks
+// alone where a schema cannot see the fault.
+func TestSchemaAgreesWithDecoder(t *testing.T) {
+	s := compileSchema(t)
+	valid := string(fixtures.Reference())
+	cases := []struct {
+		name   string
+		doc    string
+		schema bool // the schema accepts it
+		decode bool // spans.Decode accepts it
+		why    string
+	}{
+		{"fixture", valid, true, true, "fixtures/reference.json is valid"},
+		{"unknown field", strings.Replace(valid, `"page": 1,`, `"page": 1, "quote": "x",`, 1), false, false, "additionalProperties false"},
+		{"start without end", strings.Replace(valid, `"end": 318,`, ``, 1), false, true, "dependentRequired; the decoder leaves it to Validate (bad_offsets)"},
+		{"page zero", strings.Replace(valid, `"page": 1,`, `"page": 0,`, 1), false, false, "pages are 1-based"},
+		{"format 1.4", strings.Replace(valid, "reference/1.5", "reference/1.4", 1), false, false, "the format version is pinned"},
+		{"offset as string", strings.Replace(valid, `"start": 243`, `"start": "243"`, 1), false, false, "offsets are integers"},
+		{"no expected_abstention", strings.Replace(valid, `"expected_abstention": false,`, ``, 1), false, false, "expected_abstention is required"},
+		{"duplicate key", strings.Replace(valid, `"page": 1,`, `"page": 1, "page": 1,`, 1), true, false, "JSON Schema cannot see duplicate keys; the decoder refuses them"},
+	}
+	for _, c := range cases {
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(c.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := s.Validate(inst) == nil; got != c.schema {
+			t.Errorf("%s: schema valid=%v, want %v (%s)", c.name, got, c.schema, c.why)
+		}
+		if _, err := spans.Decode([]byte(c.doc), "r.json"); (err == nil) != c.decode {
+			t.Errorf("%s: Decode error %v, want valid=%v (%s)", c.name, err, c.decode, c.why)
+		}
+	}
+}
+
+// TestSchemaFieldNames: each object of the schema has exactly the fields
+// of its Go type's JSON tags.
+func TestSchemaFieldNames(t *testing.T) {
+	var schema map[string]any
+	if err := json.Unmarshal(spans.Schema(), &schema); err != nil {
+		t.Fatal(err)
+	}
+	get := func(path ...string) map[string]any {
+		v := any(schema)
+		for _, p := range path {
+			v = v.(map[string]any)[p]
+		}
+		return v.(map[string]any)
+	}
+	props := func(o map[string]any) []string {
+		var names []string
+		for k := range o["properties"].(map[string]any) {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		return names
+	}
+	for _, tc := range []struct {
+		typ    any
+		object map[string]any
+	}{
+		{spans.Reference{}, schema},
+		{spans.Question{}, get("$defs", "question")},
+		{spans.RequiredField{}, get("$defs", "question", "properties", "required_fields", "items")},
+		{spans.Claim{}, get("$defs", "claim")},
+		{spans.Span{}, get("$defs", "span")},
+		{spans.AbsenceAudit{}, get("$defs", "question", "properties", "absence_audit")},
+	} {
+		var tags []string
+		rt := reflect.TypeOf(tc.typ)
+		for i := 0; i < rt.NumField(); i++ {
+			if tag, ok := rt.Field(i).Tag.Lookup("json"); ok && rt.Field(i).IsExported() {
+				tags = append(tags, strings.Split(tag, ",")[0])
+			}
+		}
+		sort.Strings(tags)
+		if got := props(tc.object); !slices.Equal(got, tags) {
+			t.Errorf("%s: schema properties %v, Go JSON tags %v", rt.Name(), got, tags)
+		}
+	}
+}
