@@ -85,3 +85,40 @@ func TestFound(t *testing.T) {
 		}
 	}
 }
+
+func TestMeasureLocate(t *testing.T) {
+	page1 := "one two three four five six seven eight nine ten eleven twelve"
+	page2 := "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu"
+	texts := map[string][]string{
+		Ours:  {"ignored"},
+		"ref": {page1, page2 + " " + page2}, // page 2 repeats itself: only windows across the seam are unique
+	}
+	var asked []string
+	locate := func(q string) []int {
+		asked = append(asked, q)
+		if strings.Contains(q, "one") || strings.Contains(q, "twelve") || strings.Contains(q, "six") {
+			return []int{1}
+		}
+		return nil // the locator finds nothing on page 2
+	}
+	r := MeasureLocate("k", texts, locate, true)
+	c := r.Cells["ref"]
+	if c.Total == 0 || c.Total != len(asked) {
+		t.Fatalf("total %d, asked %d", c.Total, len(asked))
+	}
+	onPage1 := 0
+	for _, q := range asked {
+		if strings.Contains(q, "alpha") && !strings.Contains(q, "mu alpha") {
+			t.Errorf("window %q lies in one copy of a repeated page and was counted as unique", q)
+		}
+		if strings.Contains(q, "one") || strings.Contains(q, "twelve") || strings.Contains(q, "six") {
+			onPage1++
+		}
+	}
+	if c.Found != onPage1 || len(r.Misses) != c.Total-onPage1 {
+		t.Errorf("found %d, misses %d of %d; want the %d page-1 windows found and the rest missed", c.Found, len(r.Misses), c.Total, onPage1)
+	}
+	if _, ok := r.Cells[Ours]; ok {
+		t.Error("our own text was sampled as a quote source")
+	}
+}
