@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -96,55 +95,105 @@ const maxBoxDelta = 1 << 50
 // DecodeBoxes reads uncompressed BoxesFormat data for a page text of
 // textLen code points, checking every invariant.
 func DecodeBoxes(data []byte, textLen int) ([]GlyphBox, error) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<16)
-	if !sc.Scan() || sc.Text() != BoxesFormat {
-		return nil, &BoxesError{1, fmt.Sprintf("want the header %q", BoxesFormat)}
-	}
 	var out []GlyphBox
+	err := scanBoxes(data, textLen, func(g GlyphBox) { out = append(out, g) })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ValidateBoxes checks BoxesFormat data as DecodeBoxes does, without
+// keeping the boxes.
+func ValidateBoxes(data []byte, textLen int) error {
+	return scanBoxes(data, textLen, func(GlyphBox) {})
+}
+
+// scanBoxes parses BoxesFormat data line by line, calling fn for each box.
+// It is written out by hand because the store validates every box of a
+// corpus a child process sends.
+func scanBoxes(data []byte, textLen int, fn func(GlyphBox)) error {
+	header := BoxesFormat + "\n"
+	if !bytes.HasPrefix(data, []byte(header)) {
+		return &BoxesError{1, fmt.Sprintf("want the header %q", BoxesFormat)}
+	}
+	data = data[len(header):]
 	prevEnd, prevX1, prevY0 := int64(0), int64(0), int64(0)
-	for n := 2; sc.Scan(); n++ {
-		f := strings.Fields(sc.Text())
-		if len(f) != 6 {
-			return nil, &BoxesError{n, fmt.Sprintf("want 6 fields, got %d", len(f))}
+	for n := 2; len(data) > 0; n++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
 		}
 		var v [6]int64
-		for i, s := range f {
-			x, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || x > maxBoxDelta || x < -maxBoxDelta {
-				return nil, &BoxesError{n, fmt.Sprintf("field %d: %q is not an integer in range", i+1, s)}
+		k := 0
+		for f := range bytes.FieldsSeq(line) {
+			if k == 6 {
+				return &BoxesError{n, "more than 6 fields"}
 			}
-			v[i] = x
+			x, ok := parseBoxInt(f)
+			if !ok {
+				return &BoxesError{n, fmt.Sprintf("field %d: %q is not an integer in range", k+1, f)}
+			}
+			v[k] = x
+			k++
+		}
+		if k != 6 {
+			return &BoxesError{n, fmt.Sprintf("want 6 fields, got %d", k)}
 		}
 		gap, length, dx0, dy0, w, h := v[0], v[1], v[2], v[3], v[4], v[5]
 		start := prevEnd + gap
 		end := start + length
 		switch {
 		case gap < 0 || length < 1:
-			return nil, &BoxesError{n, "a box overlaps the previous one or is empty"}
+			return &BoxesError{n, "a box overlaps the previous one or is empty"}
 		case end > int64(textLen):
-			return nil, &BoxesError{n, fmt.Sprintf("box ends at %d, past the text's %d code points", end, textLen)}
+			return &BoxesError{n, fmt.Sprintf("box ends at %d, past the text's %d code points", end, textLen)}
 		case w < 0 || h < 0:
-			return nil, &BoxesError{n, "negative width or height"}
+			return &BoxesError{n, "negative width or height"}
 		}
 		x0, y0 := prevX1+dx0, prevY0+dy0
 		if x0 > maxBoxDelta || x0 < -maxBoxDelta || y0 > maxBoxDelta || y0 < -maxBoxDelta {
-			return nil, &BoxesError{n, "coordinate out of range"}
+			return &BoxesError{n, "coordinate out of range"}
 		}
-		out = append(out, GlyphBox{Start: int(start), End: int(end),
+		fn(GlyphBox{Start: int(start), End: int(end),
 			X0: float64(x0) / 100, Y0: float64(y0) / 100, X1: float64(x0+w) / 100, Y1: float64(y0+h) / 100})
 		prevEnd, prevX1, prevY0 = end, x0+w, y0
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &BoxesError{0, err.Error()}
+	return nil
+}
+
+// parseBoxInt reads an optionally signed decimal integer within
+// ±maxBoxDelta.
+func parseBoxInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg, b = b[0] == '-', b[1:]
 	}
-	return out, nil
+	if len(b) == 0 || len(b) > 16 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if v > maxBoxDelta {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // compressBoxes gzips encoded boxes deterministically (no name, no time).
 func compressBoxes(data []byte) []byte {
 	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.DefaultCompression)
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
 	zw.Write(data)
 	zw.Close()
 	return b.Bytes()

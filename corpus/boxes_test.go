@@ -83,7 +83,7 @@ func TestStoreBoxes(t *testing.T) {
 	dir := t.TempDir()
 	boxes := []GlyphBox{{Start: 0, End: 2, X0: 1, Y0: 2, X1: 3, Y1: 4}}
 	extract := func(_ context.Context, _ string, _ []byte) Extraction {
-		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: boxes}, {Text: "no boxes"}}}
+		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes(boxes)}, {Text: "no boxes"}}}
 	}
 	pdf := filepath.Join(t.TempDir(), "a.pdf")
 	os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644)

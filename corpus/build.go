@@ -29,7 +29,7 @@ type Extraction struct {
 // PageText is one extracted page.
 type PageText struct {
 	Text     string // valid UTF-8 without form feeds
-	Boxes    []GlyphBox
+	Boxes    []byte // glyph boxes in BoxesFormat (EncodeBoxes), uncompressed; nil for none
 	Label    string
 	Flags    []string
 	Warnings []string
@@ -347,11 +347,10 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 			if err != nil {
 				return doc, err
 			}
-			data := EncodeBoxes(p.Boxes)
-			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), compressBoxes(data)); err != nil {
+			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), compressBoxes(p.Boxes)); err != nil {
 				return doc, err
 			}
-			doc.Pages[i].Boxes = Hash(data)
+			doc.Pages[i].Boxes = Hash(p.Boxes)
 		}
 	}
 	return doc, nil
@@ -383,10 +382,10 @@ func fill(doc *Document, ex Extraction) error {
 		if strings.ContainsRune(p.Text, '\f') {
 			return fmt.Errorf("extractor returned a form feed on page %d", i+1)
 		}
-		if len(p.Boxes) > 0 {
-			if _, err := DecodeBoxes(EncodeBoxes(p.Boxes), utf8.RuneCountInString(p.Text)); err != nil {
-				return fmt.Errorf("extractor returned bad glyph boxes on page %d: %v", i+1, err)
-			}
+		if p.Boxes == nil {
+			// no geometry recorded
+		} else if err := ValidateBoxes(p.Boxes, utf8.RuneCountInString(p.Text)); err != nil {
+			return fmt.Errorf("extractor returned bad glyph boxes on page %d: %v", i+1, err)
 		}
 		doc.Pages = append(doc.Pages, Page{
 			Page:     i + 1,

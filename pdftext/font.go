@@ -37,9 +37,9 @@ type font struct {
 	// Identity).
 	gidText  map[uint16]rune
 	cidToGID []byte
-	cidWidth  map[uint32]float64
-	dw        float64
-	dw2       float64 // vertical advance (negative: downwards)
+	cidWidth map[uint32]float64
+	dw       float64
+	dw2      float64 // vertical advance (negative: downwards)
 	// unmapped counts codes with no known text, for the page flags.
 	unmapped bool
 }
@@ -220,7 +220,7 @@ func (x *interp) loadComposite(f *font, d types.Dict, toUnicode *cmap.CMap, warn
 	if o.stringEntry(info, "Registry") == "Adobe" {
 		f.cidText, _ = cmap.CIDUnicode(o.stringEntry(info, "Ordering"))
 	}
-	if f.cidText == nil && o.nameEntry(desc, "Subtype") == "CIDFontType2" {
+	if toUnicode == nil && f.cidText == nil && !f.encoding.CodesAreUnicode() && o.nameEntry(desc, "Subtype") == "CIDFontType2" {
 		if sd, num := o.stream(o.dictEntry(desc, "FontDescriptor")["FontFile2"]); sd != nil {
 			if data, _, err := x.dec.decode(sd, num); err == nil {
 				f.gidText = fontfile.TrueTypeGlyphText(data)

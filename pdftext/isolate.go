@@ -99,13 +99,13 @@ func (resp response) extraction() corpus.Extraction {
 	for _, p := range resp.Pages {
 		page := corpus.PageText{Text: p.Text, Label: p.Label, Flags: p.Flags, Warnings: p.Warnings}
 		if p.Boxes != "" {
-			boxes, err := corpus.DecodeBoxes([]byte(p.Boxes), utf8.RuneCountInString(p.Text))
-			if err != nil {
-				// The child is not trusted: bad geometry is dropped, the
-				// text kept, and the page says so.
+			// The child is not trusted: bad geometry is dropped, the text
+			// kept, and the page says so.
+			if err := corpus.ValidateBoxes([]byte(p.Boxes), utf8.RuneCountInString(p.Text)); err != nil {
 				page.Warnings = append(page.Warnings, err.Error())
+			} else {
+				page.Boxes = []byte(p.Boxes)
 			}
-			page.Boxes = boxes
 		}
 		ex.Pages = append(ex.Pages, page)
 	}

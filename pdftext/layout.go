@@ -200,34 +200,47 @@ func appendSpace(b []byte, cp int, c byte) ([]byte, int) {
 // a shadow, wherever they come in the content stream (a whole line is often
 // drawn twice, so the copy does not follow its original).
 func overprinted(glyphs []glyph) []bool {
-	type cell struct {
-		x, y int64
-		text string
-	}
 	dup := make([]bool, len(glyphs))
-	seen := map[cell][]int{}
+	// A grid of cells two tolerances wide: the square of points within one
+	// tolerance of a glyph overlaps at most four cells, found by rounding
+	// its coordinates. Cells chain the glyphs in them through next; keys are
+	// packed coordinates, so no string is hashed.
+	head := make(map[uint64]int32, len(glyphs)/4)
+	next := make([]int32, len(glyphs))
+	key := func(cx, cy int64) uint64 { return uint64(uint32(cx))<<32 | uint64(uint32(cy)) }
 	for i := range glyphs {
 		g := &glyphs[i]
-		if g.text == "" || isBlank(g.text) || g.size <= 0 {
+		if g.text == "" || g.size <= 0 || isBlank(g.text) {
 			continue
 		}
 		tol := overprintTol * g.size
-		cx, cy := int64(math.Floor(g.ox/tol)), int64(math.Floor(g.oy/tol))
+		fx, fy := g.ox/(2*tol), g.oy/(2*tol)
+		if math.Abs(fx) > 1<<30 || math.Abs(fy) > 1<<30 {
+			continue
+		}
+		cx, cy := int64(math.Floor(fx)), int64(math.Floor(fy))
+		// The neighbour cells on the side the glyph is nearer to.
+		nx, ny := cx+1, cy+1
+		if fx-math.Floor(fx) < 0.5 {
+			nx = cx - 1
+		}
+		if fy-math.Floor(fy) < 0.5 {
+			ny = cy - 1
+		}
 	search:
-		for dx := int64(-1); dx <= 1; dx++ {
-			for dy := int64(-1); dy <= 1; dy++ {
-				for _, j := range seen[cell{cx + dx, cy + dy, g.text}] {
-					o := &glyphs[j]
-					if math.Abs(o.ox-g.ox) < tol && math.Abs(o.oy-g.oy) < tol && math.Abs(o.size-g.size) < tol {
-						dup[i] = true
-						break search
-					}
+		for _, c := range [4][2]int64{{cx, cy}, {nx, cy}, {cx, ny}, {nx, ny}} {
+			for j := head[key(c[0], c[1])] - 1; j >= 0; j = next[j] - 1 {
+				o := &glyphs[j]
+				if o.text == g.text && math.Abs(o.ox-g.ox) < tol && math.Abs(o.oy-g.oy) < tol && math.Abs(o.size-g.size) < tol {
+					dup[i] = true
+					break search
 				}
 			}
 		}
 		if !dup[i] {
-			k := cell{cx, cy, g.text}
-			seen[k] = append(seen[k], i)
+			k := key(cx, cy)
+			next[i] = head[k]
+			head[k] = int32(i + 1)
 		}
 	}
 	return dup
