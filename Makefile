@@ -11,6 +11,7 @@ all: build
 build:
 	$(GO) build -o bin/citecheck ./cmd/citecheck
 	$(GO) build -o bin/citecheck-bench ./internal/cmd/citecheck-bench
+	$(GO) build -o bin/citecheck-locbench ./internal/cmd/citecheck-locbench
 
 # The whole pipeline on the fixture PDFs the program generates.
 demo:
@@ -39,10 +40,12 @@ fuzz-smoke:
 
 # Speed and memory, measured against the reference tools where installed.
 bench: build
-	$(GO) test -run=NONE -bench=. -benchmem ./pdftext/... ./textnorm/ ./typedqa/
+	$(GO) test -run=NONE -bench=. -benchmem ./pdftext/... ./textnorm/ ./typedqa/ ./citations/
 	bin/citecheck-bench extract --citecheck bin/citecheck --corpus $(CORPUS) --jobs $(JOBS)
 	rm -rf $(BENCHTMP) && bin/citecheck extract --out $(BENCHTMP) --jobs $(JOBS) $(CORPUS) > /dev/null || true
 	bin/citecheck-bench spacing --corpus-store $(BENCHTMP)
+	bin/citecheck-locbench --store $(BENCHTMP)
+	bin/citecheck-locbench --store $(BENCHTMP) --scale 10
 
 clean:
 	rm -rf bin
