@@ -35,6 +35,8 @@ func init() {
 	commands = []command{
 		{name: "extract", summary: "extract page text and hashes from PDFs into a corpus store", run: runExtract},
 		{name: "show", summary: "print a document's stored page text, with an offset ruler on request", run: runShow},
+		{name: "locate", summary: "find where each quote lies: unique, ambiguous, not found, and at what level", run: runLocate},
+		{name: "audit", summary: "audit every citation of runs for grounding; no reference needed", run: runAudit},
 		{name: "typed", summary: "score typed transcription answers (booleans, integers, strings, lists)", run: runTyped},
 		{name: "demo", summary: "run the pipeline on the embedded fixture PDFs", run: runDemo},
 		{name: "help", summary: "describe the verbs", run: runHelp},
