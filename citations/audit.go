@@ -103,7 +103,7 @@ func (ix *Index) Audit(runs []RunRecord) AuditReport {
 				switch e.Grounding {
 				case GroundedUnique:
 					t.Unique++
-					if e.Result.Level.Relaxed() {
+					if l, ok := e.Result.Location(); ok && l.Level.Relaxed() {
 						t.Relaxed++
 					}
 				case GroundedAmbiguous:
@@ -185,5 +185,6 @@ func (ix *Index) auditOne(run RunRecord, rc RunCitation) AuditEntry {
 		}
 		return set(GroundedAmbiguous, "%d locations on pages %s", len(r.Locations), intsText(r.Pages()))
 	}
-	return set(GroundedUnique, "%s", r.Level)
+	l, _ := r.Location()
+	return set(GroundedUnique, "%s", l.Level)
 }

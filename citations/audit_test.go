@@ -37,3 +37,22 @@ func TestAuditFixtureRun(t *testing.T) {
 		t.Errorf("totals order %v", order)
 	}
 }
+
+// TestAuditRelaxedByChosenLocation: a quote found at a strict level is not
+// counted relaxed, even where a joined-words copy of it exists (stages stop
+// at the strictest level that finds the quote in the document).
+func TestAuditRelaxedByChosenLocation(t *testing.T) {
+	ix, err := Build([]Source{{Name: "r.pdf", Pages: []SourcePage{
+		{Text: "Ordersmustbedeliveredwithin ten working days here."},
+		{Text: "Orders must be delivered within ten working days here."},
+	}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "Orders must be delivered within ten working days here."
+	runs := []RunRecord{{Arm: "A", Session: 1, Question: "q", Status: "ok", Citations: []RunCitation{{ID: "c", Document: "r.pdf", Quote: &q, Page: ptr(2)}}}}
+	rep := ix.Audit(runs)
+	if rep.Entries[0].Grounding != GroundedUnique || rep.Totals[0].Relaxed != 0 {
+		t.Errorf("%+v %+v", rep.Entries[0], rep.Totals[0])
+	}
+}

@@ -149,7 +149,7 @@ func TestDecisionElision(t *testing.T) {
 	}
 	for _, q := range []string{
 		"Invoices are paid within 45 calendar days ....... payment is made within 10 calendar days.", // leaders
-		"Invoices are paid within 45 calendar days ... 10",                                               // a bare number after the dots
+		"Invoices are paid within 45 calendar days ... 10",                                           // a bare number after the dots
 	} {
 		if r := ix.Locate(Query{Document: "supplier-policy.pdf", Quote: q}); r.Found() {
 			t.Errorf("%q: %s elided=%v", q, r.Status, r.Elided)
