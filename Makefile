@@ -11,6 +11,7 @@ all: build
 build:
 	$(GO) build -o bin/citecheck ./cmd/citecheck
 	$(GO) build -o bin/citecheck-bench ./internal/cmd/citecheck-bench
+	$(GO) build -o bin/citecheck-locbench ./internal/cmd/citecheck-locbench
 
 # The whole pipeline on the fixture PDFs the program generates.
 demo:
@@ -35,6 +36,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzFontPrograms$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontfile/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeTextString$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontenc/
 	$(GO) test -run=NONE -fuzz='^FuzzNormalize$$' -fuzztime=$(FUZZTIME) ./textnorm/
+	$(GO) test -run=NONE -fuzz='^FuzzLocate$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResponses$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzReadTruth$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/strictjson/
@@ -44,10 +46,12 @@ fuzz-smoke:
 
 # Speed and memory, measured against the reference tools where installed.
 bench: build
-	$(GO) test -run=NONE -bench=. -benchmem ./pdftext/... ./textnorm/ ./typedqa/
+	$(GO) test -run=NONE -bench=. -benchmem ./pdftext/... ./textnorm/ ./typedqa/ ./citations/
 	bin/citecheck-bench extract --citecheck bin/citecheck --corpus $(CORPUS) --jobs $(JOBS)
 	rm -rf $(BENCHTMP) && bin/citecheck extract --out $(BENCHTMP) --jobs $(JOBS) $(CORPUS) > /dev/null || true
 	bin/citecheck-bench spacing --corpus-store $(BENCHTMP)
+	bin/citecheck-locbench --store $(BENCHTMP)
+	bin/citecheck-locbench --store $(BENCHTMP) --scale 10
 
 # Extraction fidelity: windows of each installed reference extractor's page
 # text looked up in ours (package internal/fidelity). Reference texts are

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
@@ -21,10 +23,12 @@ func runDemo(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "demo", "demo [--out DIR]", `
 Run the pipeline on the fixture PDFs this program generates: write them to
 DIR/pdfs, extract them into the corpus DIR/corpus in isolated child
-processes, and print what was found; then validate the embedded reference's
-evidence spans (DIR/reference.json), make the session plan (DIR/plan.json),
-freeze everything into DIR/citecheck.lock, verify the lock, and show verify
-refusing a PDF with one bit changed. Without --out, a temporary folder is
+processes, and print what was found; locate the example quotes of
+fixtures/citations/quotes.jsonl and audit the example run
+fixtures/citations/run.jsonl against it; then validate the embedded
+reference's evidence spans (DIR/reference.json), make the session plan
+(DIR/plan.json), freeze everything into DIR/citecheck.lock, verify the lock,
+and show verify refusing a PDF with one bit changed. Without --out, a temporary folder is
 used and removed afterwards. The output is the same on every run.`)
 	out := fs.String("out", "", "keep the PDFs and the corpus in `folder`")
 	rest, err := parseFlags(fs, stdout, args)
@@ -86,6 +90,35 @@ used and removed afterwards. The output is the same on every run.`)
 		return err
 	}
 	writeRuler(stdout, text)
+
+	// Locate and audit: the fixture files show one case of each status,
+	// level and audit class, so their non-zero "checks failed" outcome is
+	// the point of the demo, not a failure of it.
+	ix, err := citations.NewIndex(store, citations.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n== citecheck locate --corpus CORPUS fixtures/citations/quotes.jsonl\n\n")
+	reqs, err := citations.ReadLocateRequests(bytes.NewReader(fixtures.Quotes()), "fixtures/citations/quotes.jsonl")
+	if err != nil {
+		return err
+	}
+	if _, err := writeLocate(stdout, ix, reqs); err != nil {
+		return err
+	}
+	const runName = "fixtures/citations/run.jsonl"
+	fmt.Fprintf(stdout, "\n== citecheck audit --corpus CORPUS %s\n\n", runName)
+	runs, err := citations.ReadRunRecords(bytes.NewReader(fixtures.Run()), runName)
+	if err != nil {
+		return err
+	}
+	fileOf := make([]string, len(runs))
+	for i := range fileOf {
+		fileOf[i] = runName
+	}
+	if _, err := writeAudit(stdout, ix, runs, fileOf, false); err != nil {
+		return err
+	}
 	if report.Count(corpus.StatusOK) != len(report.Results) {
 		return errChecksFailed
 	}

@@ -35,9 +35,11 @@ func init() {
 	commands = []command{
 		{name: "extract", summary: "extract page text and hashes from PDFs into a corpus store", run: runExtract},
 		{name: "show", summary: "print a document's stored page text, with an offset ruler on request", run: runShow},
+		{name: "locate", summary: "find where each quote lies: unique, ambiguous, not found, and at what level", run: runLocate},
 		{name: "spans", summary: "validate a reference's evidence spans against the corpus; --fix fills unique offsets", run: runSpans},
 		{name: "plan", summary: "make the frozen question order of every session", run: runPlan},
 		{name: "freeze", summary: "pin corpus, reference and plan by hash in a lock; --verify checks one", run: runFreeze},
+		{name: "audit", summary: "audit every citation of runs for grounding; no reference needed", run: runAudit},
 		{name: "typed", summary: "score typed transcription answers (booleans, integers, strings, lists)", run: runTyped},
 		{name: "demo", summary: "run the pipeline on the embedded fixture PDFs", run: runDemo},
 		{name: "help", summary: "describe the verbs", run: runHelp},

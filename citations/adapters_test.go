@@ -1,0 +1,228 @@
+package citations
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestAdapters reads every native payload under testdata/adapters, checks
+// the run records against the golden *.want.json, and audits them against
+// the demo corpus: every quote is located again in our own text.
+func TestAdapters(t *testing.T) {
+	ix := testIndex(t)
+	for _, format := range Formats[1:] {
+		t.Run(format, func(t *testing.T) {
+			path := filepath.Join("testdata", "adapters", format+".jsonl")
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			runs, err := ReadRuns(f, path, format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.MarshalIndent(runs, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			golden := strings.TrimSuffix(path, ".jsonl") + ".want.json"
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from the adapter's output (run go test -update to accept):\n%s", golden, got)
+			}
+			rep := ix.Audit(runs)
+			for _, e := range rep.Entries {
+				t.Logf("%s %s: %s %s", e.Question, e.Citation.ID, e.Grounding, e.Detail)
+			}
+		})
+	}
+}
+
+func readFormat(t *testing.T, format string) []RunRecord {
+	t.Helper()
+	path := filepath.Join("testdata", "adapters", format+".jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := ReadRuns(bytes.NewReader(b), path, format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
+func groundings(ix *Index, runs []RunRecord) []Grounding {
+	var out []Grounding
+	for _, e := range ix.Audit(runs).Entries {
+		out = append(out, e.Grounding)
+	}
+	return out
+}
+
+func TestAdapterAnthropic(t *testing.T) {
+	runs := readFormat(t, "anthropic")
+	r := runs[0]
+	if r.Response != "According to the policy, orders must be delivered within 10 working days and the minimum order is 250 pieces." || r.StopReason != "end_turn" || r.Status != "ok" || r.Format != "anthropic" {
+		t.Errorf("%+v", r)
+	}
+	if len(r.Citations) != 2 || r.Citations[0].Document != "document_index:0" || r.Documents["document_index:1"] != "price-list.pdf" {
+		t.Errorf("%+v %v", r.Citations, r.Documents)
+	}
+	got := groundings(testIndex(t), runs)
+	want := []Grounding{GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique}
+	if strings.Join(gs(got), ",") != strings.Join(gs(want), ",") {
+		t.Errorf("groundings %v", got)
+	}
+}
+
+func gs(g []Grounding) []string {
+	var s []string
+	for _, x := range g {
+		s = append(s, string(x))
+	}
+	return s
+}
+
+func TestAdapterOpenAI(t *testing.T) {
+	runs := readFormat(t, "openai")
+	c := runs[0].Citations
+	if len(c) != 1 || c[0].Quote != nil || c[0].Document != "file-2dtbBZdjtDKS8eqWxqbgDi" || runs[0].StopReason != "completed" {
+		t.Errorf("file_citation without a quote, url_citation skipped: %+v", runs[0])
+	}
+	ix := testIndex(t)
+	v := ix.Classify(c[0].Citation(), runs[0].Documents, Expected{CanonicalValues: []string{"10 working days"}})
+	if v.Outcome != Unresolved || v.Reason != ReasonNoQuote || v.Detail != "no quote to verify" {
+		t.Errorf("no quote to verify, never a pass: %+v", v)
+	}
+	if q := runs[1].Citations[0].Quote; q == nil || *q != "The sample size is 32 parts for batches of up to 500 parts" {
+		t.Errorf("assistants file_citation.quote: %+v", runs[1].Citations)
+	}
+	if g := groundings(ix, runs); len(g) != 2 || g[0] != GroundedUnverifiable || g[1] != GroundedUnique {
+		t.Errorf("groundings %v", g)
+	}
+}
+
+func TestAdapterGemini(t *testing.T) {
+	runs := readFormat(t, "gemini")
+	c := runs[0].Citations
+	if len(c) != 1 {
+		t.Fatalf("one cited chunk (the second is retrieved, not cited): %+v", c)
+	}
+	if c[0].Claim != "Invoices are paid within 45 calendar days | paying within 10 calendar days earns a 1.5% discount — an “early-payment” rule." {
+		t.Errorf("claims cut by UTF-8 byte offsets: %q", c[0].Claim)
+	}
+	if g := groundings(testIndex(t), runs); len(g) != 1 || g[0] != GroundedUnique {
+		t.Errorf("groundings %v", g)
+	}
+}
+
+func TestAdapterLMStudio(t *testing.T) {
+	runs := readFormat(t, "lmstudio")
+	c := runs[0].Citations
+	if len(c) != 2 || *c[0].Page != 1 || c[0].Document != "supplier-policy.pdf" || runs[0].StopReason != "eosFound" {
+		t.Errorf("%+v", runs[0])
+	}
+	if g := groundings(testIndex(t), runs); len(g) != 2 || g[0] != GroundedUnique || g[1] != GroundedWrongPage {
+		t.Errorf("groundings %v (the second quote is on page 1, cited as page 2)", g)
+	}
+}
+
+func TestAdapterLangChainAndLlamaIndex(t *testing.T) {
+	ix := testIndex(t)
+	lc := readFormat(t, "langchain")
+	if g := groundings(ix, lc); len(g) != 3 || g[0] != GroundedUnique || g[1] != GroundedUnique || g[2] != GroundedUnique {
+		t.Errorf("langchain groundings %v", g)
+	}
+	if q := lc[1].Citations[0].Quote; q == nil || *q != "Invoices are paid within 45 calendar days of receipt." {
+		t.Errorf("a bare source id quotes its chunk: %v", q)
+	}
+	li := readFormat(t, "llamaindex")
+	if len(li[0].Citations) != 2 || li[0].Citations[0].ID != "[1]" || li[0].Citations[1].Document != "source_nodes[2]" {
+		t.Errorf("llamaindex citations %+v", li[0].Citations)
+	}
+	if g := groundings(ix, li); len(g) != 2 || g[0] != GroundedUnique || g[1] != GroundedUnknownDocument {
+		t.Errorf("llamaindex groundings %v", g)
+	}
+}
+
+func TestDecisionVendorPages(t *testing.T) {
+	a := readFormat(t, "anthropic")
+	c := a[1].Citations[0]
+	if *c.Page != 1 || *c.LastPage != 2 {
+		t.Errorf("page_location 1..3 (end exclusive) is pages 1-2: %d-%d", *c.Page, *c.LastPage)
+	}
+	if a[0].Citations[0].LastPage != nil {
+		t.Error("page_location 1..2 is page 1 alone")
+	}
+	lc := readFormat(t, "langchain")
+	if p := lc[0].Citations[0].Page; p == nil || *p != 1 || lc[0].Citations[0].PageLabel != "1" {
+		t.Errorf("LangChain page 0 is page 1: %v", p)
+	}
+	lm := readFormat(t, "lmstudio")
+	if *lm[0].Citations[1].Page != 2 {
+		t.Error("LM Studio pageNumber is 1-based")
+	}
+	_, err := ReadRuns(strings.NewReader(`{"arm": "B", "session": 1, "question": "q", "response": {"role": "assistant", "content": [{"type": "citation", "citedText": "x", "fileName": "a.pdf", "pageNumber": 0}]}}`), "lm.jsonl", "lmstudio")
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "content[0].pageNumber") {
+		t.Errorf("page 0 from LM Studio: %v", err)
+	}
+}
+
+func TestDecisionRetrievalIsNotCitation(t *testing.T) {
+	g := readFormat(t, "gemini")
+	for _, c := range g[0].Citations {
+		if c.Document == "fileSearchStores/policies-8k2/documents/price-list-pdf-2y" || c.Document == "price-list.pdf" {
+			t.Errorf("an unreferenced chunk became a citation: %+v", c)
+		}
+	}
+	li := readFormat(t, "llamaindex")
+	for _, c := range li[0].Citations {
+		if c.Document == "price-list.pdf" {
+			t.Errorf("an unmarked source node became a citation: %+v", c)
+		}
+	}
+	lc, err := ReadRuns(strings.NewReader(`{"arm": "D", "session": 1, "question": "q", "response": {"context": [{"page_content": "x", "metadata": {"source": "a.pdf", "page": 0}}], "answer": "a plain answer"}}`), "lc.jsonl", "langchain")
+	if err != nil || len(lc[0].Citations) != 0 {
+		t.Errorf("a plain LangChain answer emits no citation: %v %+v", err, lc)
+	}
+}
+
+func TestAdapterInputErrors(t *testing.T) {
+	bad := []struct{ format, in, want string }{
+		{"anthropic", `{"arm": "B", "session": 1, "question": "q", "response": {"type": "message", "Content": []}}`, `response.Content: unknown key: "Content" is spelled "content"`},
+		{"anthropic", `{"arm": "B", "session": 1, "question": "q", "response": {"type": "error"}}`, "response.type"},
+		{"anthropic", `{"arm": "B", "session": 1, "question": "q", "response": {"type": "message", "content": [{"type": "text", "text": "x", "citations": [{"type": "web_search_result_location", "cited_text": "x", "document_index": 0}]}]}}`, "not a document citation"},
+		{"anthropic", `{"arm": "B", "session": 1, "question": "q", "response": {"type": "message", "content": [{"type": "text", "text": "x", "citations": [{"type": "page_location", "cited_text": "x", "document_index": 0, "start_page_number": 2, "end_page_number": 2}]}]}}`, "start_page_number < end_page_number"},
+		{"openai", `{"arm": "B", "session": 1, "question": "q", "response": {"object": "chat.completion"}}`, "response.object"},
+		{"gemini", `{"arm": "B", "session": 1, "question": "q", "response": {"candidates": [{"content": {"parts": [{"text": "x"}]}, "groundingMetadata": {"groundingChunks": [], "groundingSupports": [{"segment": {"startIndex": 0, "endIndex": 1}, "groundingChunkIndices": [3]}]}}]}}`, "chunk 3 of 0"},
+		{"langchain", `{"arm": "B", "session": 1, "question": "q", "response": {"context": [], "answer": {"answer": "x", "citations": [{"quote": "x"}]}}}`, "source_id: missing"},
+		{"openai", `{"arm": "B", "session": 1, "question": "q"}`, "response: missing"},
+		{"openai", `{"arm": "B", "session": 1, "question": "q", "response": {"object": "response"}, "extra": 1}`, "extra: unknown key"},
+		{"bogus", `{}`, "format"},
+	}
+	for _, tc := range bad {
+		_, err := ReadRuns(strings.NewReader(tc.in), "n.jsonl", tc.format)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %s: %v (want %q)", tc.format, tc.in, err, tc.want)
+		}
+	}
+}

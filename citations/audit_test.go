@@ -1,0 +1,58 @@
+package citations
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/fixtures"
+)
+
+func TestAuditFixtureRun(t *testing.T) {
+	ix := testIndex(t)
+	runs, err := ReadRunRecords(strings.NewReader(string(fixtures.Run())), "run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := ix.Audit(runs)
+	if rep.Clean() {
+		t.Error("the fixture run has failures")
+	}
+	var got []string
+	for _, e := range rep.Entries {
+		got = append(got, e.Arm+"/"+string(e.Grounding))
+	}
+	want := "A/unique A/unique A/fabricated A/wrong_document B/unverifiable B/wrong_page B/page_convention B/unverifiable"
+	if strings.Join(got, " ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
+	}
+	last := rep.Totals[len(rep.Totals)-1]
+	if last.Arm != "" || last.Session != 0 || last.Attempts != 8 || last.Citations != 8 || last.Unique != 2 || last.Fabricated != 1 || last.Unverifiable != 2 {
+		t.Errorf("overall totals %+v", last)
+	}
+	var order []string
+	for _, tt := range rep.Totals {
+		order = append(order, tt.Arm+":"+string(rune('0'+tt.Session)))
+	}
+	if strings.Join(order, " ") != "A:1 A:2 A:0 B:1 B:2 B:0 :0" {
+		t.Errorf("totals order %v", order)
+	}
+}
+
+// TestAuditRelaxedByChosenLocation: a quote found at a strict level is not
+// counted relaxed, even where a joined-words copy of it exists (stages stop
+// at the strictest level that finds the quote in the document).
+func TestAuditRelaxedByChosenLocation(t *testing.T) {
+	ix, err := Build([]Source{{Name: "r.pdf", Pages: []SourcePage{
+		{Text: "Ordersmustbedeliveredwithin ten working days here."},
+		{Text: "Orders must be delivered within ten working days here."},
+	}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "Orders must be delivered within ten working days here."
+	runs := []RunRecord{{Arm: "A", Session: 1, Question: "q", Status: "ok", Citations: []RunCitation{{ID: "c", Document: "r.pdf", Quote: &q, Page: ptr(2)}}}}
+	rep := ix.Audit(runs)
+	if rep.Entries[0].Grounding != GroundedUnique || rep.Totals[0].Relaxed != 0 {
+		t.Errorf("%+v %+v", rep.Entries[0], rep.Totals[0])
+	}
+}

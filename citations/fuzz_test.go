@@ -1,0 +1,60 @@
+package citations
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzLocate indexes two pages cut from the input, locates the quote in
+// them and checks that nothing panics and that every reported span maps
+// back inside its page, on rune boundaries of the stored text; the page
+// text is normalized through the same profile, so the normalizer is fuzzed
+// with it.
+func FuzzLocate(f *testing.F) {
+	seeds := [][3]string{
+		{"Orders must be delivered within 10 working days.\fof the purchase order date.", "10 working days. of the purchase", "1"},
+		{"an ac-\ntual case\ff.pdf Page 1", "ac-tual", "0"},
+		{"x 3.5 mm\f3.5 mm y", "3.5 mm", "2"},
+		{"A ... B ... C\fD", "A ... C", "1"},
+		{"The left column starts here and\nThe right column ends here.\fpage two", "The right column ends here. The left column starts here and", "1"},
+		{"\ufb01rst \u201cquote\u201d \u2026\f\u00ad\u200b", "first \"quote\" ...", "3"},
+		{"lostinterwordspaces everywhere\fnext", "lost inter word spaces everywhere", ""},
+		{"\xff\xfe e\u0301\f- 7 -", "é", "1"},
+	}
+	for _, s := range seeds {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, text, quote, page string) {
+		if len(text) > 4096 || len(quote) > 1024 {
+			return
+		}
+		p1, p2, _ := strings.Cut(text, "\f")
+		pages := []SourcePage{{Text: p1, Label: "i"}, {Text: p2}}
+		ix, err := Build([]Source{{Name: "f.pdf", Pages: pages}, {Name: "g.pdf", Pages: []SourcePage{{Text: p2 + " " + p1}}}}, Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pg := 0
+		if page != "" {
+			pg = int(page[0]) % 4
+		}
+		r := ix.Locate(Query{Document: "f.pdf", Quote: quote, Page: pg, PageLabel: page})
+		for _, l := range append(append([]Location(nil), r.Locations...), r.Elsewhere...) {
+			for _, s := range l.Spans {
+				raw, ok := ix.PageText(l.Document, s.Page)
+				n := utf8.RuneCountInString(raw)
+				if !ok || s.Start < 0 || s.End < s.Start || s.End > n {
+					t.Fatalf("span %+v outside %s page %d (%d code points)", s, l.Document, s.Page, n)
+				}
+			}
+		}
+		if r.Status == StatusUnique {
+			if _, ok := r.Location(); !ok {
+				t.Fatalf("unique without a chosen location: %+v", r)
+			}
+		}
+		_ = NewLocateRecord("x", r)
+		_ = ix.Classify(Citation{Document: "f.pdf", Quote: quote, Page: pg}, nil, Expected{CanonicalValues: []string{quote}})
+	})
+}

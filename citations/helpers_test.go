@@ -1,0 +1,66 @@
+package citations
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/fixtures"
+)
+
+// demoSources are the demo PDFs' page texts as extraction stores them
+// (fixtures.Demo lists the lines each page draws; the extractor joins them
+// with line breaks), so offsets here are those "citecheck show" prints.
+func demoSources() []Source {
+	var out []Source
+	for _, d := range fixtures.Demo() {
+		s := Source{Name: d.Name, BLAKE3: corpus.Hash(d.Data)}
+		for _, lines := range d.Pages {
+			s.Pages = append(s.Pages, SourcePage{Text: strings.Join(lines, "\n")})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// extraSources add what the demo lacks: page labels, pages without text, a
+// document without text, and the same sentence in two documents.
+func extraSources() []Source {
+	return []Source{
+		{Name: "annual-report.pdf", Pages: []SourcePage{
+			{Text: "Annual Report 2023\nContents", Label: "i"},
+			{Text: "Foreword by the chair.\nWe grew revenue by 3.5% to 1,200 million.\nii", Label: "ii"},
+			{Text: "1. Results\nOperating margin was 12.4% in the year.\nNet debt fell to 310 million.", Label: "1"},
+			{Text: "2. Outlook\nWe expect margin of at least 12% next year.", Label: "2"},
+			{Text: "", Label: "3", Flags: []string{corpus.FlagNoTextLayer}},
+		}},
+		{Name: "board-minutes.pdf", Pages: []SourcePage{
+			{Text: "Minutes of the board.\nOperating margin was 12.4% in the year.\nThe board approved the dividend."},
+			{Text: "Any other business: none."},
+		}},
+		{Name: "locked.pdf", Status: corpus.StatusEncrypted},
+		{Name: "columns.pdf", Pages: []SourcePage{
+			{Text: "The left column starts here and\ncontinues with more words below.\nThe right column begins on top\nand ends with a final sentence.\nPage 4"},
+			{Text: "Next page opens with a heading\nand then some running text."},
+		}},
+	}
+}
+
+var (
+	demoOnce sync.Once
+	demoIx   *Index
+)
+
+// testIndex indexes the demo and the extra sources once for all tests.
+func testIndex(t testing.TB) *Index {
+	t.Helper()
+	demoOnce.Do(func() {
+		ix, err := Build(append(demoSources(), extraSources()...), Options{})
+		if err != nil {
+			panic(err)
+		}
+		demoIx = ix
+	})
+	return demoIx
+}

@@ -1,0 +1,470 @@
+package citations
+
+import (
+	"errors"
+	"fmt"
+	"index/suffixarray"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/textnorm"
+)
+
+// Source is one document to index: what NewIndex reads from a corpus
+// store, or what a test or another tool supplies to Build.
+type Source struct {
+	Name   string        // file name, unique
+	BLAKE3 string        // "blake3:<hex>", optional
+	Status corpus.Status // "" is taken as ok
+	Pages  []SourcePage  // page 1 first
+}
+
+// SourcePage is one page's stored text and manifest facts.
+type SourcePage struct {
+	Text  string
+	Label string   // the /PageLabels label, if any
+	Flags []string // corpus page flags (no_text_layer, unreliable_text)
+}
+
+// Options tunes index construction.
+type Options struct {
+	// Workers normalizing pages in parallel; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// ErrDuplicateDocument reports two sources with the same name given to Build.
+var ErrDuplicateDocument = errors.New("two documents with the same name")
+
+// CrossPageWindow is how far, in normalized code points, a quote may reach
+// back from a page's end (and forward from the next page's start) when page
+// furniture (a footer or page number) sits between the two: the length of
+// the excerpts indexed around such page breaks.
+const CrossPageWindow = 1000
+
+// maxHits caps the occurrences one substring lookup returns. A pattern that
+// occurs more often is a short, common string: the cited document is then
+// scanned directly, and the quote counts as frequent for the short-quote
+// rule.
+const maxHits = 2048
+
+// Index answers quote lookups over every page of a corpus. Build it once;
+// it is immutable and safe for concurrent use.
+type Index struct {
+	profile *textnorm.Profile
+	docs    []docEntry // sorted by name
+	byHash  map[string]int
+	pages   []pageEntry
+
+	// The documents are indexed in shards of about shardBytes of text,
+	// each with its own suffix arrays: a suffix array much larger than the
+	// processor's caches builds several times slower per byte, and shards
+	// build in parallel.
+	shards []shard
+}
+
+// shardBytes is the text a shard aims at.
+const shardBytes = 8 << 20
+
+// shard is one group of consecutive documents.
+type shard struct {
+	// data is the normalized text of its documents: each document's pages
+	// joined by one space (a page break reads as a line break, which
+	// normalizes to a space), then excerpts joined across page furniture,
+	// each fragment ended by a form feed, which no normalized text
+	// contains.
+	data []byte
+	sa   *suffixarray.Index
+	segs []segment // sorted by at
+
+	// jdata is the Joined form of every page, each ended by a form feed.
+	jdata []byte
+	jsa   *suffixarray.Index
+	jsegs []jsegment
+}
+
+type docEntry struct {
+	name, hash     string
+	status         corpus.Status
+	first, n       int // pages[first : first+n]
+	shard          int
+	regFrom, regTo int // byte range of this document's fragments in its shard's data
+}
+
+type pageEntry struct {
+	doc    int
+	num    int // 1-based
+	label  string
+	flags  []string
+	text   *textnorm.Text
+	docPos int // normalized offset of the page's start in its document's full fragment
+	// The page's content without leading and trailing furniture, in
+	// normalized code points.
+	contentFrom, contentTo int
+}
+
+// segment is a run of one page's normalized text inside data.
+type segment struct {
+	at       int32 // byte offset in data
+	page     int32
+	from, to int32 // normalized code points in the page
+	fromByte int32 // byte offset of from in the page's normalized string
+	next     int32 // the segment that follows after one space, or -1
+}
+
+type jsegment struct {
+	at   int32
+	page int32
+}
+
+// NewIndex reads every page of store and builds the index. A page whose
+// stored text no longer matches the manifest's hash is an error
+// (corpus.ErrIntegrity): an index over altered text would report false
+// offsets.
+func NewIndex(store *corpus.Store, opts Options) (*Index, error) {
+	srcs, err := ReadSources(store, opts.Workers)
+	if err != nil {
+		return nil, err
+	}
+	return Build(srcs, opts)
+}
+
+// ReadSources reads every document of a corpus store, with its page texts,
+// labels and flags (workers read in parallel; 0 means GOMAXPROCS).
+func ReadSources(store *corpus.Store, workers int) ([]Source, error) {
+	m := store.Manifest()
+	type job struct{ d, p int }
+	var jobs []job
+	srcs := make([]Source, len(m.Documents))
+	for d := range m.Documents {
+		doc := &m.Documents[d]
+		srcs[d] = Source{Name: doc.Name, BLAKE3: doc.BLAKE3, Status: doc.Status}
+		if doc.Status != corpus.StatusOK {
+			continue
+		}
+		srcs[d].Pages = make([]SourcePage, len(doc.Pages))
+		for p, pg := range doc.Pages {
+			srcs[d].Pages[p] = SourcePage{Label: pg.Label, Flags: pg.Flags}
+			jobs = append(jobs, job{d, p})
+		}
+	}
+	errs := make([]error, len(jobs))
+	parallel(len(jobs), workers, func(i int) {
+		j := jobs[i]
+		doc := &m.Documents[j.d]
+		srcs[j.d].Pages[j.p].Text, errs[i] = store.Text(doc, j.p+1)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("citations: read corpus: %w", err)
+		}
+	}
+	return srcs, nil
+}
+
+// parallel runs f(0..n-1) on workers goroutines (0: GOMAXPROCS).
+func parallel(n, workers int, f func(int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// Build indexes the given documents (in any order; they are sorted by
+// name). Pages of a document whose Status is not ok are not searched.
+func Build(docs []Source, opts Options) (*Index, error) {
+	docs = append([]Source(nil), docs...)
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Name < docs[j].Name })
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		if d.Name == "" {
+			return nil, fmt.Errorf("citations: document %d has no name", i)
+		}
+		if i > 0 && docs[i-1].Name == d.Name {
+			return nil, fmt.Errorf("citations: %q: %w", d.Name, ErrDuplicateDocument)
+		}
+		names[i] = d.Name
+	}
+	ix := &Index{
+		profile: textnorm.QuoteV1(textnorm.Options{FooterNames: names}),
+		byHash:  map[string]int{},
+	}
+	for d, src := range docs {
+		st := src.Status
+		if st == "" {
+			st = corpus.StatusOK
+		}
+		e := docEntry{name: src.Name, hash: src.BLAKE3, status: st, first: len(ix.pages)}
+		if st == corpus.StatusOK {
+			e.n = len(src.Pages)
+			for p, sp := range src.Pages {
+				ix.pages = append(ix.pages, pageEntry{doc: d, num: p + 1, label: sp.Label, flags: sp.Flags})
+			}
+		}
+		if src.BLAKE3 != "" {
+			ix.byHash[src.BLAKE3] = d
+		}
+		ix.docs = append(ix.docs, e)
+	}
+	// Normalize every page, in parallel; results placed by index.
+	raws := make([]string, len(ix.pages))
+	for d, src := range docs {
+		if ix.docs[d].status != corpus.StatusOK {
+			continue
+		}
+		for p, sp := range src.Pages {
+			raws[ix.docs[d].first+p] = sp.Text
+		}
+	}
+	parallel(len(ix.pages), opts.Workers, func(i int) {
+		pe := &ix.pages[i]
+		pe.text = ix.profile.Normalize(raws[i])
+		pe.contentFrom, pe.contentTo = furniture(pe.text, names)
+	})
+	if err := ix.layout(); err != nil {
+		return nil, err
+	}
+	parallel(2*len(ix.shards), opts.Workers, func(i int) {
+		sh := &ix.shards[i/2]
+		if i%2 == 0 {
+			sh.sa = suffixarray.New(sh.data)
+		} else {
+			sh.jsa = suffixarray.New(sh.jdata)
+		}
+	})
+	return ix, nil
+}
+
+// layout writes every shard's data and jdata with their segment tables.
+func (ix *Index) layout() error {
+	var sh *shard
+	addSeg := func(page, from, to int, joinPrev bool) {
+		t := ix.pages[page].text
+		if joinPrev {
+			sh.data = append(sh.data, ' ')
+			sh.segs[len(sh.segs)-1].next = int32(len(sh.segs))
+		}
+		fb, tb := t.ByteOffset(from), t.ByteOffset(to)
+		sh.segs = append(sh.segs, segment{at: int32(len(sh.data)), page: int32(page), from: int32(from), to: int32(to), fromByte: int32(fb), next: -1})
+		sh.data = append(sh.data, t.String()[fb:tb]...)
+	}
+	for d := range ix.docs {
+		e := &ix.docs[d]
+		if sh == nil || len(sh.data) >= shardBytes {
+			ix.shards = append(ix.shards, shard{})
+			sh = &ix.shards[len(ix.shards)-1]
+		}
+		e.shard = len(ix.shards) - 1
+		e.regFrom = len(sh.data)
+		// The full fragment: every page with text, joined by one space.
+		var nonEmpty []int
+		pos := 0
+		for p := e.first; p < e.first+e.n; p++ {
+			pe := &ix.pages[p]
+			pe.docPos = pos
+			if pe.text.Len() == 0 {
+				continue
+			}
+			addSeg(p, 0, pe.text.Len(), len(nonEmpty) > 0)
+			pos += pe.text.Len() + 1
+			nonEmpty = append(nonEmpty, p)
+			sh.jsegs = append(sh.jsegs, jsegment{at: int32(len(sh.jdata)), page: int32(p)})
+			sh.jdata = append(sh.jdata, pe.text.Joined().String()...)
+			sh.jdata = append(sh.jdata, '\f')
+		}
+		if len(nonEmpty) > 0 {
+			sh.data = append(sh.data, '\f')
+		}
+		// Excerpts across page breaks with furniture between them: the end
+		// of one page's content joined to the start of the next's.
+		for k := 1; k < len(nonEmpty); k++ {
+			a, b := &ix.pages[nonEmpty[k-1]], &ix.pages[nonEmpty[k]]
+			if a.contentTo == a.text.Len() && b.contentFrom == 0 {
+				continue // nothing between them: the full fragment covers it
+			}
+			if a.contentTo <= a.contentFrom || b.contentTo <= b.contentFrom {
+				continue
+			}
+			addSeg(nonEmpty[k-1], max(a.contentFrom, a.contentTo-CrossPageWindow), a.contentTo, false)
+			addSeg(nonEmpty[k], b.contentFrom, min(b.contentTo, b.contentFrom+CrossPageWindow), true)
+			sh.data = append(sh.data, '\f')
+		}
+		e.regTo = len(sh.data)
+		if len(sh.data) >= 1<<31-1 || len(sh.jdata) >= 1<<31-1 {
+			return fmt.Errorf("citations: document %q: %d bytes of text is too large for one index", e.name, len(sh.data))
+		}
+	}
+	return nil
+}
+
+// segAt returns the segment holding byte offset b of the shard's data.
+func (sh *shard) segAt(b int) int {
+	return sort.Search(len(sh.segs), func(i int) bool { return int(sh.segs[i].at) > b }) - 1
+}
+
+func (sh *shard) jsegAt(b int) int {
+	return sort.Search(len(sh.jsegs), func(i int) bool { return int(sh.jsegs[i].at) > b }) - 1
+}
+
+// Profile returns the normalization profile the index applies to page texts
+// and quotes (quote/v1 with every corpus file name as a footer name).
+func (ix *Index) Profile() *textnorm.Profile { return ix.profile }
+
+// Documents returns the indexed document names, sorted.
+func (ix *Index) Documents() []string {
+	out := make([]string, len(ix.docs))
+	for i, d := range ix.docs {
+		out[i] = d.name
+	}
+	return out
+}
+
+// PageCount is the number of pages of a document (0 when it is unknown or
+// has no text).
+func (ix *Index) PageCount(doc string) int {
+	if d, ok := ix.docIndex(doc); ok {
+		return ix.docs[d].n
+	}
+	return 0
+}
+
+// PageText returns the stored (raw) text of a page, 1-based.
+func (ix *Index) PageText(doc string, page int) (string, bool) {
+	d, ok := ix.docIndex(doc)
+	if !ok || page < 1 || page > ix.docs[d].n {
+		return "", false
+	}
+	return ix.pages[ix.docs[d].first+page-1].text.Raw(), true
+}
+
+// Size reports the bytes of normalized text indexed (data) and of its
+// joined form, for benchmarks.
+func (ix *Index) Size() (text, joined int) {
+	for i := range ix.shards {
+		text += len(ix.shards[i].data)
+		joined += len(ix.shards[i].jdata)
+	}
+	return text, joined
+}
+
+func (ix *Index) docIndex(name string) (int, bool) {
+	i := sort.Search(len(ix.docs), func(i int) bool { return ix.docs[i].name >= name })
+	if i < len(ix.docs) && ix.docs[i].name == name {
+		return i, true
+	}
+	if d, ok := ix.byHash[name]; ok {
+		return d, true
+	}
+	return 0, false
+}
+
+// Page furniture: a last or first line that is only a page number, or the
+// "<file name> Page <N>" footer of the scoring policy. Only these are
+// skipped when a quote crosses a page break; running heads with words are
+// not recognised (see BUG in doc.go).
+var pageNumberLine = regexp.MustCompile(`^(?i)[\s\-–—\[(]*(page|p\.|pg\.?|seite|pagina|página)?\s*(\d{1,4}|[ivxlcdm]{1,7})(\s*(of|/|von|de)\s*\d{1,4})?[\s\-–—\])]*$`)
+
+var footerTail = regexp.MustCompile(` Page \d+$`)
+
+func isFurniture(line string, names []string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || utf8.RuneCountInString(line) > 80 {
+		return false
+	}
+	if pageNumberLine.MatchString(line) {
+		return true
+	}
+	if loc := footerTail.FindStringIndex(line); loc != nil {
+		name := strings.TrimSpace(line[:loc[0]])
+		i := sort.SearchStrings(names, name)
+		return i < len(names) && names[i] == name
+	}
+	return false
+}
+
+// furniture returns the normalized range of a page's content: without up
+// to two furniture lines at its end and at its start.
+func furniture(t *textnorm.Text, names []string) (from, to int) {
+	from, to = 0, t.Len()
+	raw := t.Raw()
+	if to == 0 {
+		return
+	}
+	type line struct{ start, end int } // raw code points
+	var lines []line
+	cp, start := 0, 0
+	for _, r := range raw {
+		if r == '\n' || r == '\r' || r == '\f' || r == '\v' || r == 0x85 || r == 0x2028 || r == 0x2029 {
+			lines = append(lines, line{start, cp})
+			start = cp + 1
+		}
+		cp++
+	}
+	lines = append(lines, line{start, cp})
+	nonBlank := func(l line) bool { return strings.TrimSpace(t.RawSlice(l.start, l.end)) != "" }
+	var content []line
+	for _, l := range lines {
+		if nonBlank(l) {
+			content = append(content, l)
+		}
+	}
+	if len(content) < 2 {
+		return
+	}
+	// Trailing furniture.
+	k := len(content)
+	for k > len(content)-2 && k > 1 && isFurniture(t.RawSlice(content[k-1].start, content[k-1].end), names) {
+		k--
+	}
+	if k < len(content) {
+		to = normAtRaw(t, content[k].start)
+		for to > 0 && t.Slice(to-1, to) == " " {
+			to--
+		}
+	}
+	// Leading furniture.
+	h := 0
+	for h < 2 && h < k-1 && isFurniture(t.RawSlice(content[h].start, content[h].end), names) {
+		h++
+	}
+	if h > 0 {
+		from = normAtRaw(t, content[h].start)
+	}
+	if from > to {
+		from = to
+	}
+	return
+}
+
+// normAtRaw is the first normalized position whose raw span starts at or
+// after raw code point r.
+func normAtRaw(t *textnorm.Text, r int) int {
+	return sort.Search(t.Len(), func(n int) bool {
+		a, _ := t.RawSpan(n, n+1)
+		return a >= r
+	})
+}

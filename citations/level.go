@@ -1,0 +1,71 @@
+package citations
+
+import (
+	"fmt"
+
+	"github.com/citecheck/citecheck/textnorm"
+)
+
+// Level is how much a match had to relax: the normalization levels of
+// textnorm, in the same order and with the same names, then Reordered.
+type Level uint8
+
+// The levels, strictest first. Exact..JoinedWords are textnorm's levels.
+const (
+	Exact       = Level(textnorm.Exact)
+	Canonical   = Level(textnorm.Canonical)
+	Whitespace  = Level(textnorm.Whitespace)
+	Hyphenation = Level(textnorm.Hyphenation)
+	Typography  = Level(textnorm.Typography)
+	Ligature    = Level(textnorm.Ligature)
+	JoinedWords = Level(textnorm.JoinedWords)
+	// Reordered: every word of the quote is on one page, in pieces of at
+	// least MinPieceWords words that the page holds in another order (columns
+	// or lines read differently by another extractor). Never a pass.
+	Reordered = JoinedWords + 1
+)
+
+// String returns the reported name: textnorm's names, then "reordered".
+func (l Level) String() string {
+	if l == Reordered {
+		return "reordered"
+	}
+	if l < Reordered {
+		return textnorm.Level(l).String()
+	}
+	return fmt.Sprintf("level(%d)", uint8(l))
+}
+
+// Relaxed reports whether a match at this level needed more than the
+// quote profile's normalization: such a citation is never a pass.
+func (l Level) Relaxed() bool { return l >= JoinedWords }
+
+// MarshalText makes a Level a JSON string.
+func (l Level) MarshalText() ([]byte, error) {
+	if l > Reordered {
+		return nil, fmt.Errorf("citations: invalid level %d", uint8(l))
+	}
+	return []byte(l.String()), nil
+}
+
+// UnmarshalText reads a level name.
+func (l *Level) UnmarshalText(b []byte) error {
+	v, err := ParseLevel(string(b))
+	if err != nil {
+		return err
+	}
+	*l = v
+	return nil
+}
+
+// ParseLevel is the inverse of Level.String.
+func ParseLevel(s string) (Level, error) {
+	if s == "reordered" {
+		return Reordered, nil
+	}
+	tl, err := textnorm.ParseLevel(s)
+	if err != nil {
+		return 0, fmt.Errorf("citations: unknown level %q", s)
+	}
+	return Level(tl), nil
+}

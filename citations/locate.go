@@ -1,0 +1,632 @@
+package citations
+
+import (
+	"bytes"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/textnorm"
+)
+
+// ShortQuoteLen and ShortQuoteMaxOccurrences define a very short quote: one
+// under ShortQuoteLen normalized code points that occurs more than
+// ShortQuoteMaxOccurrences times in the corpus is ambiguous even when a
+// single occurrence is in the named document or on the given page, because
+// where such a string occurs says nothing about what was read.
+const (
+	ShortQuoteLen            = 16
+	ShortQuoteMaxOccurrences = 2
+)
+
+// MaxElisionGap is the most normalized code points one elided segment may
+// start after the previous one ends, in document order ("near each other").
+const MaxElisionGap = 2000
+
+// maxVariants bounds the line-end hyphenation spellings looked up per quote;
+// maxElisionSegments the segments of an elided quote (more is not an
+// elision but a string of dots).
+const (
+	maxVariants        = 8
+	maxElisionSegments = 16
+)
+
+// part is one matched range of a page, in normalized code points.
+type part struct {
+	page     int // index in Index.pages
+	from, to int
+}
+
+// loc is a location before it is turned into raw offsets.
+type loc struct {
+	doc   int
+	parts []part
+	level Level
+}
+
+func (ix *Index) startPos(l *loc) int { p := l.parts[0]; return ix.pages[p.page].docPos + p.from }
+
+func (ix *Index) endPos(l *loc) int {
+	p := l.parts[len(l.parts)-1]
+	return ix.pages[p.page].docPos + p.to
+}
+
+// Locate finds the quote in the corpus and reports where, relative to the
+// document it names. It never fails: an unknown document or an empty quote
+// is a status or a note in the result.
+func (ix *Index) Locate(q Query) Result {
+	r := Result{Query: q, Chosen: -1}
+	doc := -1
+	if q.Document != "" {
+		if d, ok := ix.docIndex(q.Document); ok {
+			doc = d
+			e := &ix.docs[d]
+			r.Document = e.name
+			if e.status != corpus.StatusOK {
+				r.DocumentStatus = e.status
+			}
+			for p := e.first; p < e.first+e.n; p++ {
+				if hasTextlessFlag(ix.pages[p].flags) {
+					r.DocumentHasTextlessPages = true
+				}
+				if ix.pages[p].num == q.Page {
+					r.PageFlags = ix.pages[p].flags
+				}
+			}
+		}
+	}
+	qt := ix.profile.Normalize(q.Quote)
+	if qt.Len() == 0 {
+		r.Status = StatusNotFound
+		if doc < 0 {
+			r.Status = StatusUnknownDocument
+		}
+		r.Note = "empty quote: nothing to locate"
+		return r
+	}
+	s := ix.search(qt, doc)
+	if len(s.in) == 0 {
+		for i := range s.elsewhere {
+			if i == MaxElsewhere {
+				break
+			}
+			r.Elsewhere = append(r.Elsewhere, ix.location(&s.elsewhere[i]))
+		}
+	}
+	r.Elided = s.elided
+	switch {
+	case doc < 0:
+		r.Status = StatusUnknownDocument
+		if q.Document == "" {
+			r.Note = "no document named"
+		}
+		return r
+	case len(s.in) == 0 && len(s.elsewhere) > 0:
+		r.Status = StatusNotFoundInDocument
+		return r
+	case len(s.in) == 0:
+		r.Status = StatusNotFound
+		return r
+	}
+	r.Level = Reordered
+	for i := range s.in {
+		r.Locations = append(r.Locations, ix.location(&s.in[i]))
+		r.Level = min(r.Level, s.in[i].level)
+	}
+	ix.checkPage(&r)
+	if qt.Len() < ShortQuoteLen && s.count > ShortQuoteMaxOccurrences {
+		r.Short = true
+		r.Status = StatusAmbiguous
+		r.Chosen = -1
+		r.DisambiguatedByPage = false
+	}
+	return r
+}
+
+// hasLabels reports whether any page of document d has a label.
+func (ix *Index) hasLabels(d int) bool {
+	e := &ix.docs[d]
+	for p := e.first; p < e.first+e.n; p++ {
+		if ix.pages[p].label != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTextlessFlag(flags []string) bool {
+	return slices.Contains(flags, corpus.FlagNoTextLayer) || slices.Contains(flags, corpus.FlagUnreliableText)
+}
+
+// checkPage sets Status, Chosen and PageCheck from the locations and the
+// page the query gave.
+func (ix *Index) checkPage(r *Result) {
+	all := make([]int, len(r.Locations))
+	for i := range all {
+		all[i] = i
+	}
+	pick := func(check PageCheck, idx []int) {
+		r.PageCheck = check
+		if len(idx) == 1 {
+			r.Status, r.Chosen = StatusUnique, idx[0]
+			r.DisambiguatedByPage = len(r.Locations) > 1
+		} else {
+			r.Status = StatusAmbiguous
+		}
+	}
+	on := func(match func(Span) bool) []int {
+		var idx []int
+		for i, l := range r.Locations {
+			if slices.ContainsFunc(l.Spans, match) {
+				idx = append(idx, i)
+			}
+		}
+		return idx
+	}
+	q := r.Query
+	d, _ := ix.docIndex(r.Document)
+	label := func(p int) string { return ix.pages[ix.docs[d].first+p-1].label }
+	last := max(q.Page, q.LastPage)
+	switch {
+	case q.Page > 0:
+		if idx := on(func(s Span) bool { return s.Page >= q.Page && s.Page <= last }); len(idx) > 0 {
+			pick(PagePhysical, idx)
+			return
+		}
+		want := strconv.Itoa(q.Page)
+		if idx := on(func(s Span) bool { return label(s.Page) == want || (q.PageLabel != "" && label(s.Page) == q.PageLabel) }); len(idx) > 0 {
+			pick(PageLabelled, idx)
+			return
+		}
+		if idx := on(func(s Span) bool { return s.Page >= q.Page+1 && s.Page <= last+1 }); len(idx) > 0 {
+			pick(PageZeroBased, idx)
+			return
+		}
+		pick(PageNotOnPage, all)
+	case q.PageLabel != "":
+		if idx := on(func(s Span) bool { return label(s.Page) == q.PageLabel }); len(idx) > 0 {
+			pick(PageLabelled, idx)
+			return
+		}
+		// A document without page labels: readers (LlamaIndex's PDFReader)
+		// then write the 1-based page number as the label.
+		if n, err := strconv.Atoi(q.PageLabel); err == nil && n > 0 && !ix.hasLabels(d) {
+			if idx := on(func(s Span) bool { return s.Page == n }); len(idx) > 0 {
+				pick(PagePhysical, idx)
+				return
+			}
+		}
+		pick(PageNotOnPage, all)
+	default:
+		pick(PageNotGiven, all)
+	}
+	if r.PageCheck == PageNotOnPage {
+		r.DisambiguatedByPage = false
+	}
+}
+
+// location converts a loc to raw page offsets.
+func (ix *Index) location(l *loc) Location {
+	out := Location{Document: ix.docs[l.doc].name, Level: l.level}
+	for _, p := range l.parts {
+		pe := &ix.pages[p.page]
+		a, b := pe.text.RawSpan(p.from, p.to)
+		out.Spans = append(out.Spans, Span{Page: pe.num, Start: a, End: b})
+	}
+	sort.Slice(out.Spans, func(i, j int) bool {
+		if out.Spans[i].Page != out.Spans[j].Page {
+			return out.Spans[i].Page < out.Spans[j].Page
+		}
+		return out.Spans[i].Start < out.Spans[j].Start
+	})
+	return out
+}
+
+// searched is what the stages found.
+type searched struct {
+	in, elsewhere []loc
+	count         int // corpus-wide locations at the stage that found the document's
+	elided        bool
+}
+
+// search runs the stages from strictest to most relaxed and stops at the
+// first that finds the quote in the named document. Locations elsewhere are
+// kept from the first stage that found any.
+func (ix *Index) search(qt *textnorm.Text, doc int) searched {
+	var s searched
+	take := func(locs []loc, count int) bool {
+		var in, out []loc
+		for _, l := range locs {
+			if l.doc == doc {
+				in = append(in, l)
+			} else {
+				out = append(out, l)
+			}
+		}
+		if len(s.elsewhere) == 0 {
+			s.elsewhere = out
+		}
+		if len(in) > 0 {
+			s.in, s.count = in, count
+			return true
+		}
+		return false
+	}
+	locs, frequent := ix.findText(qt, doc)
+	count := len(locs)
+	if frequent {
+		count = max(count, maxHits+1)
+	}
+	if take(locs, count) {
+		return s
+	}
+	if j := qt.Joined(); j.Eligible() {
+		locs := ix.findJoined(qt, j, doc)
+		if take(locs, len(locs)) {
+			return s
+		}
+	}
+	if segs := ix.elisions(qt); len(segs) > 1 {
+		locs := ix.findElided(segs, doc)
+		if take(locs, len(locs)) {
+			s.elided = true
+			return s
+		}
+	}
+	locs = ix.findReordered(qt, doc, len(s.elsewhere) == 0)
+	take(locs, len(locs))
+	return s
+}
+
+// sortLocs orders locations by document, then position, then extent.
+func (ix *Index) sortLocs(ls []loc) {
+	sort.SliceStable(ls, func(i, j int) bool {
+		a, b := &ls[i], &ls[j]
+		if a.doc != b.doc {
+			return a.doc < b.doc
+		}
+		if x, y := ix.startPos(a), ix.startPos(b); x != y {
+			return x < y
+		}
+		return ix.endPos(a) < ix.endPos(b)
+	})
+}
+
+// findText looks the quote's spellings up in the index and verifies each
+// hit with textnorm.Align, page by page across joins. frequent reports that
+// a spelling occurs more than maxHits times; the named document is then
+// scanned directly so that its occurrences are complete.
+func (ix *Index) findText(qt *textnorm.Text, doc int) (locs []loc, frequent bool) {
+	vs, _ := qt.Variants(maxVariants)
+	type try struct{ shard, seg, at int }
+	tried := map[try]bool{}
+	found := map[[2]int]bool{}
+	for _, v := range vs {
+		pat := []byte(v)
+		for shi := range ix.shards {
+			sh := &ix.shards[shi]
+			hits := sh.sa.Lookup(pat, maxHits+1)
+			if len(hits) > maxHits {
+				frequent = true
+				if doc >= 0 && ix.docs[doc].shard == shi {
+					e := &ix.docs[doc]
+					hits = append(hits, scanAll(sh.data[e.regFrom:e.regTo], pat, e.regFrom)...)
+				}
+			}
+			sort.Ints(hits)
+			for _, h := range hits {
+				si := sh.segAt(h)
+				if si < 0 {
+					continue
+				}
+				seg := &sh.segs[si]
+				t := ix.pages[seg.page].text
+				at := t.CodePoint(int(seg.fromByte) + h - int(seg.at))
+				if tried[try{shi, si, at}] {
+					continue
+				}
+				tried[try{shi, si, at}] = true
+				l, ok := ix.verify(qt, sh, si, at)
+				if !ok {
+					continue
+				}
+				key := [2]int{l.parts[0].page, l.parts[0].from}
+				if found[key] {
+					continue
+				}
+				found[key] = true
+				locs = append(locs, l)
+			}
+		}
+	}
+	ix.sortLocs(locs)
+	return locs, frequent
+}
+
+// scanAll returns every offset of pat in b, plus base.
+func scanAll(b, pat []byte, base int) []int {
+	var out []int
+	for off := 0; ; {
+		i := bytes.Index(b[off:], pat)
+		if i < 0 {
+			return out
+		}
+		out = append(out, base+off+i)
+		off += i + 1
+	}
+}
+
+// verify matches the whole quote from position at of segment si, following
+// joins to the next segment where the page (or its content) ends.
+func (ix *Index) verify(qt *textnorm.Text, sh *shard, si, at int) (loc, bool) {
+	seg := &sh.segs[si]
+	pe := &ix.pages[seg.page]
+	l := loc{doc: pe.doc}
+	qpos, qlen := 0, qt.Len()
+	lvl := textnorm.Exact
+	for {
+		seg = &sh.segs[si]
+		t := ix.pages[seg.page].text
+		a := textnorm.Align(t, at, qt, qpos, qlen)
+		if a.QuoteEnd == qlen && a.End > at {
+			l.parts = append(l.parts, part{int(seg.page), at, a.End})
+			l.level = Level(max(lvl, a.Level))
+			first, last := l.parts[0], l.parts[len(l.parts)-1]
+			if !edgesOK(ix.pages[first.page].text, first.from, ix.pages[last.page].text, last.to, qt, true) {
+				return loc{}, false
+			}
+			return l, true
+		}
+		if seg.next < 0 || a.End < int(seg.to) {
+			return loc{}, false
+		}
+		k, kl, ok := splitAt(t, at, int(seg.to), qt, qpos, qlen)
+		if !ok || k >= qlen || qt.Slice(k, k+1) != " " {
+			return loc{}, false
+		}
+		l.parts = append(l.parts, part{int(seg.page), at, int(seg.to)})
+		// A page break is no raw text: crossing one is at least Whitespace.
+		lvl = max(lvl, kl, textnorm.Whitespace)
+		qpos = k + 1
+		si = int(seg.next)
+		at = int(sh.segs[si].from)
+	}
+}
+
+// splitAt finds the quote position k at which aligning the quote from qpos
+// ends exactly at page position end. Hyphenation steps make the quote a
+// little longer or shorter than the page range, so a few candidates around
+// the plain length are tried.
+func splitAt(t *textnorm.Text, at, end int, qt *textnorm.Text, qpos, qlen int) (int, textnorm.Level, bool) {
+	k0 := qpos + (end - at)
+	for _, d := range [...]int{0, 1, -1, 2, -2, 3, -3, 4, -4} {
+		k := k0 + d
+		if k <= qpos || k >= qlen {
+			continue
+		}
+		a := textnorm.Align(t, at, qt, qpos, k)
+		if a.End == end && a.QuoteEnd == k {
+			return k, a.Level, true
+		}
+	}
+	return 0, 0, false
+}
+
+// noSpaceScript reports scripts written without spaces between words,
+// where a quote may begin or end inside a run of letters.
+func noSpaceScript(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar, unicode.Tibetan)
+}
+
+func isDigitRune(r rune) bool { return unicode.IsDigit(r) }
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }
+
+// runeBefore and runeAfter read the normalized text around a position;
+// -1 at the ends.
+func runeBefore(t *textnorm.Text, n int) rune {
+	if n <= 0 {
+		return -1
+	}
+	r, _ := utf8.DecodeRuneInString(t.Slice(n-1, n))
+	return r
+}
+
+func runeAfter(t *textnorm.Text, n int) rune {
+	if n >= t.Len() {
+		return -1
+	}
+	r, _ := utf8.DecodeRuneInString(t.Slice(n, n+1))
+	return r
+}
+
+// edgesOK rejects a match that starts or ends inside a word or a number of
+// the page: "10 days" is not in "110 days", "3" not in "3.5", "batch" not
+// in "batches". A number's digits, decimal point, separators and sign belong
+// to it; letters are checked except in scripts written without spaces.
+//
+// letters is false for joined-words matches: a page that lost its spaces
+// glues every word to its neighbours, so only numbers are checked there.
+func edgesOK(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textnorm.Text, letters bool) bool {
+	qs := qt.String()
+	qf, _ := utf8.DecodeRuneInString(qs)
+	ql, _ := utf8.DecodeLastRuneInString(qs)
+	p1 := runeBefore(ft, from)
+	switch {
+	case p1 < 0:
+	case isDigitRune(qf):
+		if isDigitRune(p1) || p1 == '-' || p1 == '+' || unicode.IsMark(p1) {
+			return false
+		}
+		if (p1 == '.' || p1 == ',') && isDigitRune(runeBefore(ft, from-1)) {
+			return false
+		}
+	case letters && (unicode.IsLetter(qf) || unicode.IsMark(qf)):
+		if isWordRune(p1) && !noSpaceScript(qf) && !noSpaceScript(p1) {
+			return false
+		}
+	}
+	n1 := runeAfter(lt, to)
+	switch {
+	case n1 < 0:
+	case letters && unicode.IsMark(n1):
+		return false
+	case isDigitRune(ql):
+		if isDigitRune(n1) {
+			return false
+		}
+		if (n1 == '.' || n1 == ',') && isDigitRune(runeAfter(lt, to+1)) {
+			return false
+		}
+	case letters && unicode.IsLetter(ql):
+		if isWordRune(n1) && !noSpaceScript(ql) && !noSpaceScript(n1) {
+			return false
+		}
+	}
+	return true
+}
+
+// findJoined looks the quote up with spaces ignored (never between two
+// digits). Every hit is JoinedWords: had the spaces agreed, findText would
+// have found it.
+func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, doc int) []loc {
+	pat := []byte(qj.String())
+	joined := map[int]*textnorm.Joined{}
+	var locs []loc
+	for shi := range ix.shards {
+		sh := &ix.shards[shi]
+		hits := sh.jsa.Lookup(pat, maxHits+1)
+		if len(hits) > maxHits {
+			hits = hits[:maxHits]
+		}
+		sort.Ints(hits)
+		for _, h := range hits {
+			js := sh.jsegs[sh.jsegAt(h)]
+			pe := &ix.pages[js.page]
+			pj := joined[int(js.page)]
+			if pj == nil {
+				pj = pe.text.Joined()
+				joined[int(js.page)] = pj
+			}
+			ja := pj.CodePoint(h - int(js.at))
+			if ja+qj.Len() > pj.Len() {
+				continue
+			}
+			from, to := pj.NormSpan(ja, ja+qj.Len())
+			if !edgesOK(pe.text, from, pe.text, to, qt, false) {
+				continue
+			}
+			locs = append(locs, loc{doc: pe.doc, parts: []part{{int(js.page), from, to}}, level: JoinedWords})
+		}
+	}
+	_ = doc
+	ix.sortLocs(locs)
+	return locs
+}
+
+// elisions splits a quote at "..." (an ellipsis folds to it), with any
+// brackets around the dots, into separately normalized segments. Segments
+// with no letter or digit are dropped. One segment means no elision.
+func (ix *Index) elisions(qt *textnorm.Text) []*textnorm.Text {
+	s := qt.String()
+	if !strings.Contains(s, "...") {
+		return nil
+	}
+	var segs []*textnorm.Text
+	tooShort := false
+	cp := 0 // code point offset of s[b:]
+	start := 0
+	add := func(a, b int) {
+		if b <= a {
+			return
+		}
+		ra, rb := qt.RawSpan(a, b)
+		seg := ix.profile.Normalize(trimElisionMarks(qt.RawSlice(ra, rb)))
+		if strings.IndexFunc(seg.String(), isWordRune) >= 0 {
+			segs = append(segs, seg)
+		}
+		// A segment holding a number carries its context with it, as a
+		// reordered piece must: a lone "27" after "..." could be any 27.
+		if hasDigit(seg.String()) && (strings.Count(seg.String(), " ")+1 < MinPieceWords || seg.Len() < MinPieceLen) {
+			tooShort = true
+		}
+	}
+	for b := 0; b < len(s); {
+		if strings.HasPrefix(s[b:], "...") {
+			n := 0
+			for b+n < len(s) && s[b+n] == '.' {
+				n++
+			}
+			if n > 4 {
+				return nil // dot leaders (a table of contents), not an elision
+			}
+			add(start, cp)
+			b += n
+			cp += n
+			start = cp
+			continue
+		}
+		_, w := utf8.DecodeRuneInString(s[b:])
+		b += w
+		cp++
+	}
+	add(start, cp)
+	if tooShort || len(segs) > maxElisionSegments {
+		return nil
+	}
+	return segs
+}
+
+// trimElisionMarks removes the brackets and spaces around an elision
+// ("[...]", "(…)") left at a segment's ends.
+func trimElisionMarks(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '[' || r == ']' || r == '(' || r == ')'
+	})
+}
+
+// findElided locates every segment, then chains them per document: each
+// segment starts after the previous one ends and at most MaxElisionGap
+// code points later; the nearest such occurrence is taken. Each starting
+// occurrence of the first segment gives at most one chain.
+func (ix *Index) findElided(segs []*textnorm.Text, doc int) []loc {
+	occ := make([][]loc, len(segs))
+	for i, sg := range segs {
+		occ[i], _ = ix.findText(sg, doc)
+		if len(occ[i]) == 0 {
+			return nil
+		}
+	}
+	var out []loc
+	for _, first := range occ[0] {
+		chain := loc{doc: first.doc, parts: append([]part(nil), first.parts...), level: first.level}
+		end := ix.endPos(&first)
+		ok := true
+		for i := 1; i < len(segs) && ok; i++ {
+			ok = false
+			for k := range occ[i] {
+				o := &occ[i][k]
+				if o.doc != first.doc {
+					continue
+				}
+				st := ix.startPos(o)
+				if st >= end && st-end <= MaxElisionGap {
+					chain.parts = append(chain.parts, o.parts...)
+					chain.level = max(chain.level, o.level)
+					end = ix.endPos(o)
+					ok = true
+					break
+				}
+			}
+		}
+		if ok {
+			out = append(out, chain)
+		}
+	}
+	ix.sortLocs(out)
+	return out
+}

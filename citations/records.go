@@ -1,0 +1,134 @@
+package citations
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+)
+
+// LocateRequest is one input record of "citecheck locate" (DESIGN §2):
+// {"id": "...", "document": "name.pdf", "quote": "...", "page": 3}.
+// page (1-based) and page_label are optional.
+type LocateRequest struct {
+	ID        string `json:"id"`
+	Document  string `json:"document"`
+	Quote     string `json:"quote"`
+	Page      *int   `json:"page,omitempty"`
+	PageLabel string `json:"page_label,omitempty"`
+}
+
+// Query turns the request into a locator query.
+func (r LocateRequest) Query() Query {
+	q := Query{Document: r.Document, Quote: r.Quote, PageLabel: r.PageLabel}
+	if r.Page != nil {
+		q.Page = *r.Page
+	}
+	return q
+}
+
+var locateSchema = object(map[string]*schema{"id": nil, "document": nil, "quote": nil, "page": nil, "page_label": nil})
+
+// ReadLocateRequests reads JSON Lines of LocateRequest strictly: unknown,
+// duplicate or case-variant keys, a missing id, document or quote, an empty
+// quote, a page below 1 and invalid UTF-8 are InputErrors naming file, line
+// and field. Records keep input order.
+func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
+	var out []LocateRequest
+	err := eachLine(r, file, func(n int, data []byte) error {
+		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
+		if f, err := checkKeys(data, locateSchema, nil); err != nil {
+			return fail(f, err)
+		}
+		var req LocateRequest
+		if f, err := decodeStrict(data, &req); err != nil {
+			return fail(f, err)
+		}
+		if !hasKey(data, "quote") {
+			return fail("quote", ErrMissing)
+		}
+		switch {
+		case req.ID == "":
+			return fail("id", ErrMissing)
+		case req.Document == "":
+			return fail("document", ErrMissing)
+		case strings.TrimFunc(req.Quote, unicode.IsSpace) == "":
+			return fail("quote", fmt.Errorf("%w: empty quote", ErrInvalid))
+		case req.Page != nil && *req.Page < 1:
+			return fail("page", fmt.Errorf("%w: %d (pages are 1-based)", ErrInvalid, *req.Page))
+		}
+		out = append(out, req)
+		return nil
+	})
+	return out, err
+}
+
+// hasKey reports whether the top-level object has key (after checkKeys).
+func hasKey(data []byte, key string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return false
+	}
+	_, ok := m[key]
+	return ok
+}
+
+// LocateRecord is one output record of "citecheck locate", in DESIGN §2's
+// shape with the extra facts after it. Field order is fixed.
+type LocateRecord struct {
+	ID          string `json:"id"`
+	Status      Status `json:"status"`
+	Pages       []int  `json:"pages"`
+	Spans       []Span `json:"spans"`
+	Match       *Level `json:"match"`
+	CrossesPage bool   `json:"crosses_page,omitempty"`
+
+	Document            string           `json:"document,omitempty"`
+	Occurrences         int              `json:"occurrences,omitempty"`
+	PageCheck           PageCheck        `json:"page_check,omitempty"`
+	DisambiguatedByPage bool             `json:"disambiguated_by_page,omitempty"`
+	Short               bool             `json:"short,omitempty"`
+	Elided              bool             `json:"elided,omitempty"`
+	DocumentStatus      string           `json:"document_status,omitempty"`
+	PageFlags           []string         `json:"page_flags,omitempty"`
+	FoundIn             []FoundElsewhere `json:"found_in,omitempty"`
+	Note                string           `json:"note,omitempty"`
+}
+
+// FoundElsewhere is a location in another document than the one named.
+type FoundElsewhere struct {
+	Document string `json:"document"`
+	Pages    []int  `json:"pages"`
+	Spans    []Span `json:"spans"`
+	Match    Level  `json:"match"`
+}
+
+// NewLocateRecord renders a result as its output record.
+func NewLocateRecord(id string, r Result) LocateRecord {
+	rec := LocateRecord{
+		ID: id, Status: r.Status, Pages: r.Pages(), Spans: r.Spans(),
+		Document: r.Document, PageCheck: r.PageCheck, DisambiguatedByPage: r.DisambiguatedByPage,
+		Short: r.Short, Elided: r.Elided, DocumentStatus: string(r.DocumentStatus), PageFlags: r.PageFlags,
+		Note: r.Note,
+	}
+	if rec.Pages == nil {
+		rec.Pages = []int{}
+	}
+	if rec.Spans == nil {
+		rec.Spans = []Span{}
+	}
+	if r.Found() {
+		l := r.Level
+		if loc, ok := r.Location(); ok {
+			l = loc.Level
+		}
+		rec.Match = &l
+		rec.CrossesPage = r.CrossesPage()
+		rec.Occurrences = len(r.Locations)
+	}
+	for _, e := range r.Elsewhere {
+		rec.FoundIn = append(rec.FoundIn, FoundElsewhere{Document: e.Document, Pages: e.Pages(), Spans: e.Spans, Match: e.Level})
+	}
+	return rec
+}

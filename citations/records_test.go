@@ -1,0 +1,104 @@
+package citations
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestReadLocateRequests(t *testing.T) {
+	in := "\uFEFF{\"id\": \"q1\", \"document\": \"a.pdf\", \"quote\": \"x y\", \"page\": 2}\n\n{\"id\": \"q2\", \"document\": \"a.pdf\", \"quote\": \"z\", \"page_label\": \"iv\"}"
+	reqs, err := ReadLocateRequests(strings.NewReader(in), "q.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reqs) != 2 || reqs[0].Query().Page != 2 || reqs[1].Query().PageLabel != "iv" || reqs[1].Query().Page != 0 {
+		t.Errorf("%+v", reqs)
+	}
+	bad := []struct {
+		name, in string
+		line     int
+		field    string
+		err      error
+	}{
+		{"unknown key", `{"id": "q", "document": "a", "quote": "x", "pages": 2}`, 1, "pages", ErrUnknownKey},
+		{"case variant", `{"id": "q", "document": "a", "Quote": "x"}`, 1, "Quote", ErrUnknownKey},
+		{"duplicate", `{"id": "q", "document": "a", "quote": "x", "quote": "y"}`, 1, "quote", ErrDuplicateKey},
+		{"duplicate in case", `{"id": "q", "document": "a", "quote": "x", "QUOTE": "y"}`, 1, "QUOTE", ErrDuplicateKey},
+		{"missing quote", `{"id": "q", "document": "a"}`, 1, "quote", ErrMissing},
+		{"empty quote", `{"id": "q", "document": "a", "quote": "  "}`, 1, "quote", ErrInvalid},
+		{"missing id", `{"document": "a", "quote": "x"}`, 1, "id", ErrMissing},
+		{"page zero", `{"id": "q", "document": "a", "quote": "x", "page": 0}`, 1, "page", ErrInvalid},
+		{"page type", `{"id": "q", "document": "a", "quote": "x", "page": "3"}`, 1, "page", ErrInvalid},
+		{"second line", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"x\"}\n{\"id\": 5}", 2, "id", ErrInvalid},
+		{"syntax", `{"id": "q", "document": "a", "quote": "x"`, 1, "", ErrInvalid},
+		{"trailing data", `{"id": "q", "document": "a", "quote": "x"} {}`, 1, "", nil},
+		{"invalid utf-8", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"\xff\"}", 1, "", ErrInvalidUTF8},
+		{"not an object", `["q"]`, 1, "", ErrInvalid},
+	}
+	for _, tc := range bad {
+		_, err := ReadLocateRequests(strings.NewReader(tc.in), "q.jsonl")
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.File != "q.jsonl" || ie.Line != tc.line || ie.Field != tc.field || (tc.err != nil && !errors.Is(err, tc.err)) {
+			t.Errorf("%s: %v (want line %d field %q %v)", tc.name, err, tc.line, tc.field, tc.err)
+		}
+	}
+	_, err = ReadLocateRequests(strings.NewReader(`{"id": "q", "document": "a", "quote": "x", "page": 0}`), "q.jsonl")
+	if err == nil || err.Error() != "q.jsonl:1: page: invalid value: 0 (pages are 1-based)" {
+		t.Errorf("message: %v", err)
+	}
+}
+
+func TestReadRunRecords(t *testing.T) {
+	good := `{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "quote": "y", "native": {"Type": 1, "type": 2}}], "timing": {"total_ms": 12.5}}`
+	runs, err := ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
+	// "Type" and "type" in native differ only in case: refused even there.
+	if err == nil || !errors.Is(err, ErrDuplicateKey) {
+		t.Fatalf("case-variant keys in native: %v", err)
+	}
+	good = strings.Replace(good, `"Type": 1, `, "", 1)
+	runs, err = ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
+	if err != nil || len(runs) != 1 || runs[0].Line != 1 || *runs[0].Citations[0].LastPage != 3 {
+		t.Fatalf("%v %+v", err, runs)
+	}
+	c := runs[0].Citations[0].Citation()
+	if c.Page != 2 || c.LastPage != 3 || c.Quote != "y" || c.NoQuote {
+		t.Errorf("%+v", c)
+	}
+	bad := []struct{ name, in, field string }{
+		{"session 0", `{"arm": "A", "session": 0, "question": "q", "status": "ok", "response": "", "citations": []}`, "session"},
+		{"status", `{"arm": "A", "session": 1, "question": "q", "status": "done", "response": "", "citations": []}`, "status"},
+		{"no citations key", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": ""}`, "citations"},
+		{"arm space", `{"arm": " A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": []}`, "arm"},
+		{"citation key", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x", "pg": 1}]}`, "citations[0].pg"},
+		{"duplicate id", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x"}, {"id": "c", "document": "a", "quote": "x"}]}`, "citations[1].id"},
+		{"last page alone", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x", "last_page": 2}]}`, "citations[0].last_page"},
+		{"timing key", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "timing": {"total": 3}}`, "timing.total"},
+	}
+	for _, tc := range bad {
+		_, err := ReadRunRecords(strings.NewReader(tc.in), "run.jsonl")
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != tc.field || ie.Line != 1 {
+			t.Errorf("%s: %v (want field %q)", tc.name, err, tc.field)
+		}
+	}
+}
+
+func TestLocateRecordShape(t *testing.T) {
+	ix := testIndex(t)
+	rec := NewLocateRecord("q1", ix.Locate(Query{Document: "supplier-policy.pdf", Quote: "per working day. 3. Inspection"}))
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"q1","status":"unique","pages":[1,2],"spans":[{"page":1,"start":444,"end":460},{"page":2,"start":0,"end":13}],"match":"whitespace","crosses_page":true,"document":"supplier-policy.pdf","occurrences":1}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+	rec = NewLocateRecord("q2", ix.Locate(Query{Document: "supplier-policy.pdf", Quote: "no such words anywhere at all"}))
+	b, _ = json.Marshal(rec)
+	if want := `{"id":"q2","status":"not_found","pages":[],"spans":[],"match":null,"document":"supplier-policy.pdf"}`; string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}

@@ -1,0 +1,391 @@
+package citations
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/textnorm"
+)
+
+// The reordered level (Reordered). Extractors disagree on the order of
+// lines and columns, so a quote copied from another extractor's text may
+// hold a page's lines in another order than the stored text. The quote is
+// then cut into units, consecutive units are grouped into pieces, and each
+// piece must be found on one page, between word boundaries, no two pieces
+// overlapping, all within MaxReorderSpan code points (or four times the
+// quote's length) of each other. Pieces cover the whole quote, so every
+// word and every digit of it is on the page as written; what the level
+// relaxes is only the order.
+//
+//   - A quote with line breaks is cut at them: its units are its lines,
+//     as the extractor it was copied from emitted them. A line holding a
+//     digit is never a piece on its own: it must be found glued to a
+//     neighbouring line, as in the quote (DESIGN §9: letting a number's line
+//     match anywhere let 7.5% of changed digits through).
+//   - A quote on one line is cut into words. Each piece holds at least
+//     MinPieceWords words and MinPieceLen code points, so the level never
+//     becomes a bag of words; no cut touches a word holding a digit, so a
+//     number is matched with the words on both sides of it; and each cut
+//     must fall at a line break of the stored page, where reading order can
+//     differ.
+//
+// At least two pieces are needed: one piece would be a plain match.
+const (
+	MinPieceWords  = 3
+	MinPieceLen    = 15
+	MaxReorderSpan = 1500
+)
+
+// maxReorderPages bounds the candidate pages tried in the named document,
+// and again in the others; maxReorderSearches the substring searches on one
+// page.
+const (
+	maxReorderPages    = 8
+	maxReorderSearches = 400
+)
+
+type unit struct{ from, to int } // byte offsets in the normalized quote
+
+// quoteUnits cuts the normalized quote into its lines (spaces that stand
+// for a raw line break), or into words when it has a single line.
+func quoteUnits(qt *textnorm.Text) (units []unit, lines bool) {
+	qs := qt.String()
+	var spaces []int // byte offsets of spaces
+	var cps []int    // their code point offsets
+	cp := 0
+	for i, r := range qs {
+		if r == ' ' {
+			spaces = append(spaces, i)
+			cps = append(cps, cp)
+		}
+		cp++
+	}
+	var cut []int
+	for k, b := range spaces {
+		if rawBreakAt(qt, cps[k]) {
+			cut = append(cut, b)
+		}
+	}
+	if len(cut) == 0 {
+		cut = spaces
+	} else {
+		lines = true
+	}
+	start := 0
+	for _, b := range cut {
+		units = append(units, unit{start, b})
+		start = b + 1
+	}
+	units = append(units, unit{start, len(qs)})
+	return units, lines
+}
+
+var lineBreaks = "\n\r\f\v\u0085\u2028\u2029"
+
+// rawBreakAt reports whether normalized position i holds a space that
+// stands for raw white space containing a line break.
+func rawBreakAt(t *textnorm.Text, i int) bool {
+	if i < 0 || i >= t.Len() || t.Slice(i, i+1) != " " {
+		return false
+	}
+	a, _ := t.RawSpan(i, i+1)
+	b := t.RawLen()
+	if i+1 < t.Len() {
+		b, _ = t.RawSpan(i+1, i+2)
+	}
+	return strings.ContainsAny(t.RawSlice(a, b), lineBreaks)
+}
+
+func lineStartAt(t *textnorm.Text, n int) bool { return n == 0 || rawBreakAt(t, n-1) }
+func lineEndAt(t *textnorm.Text, n int) bool   { return n == t.Len() || rawBreakAt(t, n) }
+
+func hasDigit(s string) bool {
+	for _, r := range s {
+		if isDigitRune(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// findReordered tries the reordered level on candidate pages: those holding
+// the quote's longest unit (line mode) or its first admissible piece (word
+// mode), in the named document first, then elsewhere when wanted.
+func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc {
+	qs := qt.String()
+	units, lines := quoteUnits(qt)
+	var probe string
+	if lines {
+		if len(units) < 2 {
+			return nil
+		}
+		for _, u := range units {
+			if u.to-u.from > len(probe) {
+				probe = qs[u.from:u.to]
+			}
+		}
+	} else {
+		if len(units) < 2*MinPieceWords {
+			return nil
+		}
+		k := MinPieceWords
+		for k < len(units) && utf8.RuneCountInString(qs[:units[k-1].to]) < MinPieceLen {
+			k++
+		}
+		probe = qs[:units[k-1].to]
+	}
+	seen := map[int]bool{}
+	var mine, others []int
+	for shi := range ix.shards {
+		sh := &ix.shards[shi]
+		for _, h := range sh.sa.Lookup([]byte(probe), maxHits) {
+			si := sh.segAt(h)
+			if si < 0 {
+				continue
+			}
+			p := int(sh.segs[si].page)
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if ix.pages[p].doc == doc {
+				mine = append(mine, p)
+			} else if elsewhere {
+				others = append(others, p)
+			}
+		}
+	}
+	sort.Ints(mine)
+	sort.Ints(others)
+	var locs []loc
+	try := func(ps []int) {
+		for i, p := range ps {
+			if i == maxReorderPages {
+				return
+			}
+			if l, ok := ix.reorderOnPage(qt, units, lines, p); ok {
+				locs = append(locs, l)
+			}
+		}
+	}
+	try(mine)
+	if len(locs) == 0 {
+		try(others)
+	}
+	ix.sortLocs(locs)
+	return locs
+}
+
+// findOnPage returns the byte offsets in page of the occurrences of sub
+// that start and end at word boundaries of the page (and at its line
+// boundaries when asked); only the first when first is set.
+func findOnPage(t *textnorm.Text, page, sub string, atLineStart, atLineEnd, first bool) []int {
+	var out []int
+	qf, _ := utf8.DecodeRuneInString(sub)
+	ql, _ := utf8.DecodeLastRuneInString(sub)
+	for off := 0; ; {
+		i := strings.Index(page[off:], sub)
+		if i < 0 {
+			return out
+		}
+		b := off + i
+		off = b + 1
+		if b > 0 {
+			p, _ := utf8.DecodeLastRuneInString(page[:b])
+			if isWordRune(p) && isWordRune(qf) || boundDigit(p, qf) {
+				continue
+			}
+		}
+		e := b + len(sub)
+		if e < len(page) {
+			n, _ := utf8.DecodeRuneInString(page[e:])
+			if isWordRune(n) && isWordRune(ql) || boundDigit(ql, n) {
+				continue
+			}
+		}
+		if atLineStart && !lineStartAt(t, t.CodePoint(b)) {
+			continue
+		}
+		if atLineEnd && !lineEndAt(t, t.CodePoint(b)+utf8.RuneCountInString(sub)) {
+			continue
+		}
+		out = append(out, b)
+		if first {
+			return out
+		}
+	}
+}
+
+// boundDigit: a decimal point, separator or sign between a piece's edge and
+// a digit of the page would cut a number.
+func boundDigit(a, b rune) bool {
+	return (isDigitRune(a) && (b == '.' || b == ',')) || ((a == '.' || a == ',' || a == '-' || a == '+') && isDigitRune(b))
+}
+
+// reorderOnPage groups the units into as few pieces as the rules allow,
+// each found on page p, and places them.
+func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p int) (loc, bool) {
+	qs := qt.String()
+	t := ix.pages[p].text
+	page := t.String()
+	// Cheap rejection: a word the page does not hold at all (the common
+	// case of a changed word) can be in no piece.
+	for _, w := range strings.Split(qs, " ") {
+		if !strings.Contains(page, w) {
+			return loc{}, false
+		}
+	}
+	if nearMiss(qs, page) {
+		return loc{}, false
+	}
+	n := len(units)
+	text := func(i, j int) string { return qs[units[i].from:units[j-1].to] }
+	// In word mode a cut is aligned with the stored page's line breaks.
+	aligned := !lines
+	// A budget of page searches bounds the work on long quotes with many
+	// short units; past it the level gives up (the quote stays not found).
+	budget := maxReorderSearches
+	found := func(i, j int, endAligned bool) bool {
+		budget--
+		return budget >= 0 && len(findOnPage(t, page, text(i, j), aligned && i > 0, endAligned, true)) > 0
+	}
+	cut := func(i int) bool {
+		if lines || i == 0 || i == n {
+			return true
+		}
+		return !hasDigit(qs[units[i-1].from:units[i-1].to]) && !hasDigit(qs[units[i].from:units[i].to])
+	}
+	allowed := func(i, j int) bool {
+		s := text(i, j)
+		words, cps := strings.Count(s, " ")+1, utf8.RuneCountInString(s)
+		if lines {
+			return digitsGlued(qs, units, i, j)
+		}
+		return words >= MinPieceWords && cps >= MinPieceLen
+	}
+	const inf = 1 << 30
+	dist := make([]int, n+1)
+	from := make([]int, n+1)
+	for i := range dist {
+		dist[i] = inf
+	}
+	dist[0] = 0
+	for i := 0; i < n; i++ {
+		if dist[i] == inf || !cut(i) || !found(i, i+1, false) {
+			continue
+		}
+		// The longest piece from unit i: found(i, j) is monotone in j.
+		lo, hi := i+1, n
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if found(i, mid, false) {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		for j := lo; j > i; j-- {
+			if dist[i]+1 >= dist[j] || !cut(j) || !allowed(i, j) {
+				continue
+			}
+			if aligned && j < n && !found(i, j, true) {
+				continue
+			}
+			dist[j], from[j] = dist[i]+1, i
+		}
+	}
+	if dist[n] == inf || dist[n] < 2 || budget < 0 {
+		return loc{}, false
+	}
+	var pieces [][2]int // unit ranges, last first
+	for j := n; j > 0; j = from[j] {
+		pieces = append(pieces, [2]int{from[j], j})
+	}
+	var used [][2]int // byte ranges in page
+	l := loc{doc: ix.pages[p].doc, level: Reordered}
+	lo, hi := len(page), 0
+	for k := len(pieces) - 1; k >= 0; k-- {
+		i, j := pieces[k][0], pieces[k][1]
+		sub := text(i, j)
+		placed := false
+		for _, b := range findOnPage(t, page, sub, aligned && i > 0, aligned && j < n, false) {
+			e := b + len(sub)
+			overlap := false
+			for _, u := range used {
+				if b < u[1] && u[0] < e {
+					overlap = true
+					break
+				}
+			}
+			if overlap {
+				continue
+			}
+			used = append(used, [2]int{b, e})
+			lo, hi = min(lo, b), max(hi, e)
+			from := t.CodePoint(b)
+			l.parts = append(l.parts, part{p, from, from + utf8.RuneCountInString(sub)})
+			placed = true
+			break
+		}
+		if !placed {
+			return loc{}, false
+		}
+	}
+	span := utf8.RuneCountInString(page[lo:hi])
+	if span > max(MaxReorderSpan, 4*qt.Len()) {
+		return loc{}, false
+	}
+	sort.Slice(l.parts, func(a, b int) bool { return l.parts[a].from < l.parts[b].from })
+	return l, true
+}
+
+// nearMiss reports whether the page holds the quote's words in order with
+// exactly one word different: the signature of a quote with one word or
+// number changed, which no reordering may excuse. Each page position where
+// the quote's first or second word starts is tried as an anchor.
+func nearMiss(qs, page string) bool {
+	qw := strings.Split(qs, " ")
+	pw := strings.Split(page, " ")
+	n := len(qw)
+	if n < 2 || len(pw) < n {
+		return false
+	}
+	for start := 0; start+n <= len(pw); start++ {
+		if pw[start] != qw[0] && pw[start+1] != qw[1] {
+			continue
+		}
+		diff := 0
+		for k := 0; k < n && diff <= 1; k++ {
+			if pw[start+k] != qw[k] {
+				diff++
+			}
+		}
+		if diff == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// digitsGlued is the line-mode rule for numbers: a line holding a digit is
+// inside its piece, with lines of the quote on both sides of it (a side
+// may be the quote's own start or end), and the piece's other lines hold at
+// least MinPieceWords words and MinPieceLen code points. A number is thus
+// only ever found together with the text around it in the quote.
+func digitsGlued(qs string, units []unit, i, j int) bool {
+	ctxWords, ctxLen, digits := 0, 0, false
+	for u := i; u < j; u++ {
+		s := qs[units[u].from:units[u].to]
+		if !hasDigit(s) {
+			ctxWords += strings.Count(s, " ") + 1
+			ctxLen += utf8.RuneCountInString(s)
+			continue
+		}
+		digits = true
+		if (u == i && i > 0) || (u == j-1 && j < len(units)) {
+			return false
+		}
+	}
+	return !digits || (ctxWords >= MinPieceWords && ctxLen >= MinPieceLen)
+}

@@ -1,0 +1,162 @@
+package citations
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// RunRecord is one attempt of a run (DESIGN §4), one JSON Lines record:
+//
+//	{"arm": "A", "session": 1, "question": "q01", "status": "ok",
+//	 "stop_reason": "eos", "response": "...", "fields": {"limit": "..."},
+//	 "citations": [{"id": "c1", "document": "policy.pdf", "page": 2, "quote": "..."}],
+//	 "documents": {"file-abc": "policy.pdf"},
+//	 "timing": {"retrieval_ms": 12.5, "generation_ms": 840, "total_ms": 901}}
+//
+// The response is kept verbatim. A citation's document is a corpus file
+// name, a "blake3:" hash, or a key of documents; its quote may be null when
+// the format carries none.
+type RunRecord struct {
+	Arm        string            `json:"arm"`
+	Session    int               `json:"session"`
+	Question   string            `json:"question"`
+	Status     string            `json:"status"`
+	StopReason string            `json:"stop_reason,omitempty"`
+	Response   string            `json:"response"`
+	Fields     map[string]string `json:"fields,omitempty"`
+	Citations  []RunCitation     `json:"citations"`
+	Documents  Mapping           `json:"documents,omitempty"`
+	Timing     *Timing           `json:"timing,omitempty"`
+	// Format names the native format an adapter read ("anthropic", ...).
+	Format string `json:"format,omitempty"`
+	// Line is the record's line in its file (not serialized).
+	Line int `json:"-"`
+}
+
+// RunCitation is one citation an answer emitted.
+type RunCitation struct {
+	ID        string  `json:"id"`
+	Document  string  `json:"document"`
+	Page      *int    `json:"page,omitempty"`      // 1-based
+	LastPage  *int    `json:"last_page,omitempty"` // inclusive end of a page range
+	PageLabel string  `json:"page_label,omitempty"`
+	Quote     *string `json:"quote"`
+	// Claim is the answer text the citation is attached to, when the
+	// format says (Anthropic's text block, Gemini's segment).
+	Claim string `json:"claim,omitempty"`
+	// Native keeps the vendor's citation object verbatim, offsets
+	// included: they are recorded, never trusted.
+	Native json.RawMessage `json:"native,omitempty"`
+}
+
+// Timing holds the phases of an attempt in milliseconds; an absent phase
+// was not measured.
+type Timing struct {
+	RetrievalMS  *float64 `json:"retrieval_ms,omitempty"`
+	EmbeddingMS  *float64 `json:"embedding_ms,omitempty"`
+	PromptMS     *float64 `json:"prompt_ms,omitempty"`
+	GenerationMS *float64 `json:"generation_ms,omitempty"`
+	TotalMS      *float64 `json:"total_ms,omitempty"`
+	ColdStartMS  *float64 `json:"cold_start_ms,omitempty"`
+	IndexingMS   *float64 `json:"indexing_ms,omitempty"`
+}
+
+// AttemptStatuses are the valid RunRecord.Status values.
+var AttemptStatuses = []string{"ok", "error", "timeout", "interrupted"}
+
+// Citation converts the record's citation for the classifier.
+func (c RunCitation) Citation() Citation {
+	out := Citation{ID: c.ID, Document: c.Document, PageLabel: c.PageLabel, NoQuote: c.Quote == nil}
+	if c.Quote != nil {
+		out.Quote = *c.Quote
+	}
+	if c.Page != nil {
+		out.Page = *c.Page
+	}
+	if c.LastPage != nil {
+		out.LastPage = *c.LastPage
+	}
+	return out
+}
+
+var runSchema = object(map[string]*schema{
+	"arm": nil, "session": nil, "question": nil, "status": nil, "stop_reason": nil, "response": nil,
+	"fields": freeSchema, "documents": freeSchema, "format": nil,
+	"citations": arrayOf(object(map[string]*schema{
+		"id": nil, "document": nil, "page": nil, "last_page": nil, "page_label": nil, "quote": nil, "claim": nil, "native": freeSchema,
+	})),
+	"timing": object(map[string]*schema{
+		"retrieval_ms": nil, "embedding_ms": nil, "prompt_ms": nil, "generation_ms": nil, "total_ms": nil, "cold_start_ms": nil, "indexing_ms": nil,
+	}),
+})
+
+// ReadRunRecords reads run records strictly (see ReadLocateRequests for
+// what is refused), in file order.
+func ReadRunRecords(r io.Reader, file string) ([]RunRecord, error) {
+	var out []RunRecord
+	err := eachLine(r, file, func(n int, data []byte) error {
+		if f, err := checkKeys(data, runSchema, nil); err != nil {
+			return &InputError{File: file, Line: n, Field: f, Err: err}
+		}
+		var rec RunRecord
+		if f, err := decodeStrict(data, &rec); err != nil {
+			return &InputError{File: file, Line: n, Field: f, Err: err}
+		}
+		for _, k := range []string{"arm", "session", "question", "status", "response", "citations"} {
+			if !hasKey(data, k) {
+				return &InputError{File: file, Line: n, Field: k, Err: ErrMissing}
+			}
+		}
+		rec.Line = n
+		if f, err := rec.Validate(); err != nil {
+			return &InputError{File: file, Line: n, Field: f, Err: err}
+		}
+		out = append(out, rec)
+		return nil
+	})
+	return out, err
+}
+
+// Validate checks a record's values (adapters call it on what they build)
+// and returns the field at fault.
+func (rec *RunRecord) Validate() (string, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+	}
+	switch {
+	case !isIdentifier(rec.Arm):
+		return "arm", bad("%q is not a name (non-empty, no surrounding space or control characters)", rec.Arm)
+	case rec.Session < 1:
+		return "session", bad("%d (sessions are numbered from 1)", rec.Session)
+	case !isIdentifier(rec.Question):
+		return "question", bad("%q is not a question id", rec.Question)
+	case !slices.Contains(AttemptStatuses, rec.Status):
+		return "status", bad("%q (want one of %s)", rec.Status, strings.Join(AttemptStatuses, ", "))
+	}
+	seen := map[string]bool{}
+	for i, c := range rec.Citations {
+		f := func(k string) string { return fmt.Sprintf("citations[%d].%s", i, k) }
+		switch {
+		case !isIdentifier(c.ID):
+			return f("id"), bad("%q is not a citation id", c.ID)
+		case seen[c.ID]:
+			return f("id"), bad("%q repeats an earlier citation's id", c.ID)
+		case strings.TrimSpace(c.Document) == "":
+			return f("document"), ErrMissing
+		case c.Page != nil && *c.Page < 1:
+			return f("page"), bad("%d (pages are 1-based)", *c.Page)
+		case c.LastPage != nil && (c.Page == nil || *c.LastPage < *c.Page):
+			return f("last_page"), bad("last_page needs a page at or before it")
+		}
+		seen[c.ID] = true
+	}
+	return "", nil
+}
+
+func isIdentifier(s string) bool {
+	return s != "" && len(s) <= 256 && strings.TrimFunc(s, unicode.IsSpace) == s && strings.IndexFunc(s, unicode.IsControl) < 0
+}

@@ -1,0 +1,249 @@
+package citations
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+)
+
+// InputError is a fault in an input file: File and Line (1-based; 0 for a
+// whole-file fault) locate it, Field names the JSON key path at fault
+// ("citations[1].page") when there is one.
+type InputError struct {
+	File  string
+	Line  int
+	Field string
+	Err   error
+}
+
+func (e *InputError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": %s", e.Field)
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	return b.String()
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Sentinel errors inside InputError, for callers that branch on the kind.
+var (
+	ErrInvalidUTF8  = errors.New("invalid UTF-8")
+	ErrDuplicateKey = errors.New("duplicate JSON key")
+	ErrUnknownKey   = errors.New("unknown key")
+	ErrTooLarge     = errors.New("input too large")
+	ErrMissing      = errors.New("missing")
+	ErrInvalid      = errors.New("invalid value")
+)
+
+// MaxLineBytes caps one JSON Lines record (a run record holds a whole
+// response); MaxInputBytes caps a whole input file.
+const (
+	MaxLineBytes  = 16 << 20
+	MaxInputBytes = 1 << 30
+)
+
+// eachLine calls fn with every non-blank line of r (1-based numbers), after
+// checking its size and UTF-8. A leading byte-order mark is dropped.
+func eachLine(r io.Reader, file string, fn func(line int, data []byte) error) error {
+	br := bufio.NewReaderSize(io.LimitReader(r, MaxInputBytes+1), 64<<10)
+	total := 0
+	for n := 1; ; n++ {
+		var line []byte
+		for {
+			chunk, err := br.ReadSlice('\n')
+			line = append(line, chunk...)
+			if len(line) > MaxLineBytes {
+				return &InputError{File: file, Line: n, Err: fmt.Errorf("%w: a line longer than %d bytes", ErrTooLarge, MaxLineBytes)}
+			}
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			if err != nil && err != io.EOF {
+				return &InputError{File: file, Line: n, Err: fmt.Errorf("read: %w", err)}
+			}
+			if err == io.EOF && len(line) == 0 {
+				return nil
+			}
+			break
+		}
+		total += len(line)
+		if total > MaxInputBytes {
+			return &InputError{File: file, Line: n, Err: fmt.Errorf("%w: more than %d bytes", ErrTooLarge, MaxInputBytes)}
+		}
+		if n == 1 {
+			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
+		}
+		if !utf8.Valid(line) {
+			off := 0
+			for off < len(line) {
+				r, size := utf8.DecodeRune(line[off:])
+				if r == utf8.RuneError && size <= 1 {
+					break
+				}
+				off += size
+			}
+			return &InputError{File: file, Line: n, Err: fmt.Errorf("%w at byte %d of the line", ErrInvalidUTF8, off+1)}
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			if !bytes.HasSuffix(line, []byte("\n")) {
+				return nil
+			}
+			continue
+		}
+		if err := fn(n, line); err != nil {
+			return err
+		}
+		if !bytes.HasSuffix(line, []byte("\n")) {
+			return nil
+		}
+	}
+}
+
+// schema says which keys an object may hold. A nil *schema accepts any keys
+// (vendor payloads, free maps) but still refuses duplicates and case
+// variants, and refuses a key that differs only in case from a field name
+// of vendorKeys (encoding/json would silently bind it).
+type schema struct {
+	keys map[string]*schema // allowed keys and their values' schemas
+	elem *schema            // array elements
+	any  bool               // a free value: no key list
+}
+
+var freeSchema = &schema{any: true}
+
+func object(keys map[string]*schema) *schema { return &schema{keys: keys} }
+func arrayOf(s *schema) *schema              { return &schema{elem: s, any: s == nil || s.any} }
+
+var fold = cases.Fold()
+
+// checkKeys walks one JSON value token by token: encoding/json keeps the
+// last of two duplicate keys and matches field names case-insensitively,
+// so this pass makes both errors, and refuses keys the schema does not
+// list. It returns the path of the offending key.
+func checkKeys(data []byte, sch *schema, vendorKeys map[string]string) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	path, err := walk(dec, sch, "", vendorKeys)
+	if err != nil {
+		return path, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", errors.New("extra data after the JSON value")
+	}
+	return "", nil
+}
+
+func walk(dec *json.Decoder, sch *schema, path string, vendorKeys map[string]string) (string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return path, jsonSyntax(err)
+	}
+	switch tok {
+	case json.Delim('{'):
+		if sch != nil && !sch.any && sch.keys == nil {
+			return path, fmt.Errorf("%w: expected %s, found an object", ErrInvalid, sch.kind())
+		}
+		seen := map[string]string{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return path, jsonSyntax(err)
+			}
+			key := kt.(string)
+			kp := key
+			if path != "" {
+				kp = path + "." + key
+			}
+			f := fold.String(key)
+			if prev, ok := seen[f]; ok {
+				if prev == key {
+					return kp, ErrDuplicateKey
+				}
+				return kp, fmt.Errorf("%w: %q differs from %q only in case", ErrDuplicateKey, key, prev)
+			}
+			seen[f] = key
+			var sub *schema
+			switch {
+			case sch == nil || sch.any:
+				if exact, ok := vendorKeys[f]; ok && exact != key {
+					return kp, fmt.Errorf("%w: %q is spelled %q", ErrUnknownKey, key, exact)
+				}
+				sub = sch
+			default:
+				s, ok := sch.keys[key]
+				if !ok {
+					return kp, ErrUnknownKey
+				}
+				sub = s
+			}
+			if p, err := walk(dec, sub, kp, vendorKeys); err != nil {
+				return p, err
+			}
+		}
+		_, err := dec.Token()
+		return path, jsonSyntax(err)
+	case json.Delim('['):
+		if sch != nil && !sch.any && sch.elem == nil {
+			return path, fmt.Errorf("%w: expected %s, found an array", ErrInvalid, sch.kind())
+		}
+		var sub *schema
+		if sch != nil {
+			sub = sch.elem
+			if sch.any {
+				sub = sch
+			}
+		}
+		for i := 0; dec.More(); i++ {
+			if p, err := walk(dec, sub, fmt.Sprintf("%s[%d]", path, i), vendorKeys); err != nil {
+				return p, err
+			}
+		}
+		_, err := dec.Token()
+		return path, jsonSyntax(err)
+	}
+	return "", nil
+}
+
+func (s *schema) kind() string {
+	if s.elem != nil {
+		return "an array"
+	}
+	if s.keys != nil {
+		return "an object"
+	}
+	return "a value"
+}
+
+func jsonSyntax(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// decodeStrict decodes a checked line into v, turning type errors into a
+// field path.
+func decodeStrict(data []byte, v any) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return te.Field, fmt.Errorf("%w: expected %s, found JSON %s", ErrInvalid, te.Type, te.Value)
+		}
+		return "", jsonSyntax(err)
+	}
+	return "", nil
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/citecheck/citecheck/citations"
+)
+
+const auditAbout = `
+Audit every citation the runs emitted: is its quote in the document it
+names, and where? No reference is needed: the audit says whether a quote is
+grounded, not whether it supports the answer.
+
+RUN.jsonl files hold run records (DESIGN §4; --format run, the default),
+or with --format anthropic|openai|gemini|lmstudio|langchain|llamaindex one
+envelope per line around a vendor's native response:
+  {"arm": "B", "session": 1, "question": "q01", "documents": [...] or {...},
+   "response": {...the vendor's JSON...}}
+Vendor offsets are kept, never trusted: every quote is located again.
+
+Each citation is one of: unique (grounded once in the cited document, on
+the page it gave), ambiguous, wrong_page, page_convention (on the given
+page only read 0-based or as a page label), wrong_document (only in another
+document), fabricated (in no corpus document), unknown_document, or
+unverifiable (no quote, an ambiguous document mapping, or no text to
+search). "relaxed" counts the unique ones found only with spaces ignored
+(joined_words) or as reordered pieces.
+
+Output: a table of totals per arm and session (an "all" row per arm and
+overall), then every citation that is not unique, with its file and line;
+with --json, {"citations": [...], "totals": [...]}.
+
+Exit status: 0 every citation is unique; 1 some is not; 2 bad usage or bad
+input (file:line: field: fault); 3 the corpus's page texts changed.`
+
+func runAudit(stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(stderr, "audit", "audit --corpus CORPUS [--format F] [--json] RUN.jsonl...", auditAbout)
+	dir := fs.String("corpus", "", "corpus `folder` (required)")
+	format := fs.String("format", "run", "input `format`: "+strings.Join(citations.Formats, ", "))
+	asJSON := fs.Bool("json", false, "write JSON instead of a table")
+	files, err := parseFlags(fs, stdout, args)
+	if err != nil {
+		return err
+	}
+	if *dir == "" {
+		return usageErrorf("audit: --corpus CORPUS is required")
+	}
+	if len(files) == 0 {
+		return usageErrorf("audit: no RUN.jsonl given")
+	}
+	known := false
+	for _, f := range citations.Formats {
+		known = known || f == *format
+	}
+	if !known {
+		return usageErrorf("audit: unknown --format %q (want one of %s)", *format, strings.Join(citations.Formats, ", "))
+	}
+	var runs []citations.RunRecord
+	var fileOf []string
+	for _, path := range files {
+		rs, err := readInput(path, func(r io.Reader, name string) ([]citations.RunRecord, error) {
+			return citations.ReadRuns(r, name, *format)
+		})
+		if err != nil {
+			return err
+		}
+		for range rs {
+			fileOf = append(fileOf, path)
+		}
+		runs = append(runs, rs...)
+	}
+	ix, err := openIndex("audit", *dir)
+	if err != nil {
+		return err
+	}
+	clean, err := writeAudit(stdout, ix, runs, fileOf, *asJSON)
+	if err != nil {
+		return err
+	}
+	if !clean {
+		return errChecksFailed
+	}
+	return nil
+}
+
+// writeAudit audits the runs (fileOf names each run's file) and renders the
+// report; it reports whether every citation was grounded uniquely.
+func writeAudit(w io.Writer, ix *citations.Index, runs []citations.RunRecord, fileOf []string, asJSON bool) (bool, error) {
+	rep := ix.Audit(runs)
+	// Entries follow the runs and their citations in order.
+	var entryFile []string
+	for i, run := range runs {
+		for range run.Citations {
+			entryFile = append(entryFile, fileOf[i])
+		}
+	}
+	bw := bufio.NewWriter(w)
+	var err error
+	if asJSON {
+		err = writeAuditJSON(bw, rep, entryFile)
+	} else {
+		err = writeAuditTable(bw, rep, entryFile)
+	}
+	if err != nil {
+		return false, err
+	}
+	return rep.Clean(), bw.Flush()
+}
+
+func totalsLabel(t citations.AuditTotals) (string, string) {
+	arm, session := t.Arm, fmt.Sprint(t.Session)
+	if arm == "" {
+		arm = "all"
+	}
+	if t.Session == 0 {
+		session = "all"
+	}
+	return arm, session
+}
+
+func writeAuditTable(w io.Writer, rep citations.AuditReport, files []string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "arm\tsession\tattempts\tcitations\tunique\trelaxed\tambiguous\twrong_page\tpage_conv\twrong_doc\tfabricated\tunknown_doc\tunverifiable\t\n")
+	for _, t := range rep.Totals {
+		arm, session := totalsLabel(t)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", arm, session, t.Attempts, t.Citations, t.Unique, t.Relaxed,
+			t.Ambiguous, t.WrongPage, t.PageConvention, t.WrongDocument, t.Fabricated, t.UnknownDocument, t.Unverifiable)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	first := true
+	for i, e := range rep.Entries {
+		if e.Grounding == citations.GroundedUnique {
+			continue
+		}
+		if first {
+			fmt.Fprintf(w, "\ncitations not grounded uniquely:\n")
+			first = false
+		}
+		quote := "(no quote)"
+		if e.Citation.Quote != nil {
+			quote = fmt.Sprintf("%q", clip(*e.Citation.Quote, 70))
+		}
+		fmt.Fprintf(w, "  %s:%d %s/%d %s %s %s: %s\n      %s cites %s\n", files[i], e.Line, e.Arm, e.Session, e.Question, e.Citation.ID,
+			e.Grounding, e.Detail, quote, citedAs(e.Citation))
+	}
+	return nil
+}
+
+func citedAs(c citations.RunCitation) string {
+	s := c.Document
+	if c.Page != nil {
+		s += fmt.Sprintf(" page %d", *c.Page)
+		if c.LastPage != nil {
+			s += fmt.Sprintf("-%d", *c.LastPage)
+		}
+	}
+	if c.PageLabel != "" {
+		s += fmt.Sprintf(" (label %q)", c.PageLabel)
+	}
+	return s
+}
+
+// clip shortens s to n code points, marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+type auditJSONEntry struct {
+	File      string                 `json:"file"`
+	Line      int                    `json:"line"`
+	Arm       string                 `json:"arm"`
+	Session   int                    `json:"session"`
+	Question  string                 `json:"question"`
+	Citation  string                 `json:"citation"`
+	Document  string                 `json:"document"`
+	Page      *int                   `json:"page,omitempty"`
+	Grounding citations.Grounding    `json:"grounding"`
+	Detail    string                 `json:"detail"`
+	Located   citations.LocateRecord `json:"located"`
+}
+
+func writeAuditJSON(w io.Writer, rep citations.AuditReport, files []string) error {
+	out := struct {
+		Citations []auditJSONEntry        `json:"citations"`
+		Totals    []citations.AuditTotals `json:"totals"`
+	}{Citations: []auditJSONEntry{}, Totals: rep.Totals}
+	for i, e := range rep.Entries {
+		out.Citations = append(out.Citations, auditJSONEntry{
+			File: files[i], Line: e.Line, Arm: e.Arm, Session: e.Session, Question: e.Question,
+			Citation: e.Citation.ID, Document: e.Citation.Document, Page: e.Citation.Page,
+			Grounding: e.Grounding, Detail: e.Detail, Located: citations.NewLocateRecord(e.Citation.ID, e.Result),
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

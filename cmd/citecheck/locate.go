@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/corpus"
+)
+
+const locateAbout = `
+Locate each quote of QUOTES.jsonl (stdin when absent or "-") in the corpus
+and write one JSON record per input record, in input order, to stdout.
+
+Input records: {"id": "q1", "document": "name.pdf", "quote": "...", "page": 3}
+("document" is a file name or a blake3: hash; "page" is optional and
+1-based; "page_label" may give a page label instead).
+
+Output records: {"id", "status", "pages", "spans", "match"} as in DESIGN
+§2, then "crosses_page", "document", "occurrences", "page_check",
+"disambiguated_by_page", "short", "elided", "document_status",
+"page_flags", "found_in" and "note" when they apply. status is unique,
+ambiguous, not_found, not_found_in_document or unknown_document; spans are
+{"page", "start", "end"} in Unicode code points of the stored page text;
+match is the normalization level the match needed (exact, canonical,
+whitespace, hyphenation, typography, ligature, joined_words, reordered).
+page_check says how a given page relates to where the quote is: physical,
+page_label, zero_based or not_on_page.
+
+Exit status: 0 every quote is unique (and on its page, when one is given);
+1 some quote is not; 2 bad usage or bad input (file:line: field: fault).`
+
+func runLocate(stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(stderr, "locate", "locate --corpus CORPUS [QUOTES.jsonl]", locateAbout)
+	dir := fs.String("corpus", "", "corpus `folder` (required)")
+	rest, err := parseFlags(fs, stdout, args)
+	if err != nil {
+		return err
+	}
+	if *dir == "" {
+		return usageErrorf("locate: --corpus CORPUS is required")
+	}
+	if len(rest) > 1 {
+		return usageErrorf("locate: want at most one QUOTES.jsonl, got %d arguments", len(rest))
+	}
+	path := "-"
+	if len(rest) == 1 {
+		path = rest[0]
+	}
+	reqs, err := readInput(path, func(r io.Reader, name string) ([]citations.LocateRequest, error) {
+		return citations.ReadLocateRequests(r, name)
+	})
+	if err != nil {
+		return err
+	}
+	ix, err := openIndex("locate", *dir)
+	if err != nil {
+		return err
+	}
+	clean, err := writeLocate(stdout, ix, reqs)
+	if err != nil {
+		return err
+	}
+	if !clean {
+		return errChecksFailed
+	}
+	return nil
+}
+
+// writeLocate writes one output record per request, in order, and
+// reports whether every quote was unique (on its page, when one was given).
+func writeLocate(w io.Writer, ix *citations.Index, reqs []citations.LocateRequest) (bool, error) {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	clean := true
+	for _, req := range reqs {
+		r := ix.Locate(req.Query())
+		switch {
+		case r.Status != citations.StatusUnique:
+			clean = false
+		case r.PageCheck == citations.PageNotOnPage, r.PageCheck == citations.PageZeroBased, r.PageCheck == citations.PageLabelled:
+			clean = false
+		}
+		if err := enc.Encode(citations.NewLocateRecord(req.ID, r)); err != nil {
+			return false, err
+		}
+	}
+	return clean, bw.Flush()
+}
+
+// inputStdin is what an input named "-" reads; tests replace it.
+var inputStdin io.Reader = os.Stdin
+
+// readInput opens path ("-" is stdin) and hands it to read; every failure
+// is an input error (exit 2).
+func readInput[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
+	var zero T
+	if path == "-" {
+		v, err := read(inputStdin, "stdin")
+		if err != nil {
+			return zero, inputError(err)
+		}
+		return v, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, inputError(err)
+	}
+	defer f.Close()
+	v, err := read(f, path)
+	if err != nil {
+		return zero, inputError(err)
+	}
+	return v, nil
+}
+
+// openIndex opens a corpus and builds its quote index.
+func openIndex(verb, dir string) (*citations.Index, error) {
+	store, err := corpus.Open(dir)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("%s: %w", verb, err))
+	}
+	ix, err := citations.NewIndex(store, citations.Options{})
+	if errors.Is(err, corpus.ErrIntegrity) {
+		return nil, &exitError{code: exitIntegrity, err: fmt.Errorf("%s: %w", verb, err)}
+	}
+	if err != nil {
+		return nil, inputError(fmt.Errorf("%s: %w", verb, err))
+	}
+	return ix, nil
+}

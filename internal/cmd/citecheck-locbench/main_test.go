@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/pdftext"
+)
+
+// TestMain lets the test binary serve as the extraction child of the
+// corpus sweep.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[len(os.Args)-1] == pdftext.ChildCommand {
+		os.Exit(pdftext.ChildMain(os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+const sharedCorpus = "../../../../shared/pdf-corpus"
+
+// TestCorpusSweep extracts ../shared/pdf-corpus, samples 20,000 quotes of
+// every kind from it and checks the bars: changed words and digits
+// caught at least 99.5% of the time, no changed quote ever excused by a
+// relaxed level on the page it came from, genuine and cross-page quotes
+// found on their pages.
+func TestCorpusSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus sweep skipped in -short mode")
+	}
+	if _, err := os.Stat(sharedCorpus); err != nil {
+		t.Skipf("corpus sweep skipped: %s is absent (the shared test data sits beside the checkout in CI)", sharedCorpus)
+	}
+	files, err := corpus.Inputs([]string{sharedCorpus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "corpus")
+	runner := &pdftext.Runner{}
+	if _, err := corpus.Build(context.Background(), dir, files, corpus.BuildOptions{Extractor: runner.Extractor(), Extract: runner.Extract, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := citations.ReadSources(st, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := citations.Build(srcs, citations.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := sample(srcs, 20000, 6)
+	rs := make([]citations.Result, len(qs))
+	locateAll(ix, qs, rs, 2)
+	by := summarize(qs, rs)
+	for _, k := range []kind{changedWord, changedDigit} {
+		a := by[k]
+		if rate := float64(a.caught()) / float64(a.n); rate < 0.995 {
+			t.Errorf("%s: caught %.4f, want at least 0.995", k, rate)
+		}
+		if a.relaxedOnPage != 0 {
+			t.Errorf("%s: %d found at a relaxed level on the page they were changed on", k, a.relaxedOnPage)
+		}
+	}
+	for _, k := range []kind{genuine, crossPage} {
+		a := by[k]
+		if rate := float64(a.uniqueRight+a.ambiguousRight) / float64(a.n); rate < 0.99 {
+			t.Errorf("%s: found on the right page %.4f, want at least 0.99", k, rate)
+		}
+	}
+	var b strings.Builder
+	report(&b, qs, rs)
+	t.Logf("\n%s", b.String())
+}
+
+func TestPerturb(t *testing.T) {
+	text := "Orders must be delivered within 10 working days of the purchase order date."
+	a, b := perturb(text, 1), perturb(text, 2)
+	if a == text || b == text || a == b || perturb(text, 1) != a {
+		t.Errorf("copies must differ from the original and each other, deterministically:\n%s\n%s", a, b)
+	}
+	if len([]rune(a)) != len([]rune(text)) {
+		t.Error("a perturbed page keeps its length")
+	}
+}
+
+func TestSampleDeterministic(t *testing.T) {
+	srcs := []citations.Source{{Name: "a.pdf", Pages: []citations.SourcePage{
+		{Text: "one two three four five six seven eight nine ten 11 twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"},
+		{Text: "alpha beta gamma delta epsilon zeta eta theta iota kappa 12 lambda mu nu xi omicron pi rho sigma tau upsilon"},
+	}}}
+	a, b := sample(srcs, 200, 1), sample(srcs, 200, 1)
+	if len(a) != 200 {
+		t.Fatalf("%d quotes", len(a))
+	}
+	for i := range a {
+		if a[i].q != b[i].q || a[i].kind != b[i].kind {
+			t.Fatalf("quote %d differs between two runs", i)
+		}
+	}
+}
