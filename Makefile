@@ -58,7 +58,7 @@ bench: build
 # cached under $$XDG_CACHE_HOME/citecheck/reftext; the first run takes minutes.
 bench-fidelity: build
 	rm -rf $(BENCHTMP) && bin/citecheck extract --out $(BENCHTMP) --jobs $(JOBS) $(CORPUS) > /dev/null || true
-	bin/citecheck-bench fidelity --corpus-store $(BENCHTMP) --jobs $(JOBS)
+	bin/citecheck-bench fidelity --corpus-store $(BENCHTMP) --jobs $(JOBS) --locate
 
 # The reference extractors the fidelity benchmark and tests compare with:
 # Debian packages, and pdf.js from npm into the user cache.

@@ -12,7 +12,9 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
+	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/fidelity"
 )
@@ -24,6 +26,7 @@ func benchFidelity(stdout io.Writer, args []string) error {
 	jobs := fs.Int("jobs", 2, "reference extractions in parallel")
 	missFile := fs.String("misses", "", "write the windows missing from citecheck's text here (JSON Lines)")
 	worst := fs.Int("worst", 15, "list this many documents with the lowest rate")
+	locate := fs.Bool("locate", false, "also measure the quote locator: windows unique in their source's document text, placed by citations.Index.Locate on their page")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,6 +55,15 @@ func benchFidelity(stdout io.Writer, args []string) error {
 		}
 	}
 	cache := &fidelity.Cache{Dir: *cacheDir}
+	var ix *citations.Index
+	if *locate {
+		start := time.Now()
+		if ix, err = citations.NewIndex(store, citations.Options{}); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "locator index built in %.2fs\n", time.Since(start).Seconds())
+	}
+	locResults := make([]*fidelity.LocateResult, len(docs))
 	results := make([]*fidelity.Result, len(docs))
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -62,7 +74,8 @@ func benchFidelity(stdout io.Writer, args []string) error {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				r, err := measureDoc(store, &docs[i], tools, cache, *missFile != "")
+				r, lr, err := measureDoc(store, &docs[i], tools, cache, *missFile != "", ix)
+				locResults[i] = lr
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -135,6 +148,23 @@ func benchFidelity(stdout io.Writer, args []string) error {
 	for _, d := range rates[:min(*worst, len(rates))] {
 		fmt.Fprintf(stdout, "  %6.2f%% %6d windows  %s\n", d.c.Rate(), d.c.Total, d.name)
 	}
+	if ix != nil {
+		var lt fidelity.LocateResult
+		for _, r := range locResults {
+			if r != nil {
+				lt.Add(r)
+			}
+		}
+		fmt.Fprintf(stdout, "\nlocate: windows unique in their source's document text, found by citecheck locate uniquely on their page\n")
+		var all fidelity.Cell
+		for _, q := range names {
+			c := lt.Cells[q]
+			all.Found += c.Found
+			all.Total += c.Total
+			fmt.Fprintf(stdout, "  %-10s %6.2f%%  (%d of %d)\n", q, c.Rate(), c.Found, c.Total)
+		}
+		fmt.Fprintf(stdout, "  %-10s %6.2f%%  (%d of %d)\n", "all", all.Rate(), all.Found, all.Total)
+	}
 	if *missFile != "" {
 		f, err := os.Create(*missFile)
 		if err != nil {
@@ -157,13 +187,13 @@ func benchFidelity(stdout io.Writer, args []string) error {
 }
 
 // measureDoc gathers our page texts and each tool's, then measures them.
-func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses bool) (*fidelity.Result, error) {
+func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses bool, ix *citations.Index) (*fidelity.Result, *fidelity.LocateResult, error) {
 	texts := map[string][]string{}
 	ours := make([]string, len(d.Pages))
 	for i := range d.Pages {
 		t, err := store.Text(d, i+1)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ours[i] = t
 	}
@@ -172,11 +202,21 @@ func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool,
 	for _, t := range tools {
 		pages, err := cache.Pages(context.Background(), t, path, d.BLAKE3)
 		if err != nil && errors.Is(err, context.Canceled) {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(pages) > 0 {
 			texts[t.Name] = pages
 		}
 	}
-	return fidelity.Measure(d.BLAKE3, texts, keepMisses), nil
+	var lr *fidelity.LocateResult
+	if ix != nil {
+		lr = fidelity.MeasureLocate(d.BLAKE3, texts, func(q string) []int {
+			r := ix.Locate(citations.Query{Document: d.Name, Quote: q})
+			if r.Status != citations.StatusUnique {
+				return nil
+			}
+			return r.Pages()
+		}, false)
+	}
+	return fidelity.Measure(d.BLAKE3, texts, keepMisses), lr, nil
 }
