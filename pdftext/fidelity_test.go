@@ -158,20 +158,10 @@ func TestFidelityRatchet(t *testing.T) {
 			defer wg.Done()
 			for i := range work {
 				d := &docs[i]
-				texts := map[string][]string{}
-				for p := range d.Pages {
-					s, err := st.Text(d, p+1)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					texts[fidelity.Ours] = append(texts[fidelity.Ours], s)
-				}
-				path := filepath.Join(store, filepath.FromSlash(d.Source))
-				for _, tool := range tools {
-					if pages, _ := cache.Pages(context.Background(), tool, path, d.BLAKE3); len(pages) > 0 {
-						texts[tool.Name] = pages
-					}
+				texts, err := fidelity.DocumentTexts(context.Background(), st, d, tools, cache)
+				if err != nil {
+					t.Error(err)
+					return
 				}
 				results[i] = fidelity.Measure(d.BLAKE3, texts, false)
 				for p, ref := range texts["pdftotext"] {

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -188,25 +186,9 @@ func benchFidelity(stdout io.Writer, args []string) error {
 
 // measureDoc gathers our page texts and each tool's, then measures them.
 func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses bool, ix *citations.Index) (*fidelity.Result, *fidelity.LocateResult, error) {
-	texts := map[string][]string{}
-	ours := make([]string, len(d.Pages))
-	for i := range d.Pages {
-		t, err := store.Text(d, i+1)
-		if err != nil {
-			return nil, nil, err
-		}
-		ours[i] = t
-	}
-	texts[fidelity.Ours] = ours
-	path := filepath.Join(store.Dir(), filepath.FromSlash(d.Source))
-	for _, t := range tools {
-		pages, err := cache.Pages(context.Background(), t, path, d.BLAKE3)
-		if err != nil && errors.Is(err, context.Canceled) {
-			return nil, nil, err
-		}
-		if len(pages) > 0 {
-			texts[t.Name] = pages
-		}
+	texts, err := fidelity.DocumentTexts(context.Background(), store, d, tools, cache)
+	if err != nil {
+		return nil, nil, err
 	}
 	var lr *fidelity.LocateResult
 	if ix != nil {

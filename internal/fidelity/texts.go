@@ -1,0 +1,36 @@
+package fidelity
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/citecheck/citecheck/corpus"
+)
+
+// DocumentTexts gathers the page texts Measure and MeasureLocate compare:
+// ours from the corpus store (under Ours) and each tool's, through the
+// cache, from the PDF the store records. A tool that fails on the file is
+// left out; only a cancelled context or an unreadable stored text is an
+// error.
+func DocumentTexts(ctx context.Context, store *corpus.Store, d *corpus.Document, tools []*Tool, cache *Cache) (map[string][]string, error) {
+	ours := make([]string, len(d.Pages))
+	for i := range d.Pages {
+		t, err := store.Text(d, i+1)
+		if err != nil {
+			return nil, err
+		}
+		ours[i] = t
+	}
+	texts := map[string][]string{Ours: ours}
+	path := filepath.Join(store.Dir(), filepath.FromSlash(d.Source))
+	for _, t := range tools {
+		pages, _ := cache.Pages(ctx, t, path, d.BLAKE3)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if len(pages) > 0 {
+			texts[t.Name] = pages
+		}
+	}
+	return texts, nil
+}
