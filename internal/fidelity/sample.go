@@ -23,8 +23,9 @@ const (
 // Windows cuts a page text into consecutive, non-overlapping windows of
 // MinWords to MaxWords words, lengths drawn from a PCG generator seeded by
 // Seed and key. Each window is the raw text from its first word's start to
-// its last word's end, line breaks included. Windows holding U+FFFD are
-// left out: a source that could not decode a glyph offers no quote there.
+// its last word's end, line breaks included. Windows where the source
+// could not decode a glyph are left out (see undecoded): it offers no quote
+// there.
 func Windows(text, key string) []string {
 	type word struct{ start, end int }
 	var words []word
@@ -65,7 +66,7 @@ func Windows(text, key string) []string {
 			n = len(words) - k
 		}
 		w := text[words[k].start:words[k+n-1].end]
-		if !strings.ContainsRune(w, utf8.RuneError) {
+		if !undecoded(w) {
 			out = append(out, w)
 		}
 		k += n
@@ -79,4 +80,35 @@ func lineEndHyphen(word, gap, next string) bool {
 	last, _ := utf8.DecodeLastRuneInString(word)
 	first, _ := utf8.DecodeRuneInString(next)
 	return (last == '-' || last == 0x2010 || last == 0xAD) && strings.ContainsAny(gap, "\n\r") && unicode.IsLetter(first)
+}
+
+// undecoded reports whether a window holds a source's mark for a glyph it
+// could not decode: U+FFFD; pdfminer's "(cid:N)"; or a C0 control
+// character other than white space, which poppler emits for a glyph that
+// maps to nothing (a TeX symbol font's code 4, say).
+func undecoded(w string) bool {
+	if strings.ContainsRune(w, utf8.RuneError) {
+		return true
+	}
+	for i := strings.Index(w, "(cid:"); i >= 0; {
+		j := i + len("(cid:")
+		k := j
+		for k < len(w) && w[k] >= '0' && w[k] <= '9' {
+			k++
+		}
+		if k > j && k < len(w) && w[k] == ')' {
+			return true
+		}
+		n := strings.Index(w[j:], "(cid:")
+		if n < 0 {
+			break
+		}
+		i = j + n
+	}
+	for _, r := range w {
+		if r < 0x20 && !unicode.IsSpace(r) || r == 0x7f {
+			return true
+		}
+	}
+	return false
 }

@@ -15,6 +15,10 @@ func TestWindows(t *testing.T) {
 		{"exactly six words is one window", "a b c d e f", []string{"a b c d e f"}},
 		{"line breaks are kept inside a window", "a b\nc d e f", []string{"a b\nc d e f"}},
 		{"a U+FFFD window is left out", "a b c d e \uFFFD", []string{}},
+		{"pdfminer's (cid:N) window is left out", "a b c (cid:18) d e", []string{}},
+		{"a control character window is left out: poppler's mark for a glyph it could not map", "a b c \x04 d e", []string{}},
+		{"a literal \"(cid:\" without a number is text", "a b c (cid:x) d e", []string{"a b c (cid:x) d e"}},
+		{"tabs and form feeds are white space, not undecoded glyphs", "a b\tc d\fe f", []string{"a b\tc d\fe f"}},
 	}
 	for _, tt := range tests {
 		got := Windows(tt.text, "key")
@@ -94,12 +98,15 @@ func TestMeasureLocate(t *testing.T) {
 		"ref": {page1, page2 + " " + page2}, // page 2 repeats itself: only windows across the seam are unique
 	}
 	var asked []string
-	locate := func(q string) []int {
+	locate := func(q string) ([]int, bool) {
+		if !strings.Contains(page1+" "+page2+" "+page2, q) {
+			return nil, false // a changed window
+		}
 		asked = append(asked, q)
 		if strings.Contains(q, "one") || strings.Contains(q, "twelve") || strings.Contains(q, "six") {
-			return []int{1}
+			return []int{1}, true
 		}
-		return nil // the locator finds nothing on page 2
+		return nil, false // the locator finds nothing on page 2
 	}
 	r := MeasureLocate("k", texts, locate, true)
 	c := r.Cells["ref"]
@@ -120,5 +127,37 @@ func TestMeasureLocate(t *testing.T) {
 	}
 	if _, ok := r.Cells[Ours]; ok {
 		t.Error("our own text was sampled as a quote source")
+	}
+	if w := r.ChangedWord["ref"]; w.Total != c.Total || w.Found != 0 {
+		t.Errorf("changed words: %d checked, %d found; want all %d windows changed and none found", w.Total, w.Found, c.Total)
+	}
+	if d := r.ChangedDigit["ref"]; d.Total != 0 {
+		t.Errorf("changed digits: %d checked in windows without a digit", d.Total)
+	}
+}
+
+func TestChanges(t *testing.T) {
+	w := "Orders ship within 12 working days"
+	for _, key := range []string{"a", "b", "c", "d"} {
+		d := ChangeDigit(w, key)
+		if d == w || len(d) != len(w) || strings.Count(d, "12") != 0 || d[:19] != w[:19] || d[21:] != w[21:] {
+			t.Errorf("ChangeDigit(%q, %q) = %q: want exactly one digit changed", w, key, d)
+		}
+		if ChangeDigit(w, key) != d {
+			t.Error("ChangeDigit is not deterministic")
+		}
+		c := ChangeWord(w, key, []string{"Orders", "days", "weeks"})
+		if c == "" || c == w || len(strings.Fields(c)) != len(strings.Fields(w)) {
+			t.Errorf("ChangeWord(%q) = %q: want one word replaced", w, c)
+		}
+		if !strings.Contains(c, "12") {
+			t.Errorf("ChangeWord(%q) = %q changed the number", w, c)
+		}
+	}
+	if ChangeDigit("no digits here at all", "k") != "" {
+		t.Error("ChangeDigit changed a window without digits")
+	}
+	if ChangeWord("a to of 12 by", "k", []string{"words"}) != "" {
+		t.Error("ChangeWord changed a window without a content word")
 	}
 }

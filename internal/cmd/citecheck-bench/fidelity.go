@@ -24,6 +24,7 @@ func benchFidelity(stdout io.Writer, args []string) error {
 	jobs := fs.Int("jobs", 2, "reference extractions in parallel")
 	missFile := fs.String("misses", "", "write the windows missing from citecheck's text here (JSON Lines)")
 	worst := fs.Int("worst", 15, "list this many documents with the lowest rate")
+	locMissFile := fs.String("locate-misses", "", "with --locate, write the windows the locator did not place on their page here (JSON Lines)")
 	locate := fs.Bool("locate", false, "also measure the quote locator: windows unique in their source's document text, placed by citations.Index.Locate on their page")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -72,7 +73,7 @@ func benchFidelity(stdout io.Writer, args []string) error {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				r, lr, err := measureDoc(store, &docs[i], tools, cache, *missFile != "", ix)
+				r, lr, err := measureDoc(store, &docs[i], tools, cache, *missFile != "", *locMissFile != "", ix)
 				locResults[i] = lr
 				mu.Lock()
 				if err != nil && firstErr == nil {
@@ -162,6 +163,38 @@ func benchFidelity(stdout io.Writer, args []string) error {
 			fmt.Fprintf(stdout, "  %-10s %6.2f%%  (%d of %d)\n", q, c.Rate(), c.Found, c.Total)
 		}
 		fmt.Fprintf(stdout, "  %-10s %6.2f%%  (%d of %d)\n", "all", all.Rate(), all.Found, all.Total)
+		fmt.Fprintf(stdout, "\nthe same windows changed in one digit or one content word (and then in none of the document's texts): not found\n")
+		var digits, words fidelity.Cell
+		for _, q := range names {
+			d, w := lt.ChangedDigit[q], lt.ChangedWord[q]
+			digits.Found += d.Found
+			digits.Total += d.Total
+			words.Found += w.Found
+			words.Total += w.Total
+			fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", q, caught(d), caught(w))
+		}
+		fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", "all", caught(digits), caught(words))
+		for i, r := range locResults {
+			for _, e := range r.Escapes {
+				fmt.Fprintf(stdout, "  found anyway: %s p%d %s %q -> pages %v\n", docs[i].Name, e.Page, e.Source, e.Quote, e.Pages)
+			}
+		}
+	}
+	if *locMissFile != "" {
+		err := writeJSONLines(*locMissFile, len(docs), func(i int, enc *json.Encoder) {
+			if locResults[i] == nil {
+				return
+			}
+			for _, m := range locResults[i].Misses {
+				enc.Encode(struct {
+					Document string `json:"document"`
+					fidelity.LocateMiss
+				}{docs[i].Name, m})
+			}
+		})
+		if err != nil {
+			return err
+		}
 	}
 	if *missFile != "" {
 		f, err := os.Create(*missFile)
@@ -185,20 +218,45 @@ func benchFidelity(stdout io.Writer, args []string) error {
 }
 
 // measureDoc gathers our page texts and each tool's, then measures them.
-func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses bool, ix *citations.Index) (*fidelity.Result, *fidelity.LocateResult, error) {
+func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses, keepLocMisses bool, ix *citations.Index) (*fidelity.Result, *fidelity.LocateResult, error) {
 	texts, err := fidelity.DocumentTexts(context.Background(), store, d, tools, cache)
 	if err != nil {
 		return nil, nil, err
 	}
 	var lr *fidelity.LocateResult
 	if ix != nil {
-		lr = fidelity.MeasureLocate(d.BLAKE3, texts, func(q string) []int {
+		lr = fidelity.MeasureLocate(d.BLAKE3, texts, func(q string) ([]int, bool) {
 			r := ix.Locate(citations.Query{Document: d.Name, Quote: q})
-			if r.Status != citations.StatusUnique {
-				return nil
+			switch r.Status {
+			case citations.StatusUnique:
+				return r.Pages(), true
+			case citations.StatusAmbiguous:
+				return nil, true
 			}
-			return r.Pages()
-		}, false)
+			return nil, false
+		}, keepLocMisses)
 	}
 	return fidelity.Measure(d.BLAKE3, texts, keepMisses), lr, nil
+}
+
+// caught formats how many changed windows were not found: c.Found counts
+// the escapes.
+func caught(c fidelity.Cell) string {
+	if c.Total == 0 {
+		return "      -"
+	}
+	return fmt.Sprintf("%6.2f%% (%d of %d)", 100*float64(c.Total-c.Found)/float64(c.Total), c.Total-c.Found, c.Total)
+}
+
+// writeJSONLines creates path and lets each of n documents write its records.
+func writeJSONLines(path string, n int, each func(i int, enc *json.Encoder)) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for i := range n {
+		each(i, enc)
+	}
+	return f.Close()
 }
