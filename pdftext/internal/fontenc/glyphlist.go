@@ -13,15 +13,20 @@ var aglText string
 //go:embed agl/zapfdingbats.txt
 var zapfText string
 
+//go:embed texglyphs.txt
+var texText string
+
 var (
 	aglOnce sync.Once
 	aglMap  map[string]string // glyph name -> UTF-8 text
 	zapfMap map[string]string
+	texMap  map[string]string
 )
 
 func loadAGL() {
 	aglMap = parseGlyphList(aglText)
 	zapfMap = parseGlyphList(zapfText)
+	texMap = parseGlyphList(texText)
 }
 
 // parseGlyphList reads the Adobe Glyph List format: comment lines start with
@@ -98,6 +103,10 @@ func hexDigit(c byte, lower bool) (byte, bool) {
 //     - if zapf is true (the font is ZapfDingbats) and the component is in
 //     the ITC Zapf Dingbats Glyph List (a1 ... a191), that list's value;
 //     - else if the component is in the Adobe Glyph List, its value;
+//     - else if it is a TeX font's glyph name (texglyphs.txt: CMSY, CMMI,
+//     CMEX, MSAM, MSBM names such as "angbracketleft" or "negationslash"),
+//     that value: a deviation from the AGL algorithm, for the many pdfTeX
+//     documents whose math fonts have no ToUnicode CMap;
 //     - else "uni" followed by groups of four hex digits, each group a
 //     scalar value outside D800-DFFF ("uni00410042" -> "AB");
 //     - else "u" followed by four to six hex digits naming a scalar value
@@ -148,6 +157,9 @@ func componentUnicode(c string, zapf bool) string {
 	if s, ok := aglMap[c]; ok {
 		return s
 	}
+	if s, ok := texMap[c]; ok {
+		return s
+	}
 	if len(c) >= 7 && strings.HasPrefix(c, "uni") && (len(c)-3)%4 == 0 {
 		hex := c[3:]
 		var buf [64]byte
@@ -172,8 +184,8 @@ func componentUnicode(c string, zapf bool) string {
 }
 
 // GlyphListSize reports the number of entries in the embedded Adobe Glyph
-// List and ITC Zapf Dingbats Glyph List.
-func GlyphListSize() (agl, zapf int) {
+// List, ITC Zapf Dingbats Glyph List and TeX glyph names.
+func GlyphListSize() (agl, zapf, tex int) {
 	aglOnce.Do(loadAGL)
-	return len(aglMap), len(zapfMap)
+	return len(aglMap), len(zapfMap), len(texMap)
 }

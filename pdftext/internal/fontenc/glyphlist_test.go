@@ -22,7 +22,15 @@ func TestGlyphListFiles(t *testing.T) {
 			t.Errorf("%s: licence header missing", tc.name)
 		}
 	}
-	agl, zapf := GlyphListSize()
+	agl, zapf, tex := GlyphListSize()
+	if want := strings.Count(texText, "\n") - strings.Count(texText, "\n#") - strings.Count(texText[:1], "#"); tex != want {
+		t.Errorf("TeX glyph names: %d entries parsed of %d lines: a malformed line", tex, want)
+	}
+	for name := range texMap {
+		if _, ok := aglMap[name]; ok {
+			t.Errorf("TeX glyph name %q is in the AGL: the AGL value wins, so the entry is dead", name)
+		}
+	}
 	if agl != 4281 {
 		t.Errorf("AGL has %d entries, want 4281", agl)
 	}
@@ -71,6 +79,13 @@ func TestGlyphUnicode(t *testing.T) {
 		{"u00e9", false, "\u00E9", true, "lower-case hex accepted (deviation, documented)"},
 		{"uni20AC_f", false, "\u20ACf", true, "uni form as a ligature component"},
 		{"f_xyzzy", false, "f", true, "AGL spec: an unknown component maps to nothing"},
+		// TeX font names, after the AGL.
+		{"angbracketleft", false, "\u27E8", true, "CMSY: mathematical left angle bracket, as mutool reads it"},
+		{"negationslash", false, "\u0338", true, "CMSY: the slash TeX overprints on = to write ≠"},
+		{"squaresolid", false, "\u25A0", true, "MSAM: the end-of-proof square"},
+		{"parenleftBigg", false, "(", true, "CMEX: a size variant is its base character"},
+		{"prime", false, "\u2032", true, "CMSY: prime"},
+		{"minus", false, "\u2212", true, "an AGL name keeps its AGL value"},
 		// ZapfDingbats.
 		{"a1", true, "\u2701", true, "ZapfDingbats list when the font is ZapfDingbats"},
 		{"a1", false, "", false, "a1 is not an AGL name outside ZapfDingbats"},
