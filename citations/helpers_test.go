@@ -44,6 +44,9 @@ func extraSources() []Source {
 			{Text: "The left column starts here and\ncontinues with more words below.\nThe right column begins on top\nand ends with a final sentence.\nPage 4"},
 			{Text: "Next page opens with a heading\nand then some running text."},
 		}},
+		{Name: "numbered.pdf", Pages: []SourcePage{
+			{Text: "12\nThe committee met twice in March and\nagreed on the budget for the coming year.\nTable 13 lists the members present."},
+		}},
 	}
 }
 

@@ -23,6 +23,11 @@ import (
 //     digit is never a piece on its own: it must be found glued to a
 //     neighbouring line, as in the quote (DESIGN §9: letting a number's line
 //     match anywhere let 7.5% of changed digits through).
+//   - A quote's first or last line that is a bare page number may be
+//     placed on the stored page's first or last line when that line is the
+//     same number (pageNumberEdges): extractors put the number at the top
+//     or the bottom as they please. It is the only number ever placed on
+//     its own, and only at the page's edge.
 //   - A quote on one line is cut into words. Each piece holds at least
 //     MinPieceWords words and MinPieceLen code points, so the level never
 //     becomes a bag of words; no cut touches a word holding a digit, so a
@@ -236,7 +241,16 @@ func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p in
 			return loc{}, false
 		}
 	}
-	if nearMiss(qs, page) {
+	var edges []part // quote lines placed as the page's number
+	if lines {
+		units, edges = pageNumberEdges(qs, units, t, p)
+		if len(units) == 0 {
+			return loc{}, false
+		}
+	}
+	// The check runs without the page-number lines, which the page holds
+	// at its other edge.
+	if nearMiss(qs[units[0].from:units[len(units)-1].to], page) {
 		return loc{}, false
 	}
 	n := len(units)
@@ -295,7 +309,7 @@ func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p in
 			dist[j], from[j] = dist[i]+1, i
 		}
 	}
-	if dist[n] == inf || dist[n] < 2 || budget < 0 {
+	if dist[n] == inf || dist[n]+len(edges) < 2 || budget < 0 {
 		return loc{}, false
 	}
 	var pieces [][2]int // unit ranges, last first
@@ -305,6 +319,12 @@ func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p in
 	var used [][2]int // byte ranges in page
 	l := loc{doc: ix.pages[p].doc, level: Reordered}
 	lo, hi := len(page), 0
+	for _, e := range edges {
+		// Not in the span: the page's edge is as far from the text as
+		// the page is long.
+		used = append(used, [2]int{t.ByteOffset(e.from), t.ByteOffset(e.to)})
+		l.parts = append(l.parts, e)
+	}
 	for k := len(pieces) - 1; k >= 0; k-- {
 		i, j := pieces[k][0], pieces[k][1]
 		sub := text(i, j)
@@ -332,7 +352,7 @@ func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p in
 			return loc{}, false
 		}
 	}
-	span := utf8.RuneCountInString(page[lo:hi])
+	span := utf8.RuneCountInString(page[lo:max(lo, hi)])
 	if span > max(MaxReorderSpan, 4*qt.Len()) {
 		return loc{}, false
 	}
@@ -388,4 +408,97 @@ func digitsGlued(qs string, units []unit, i, j int) bool {
 		}
 	}
 	return !digits || (ctxWords >= MinPieceWords && ctxLen >= MinPieceLen)
+}
+
+// pageNumberEdges takes off the quote's first and last lines when they are
+// a bare page number (digits or a roman numeral) that stands alone as the
+// stored page's first or last line, and returns the remaining units and
+// the parts where those numbers lie. Extractors put a page's number at the
+// top or the bottom of its text as they please, so a quote copied across
+// it holds the number at one edge while the stored text holds it at the
+// other. Only the page's own edge lines qualify: a changed number (the
+// quote's "6" on the page numbered 5) is never taken off, and must then be
+// found glued to its neighbours like any other number.
+func pageNumberEdges(qs string, units []unit, t *textnorm.Text, p int) ([]unit, []part) {
+	if len(units) < 2 {
+		return units, nil
+	}
+	first, last := edgeLine(t, true), edgeLine(t, false)
+	var edges []part
+	take := func(u unit) bool {
+		s := qs[u.from:u.to]
+		if !pageNumber(s) {
+			return false
+		}
+		for _, e := range [][2]int{first, last} {
+			if e[1] > e[0] && t.Slice(e[0], e[1]) == s && !placed(edges, e) {
+				edges = append(edges, part{p, e[0], e[1]})
+				return true
+			}
+		}
+		return false
+	}
+	if take(units[0]) {
+		units = units[1:]
+	}
+	if len(units) > 0 && take(units[len(units)-1]) {
+		units = units[:len(units)-1]
+	}
+	return units, edges
+}
+
+func placed(parts []part, e [2]int) bool {
+	for _, q := range parts {
+		if q.from == e[0] && q.to == e[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// edgeLine returns the code point range of the stored page's first or
+// last line, without its surrounding spaces.
+func edgeLine(t *textnorm.Text, first bool) [2]int {
+	n := t.Len()
+	if first {
+		a := 0
+		for a < n && t.Slice(a, a+1) == " " {
+			a++
+		}
+		b := a
+		for b < n && !rawBreakAt(t, b) {
+			b++
+		}
+		for b > a && t.Slice(b-1, b) == " " {
+			b--
+		}
+		return [2]int{a, b}
+	}
+
+	b := n
+	for b > 0 && t.Slice(b-1, b) == " " {
+		b--
+	}
+	a := b
+	for a > 0 && !rawBreakAt(t, a-1) {
+		a--
+	}
+	for a < b && t.Slice(a, a+1) == " " {
+		a++
+	}
+	return [2]int{a, b}
+}
+
+// pageNumber reports a bare page number: ASCII digits, or a lower- or
+// upper-case roman numeral.
+func pageNumber(s string) bool {
+	if s == "" || len(s) > 8 {
+		return false
+	}
+	digits, roman := true, true
+	for _, r := range s {
+		digits = digits && r >= '0' && r <= '9'
+		roman = roman && strings.ContainsRune("ivxlcIVXLC", r)
+	}
+	return digits || roman
 }
