@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"spans":                           {"corpus", "textnorm", "internal/strictjson"},
 	"plan":                            {"spans", "internal/strictjson"},
 	"freeze":                          {"corpus", "spans", "plan", "textnorm"},
-	"citations":                       {"corpus", "textnorm"},
+	"citations":                       {"corpus", "spans", "textnorm"},
 	"pdftext/internal/fontenc":        {},
 	"pdftext/internal/cmap":           {"pdftext/internal/fontenc"},
 	"pdftext/internal/fontfile":       {"pdftext/internal/fontenc"},

@@ -69,8 +69,19 @@
 // their outcomes are listed in Reasons. Unresolved is data for source
 // review, never an error.
 //
+// The ground truth comes from a reference (package spans) through
+// ExpectedFor: the essential claims' evidence spans and the question's
+// canonical values. A declared span across a page break (end_page) is
+// contained by a location that covers it on both pages, with only page
+// furniture between. A reference span still without offsets is an error
+// (MissingOffsetsError), not a failed citation.
+//
 // # Ambiguities decided, each pinned by a test named after it
 //
+//   - TestDecisionUnknownQuestionEvidence: abstention_evidence is for the
+//     author's source audit (policy: "no such data enters inference"), so
+//     an unknown question has no declared span and its citations are
+//     unresolved no_reference_evidence.
 //   - TestDecisionReorderedNeverPasses: a citation grounded only as reordered
 //     pieces is unresolved (reason reordered), like joined_words: the policy
 //     says an "ordered bag of source words cannot silently create a new

@@ -82,11 +82,14 @@ type EvidenceSpan struct {
 	Page     int // 1-based
 	Start    int // code points into the stored page text, end exclusive
 	End      int
-	Text     string // optional; informative
+	// EndPage, when set, is Page+1: the span crosses the page break, Start
+	// is in Page and End in EndPage (as in package spans).
+	EndPage int
+	Text    string // optional; informative
 }
 
-// Expected is the ground truth the classifier needs for one question: a
-// citations-local stand-in for the reference schema (package spans).
+// Expected is the ground truth the classifier needs for one question, as
+// ExpectedFor takes it from a reference (package spans).
 type Expected struct {
 	Evidence []EvidenceSpan
 	// CanonicalValues are the complete canonical values and accepted
@@ -254,7 +257,16 @@ func (ix *Index) containedEvidence(l Location, ev []EvidenceSpan) *EvidenceSpan 
 	merged := ix.mergeSpans(l)
 	for i := range ev {
 		e := &ev[i]
-		if e.Document != l.Document || e.End <= e.Start {
+		if e.Document != l.Document {
+			continue
+		}
+		if e.EndPage == e.Page+1 {
+			if ix.coversPageBreak(l.Document, merged, e) {
+				return e
+			}
+			continue
+		}
+		if e.End <= e.Start {
 			continue
 		}
 		for _, s := range merged {
@@ -264,6 +276,36 @@ func (ix *Index) containedEvidence(l Location, ev []EvidenceSpan) *EvidenceSpan 
 		}
 	}
 	return nil
+}
+
+// coversPageBreak reports whether the location holds a declared span that
+// crosses a page break: from Start to the end of Page's content, and from
+// the start of EndPage's content to End. Only white space and page
+// furniture (a page number line, the policy's footer) may lie outside the
+// location at the break, as the locator skips them there.
+func (ix *Index) coversPageBreak(doc string, merged []Span, e *EvidenceSpan) bool {
+	d, ok := ix.docIndex(doc)
+	if !ok || e.Page < 1 || e.EndPage > ix.docs[d].n {
+		return false
+	}
+	first, next := &ix.pages[ix.docs[d].first+e.Page-1], &ix.pages[ix.docs[d].first+e.EndPage-1]
+	// Raw code points where the content ends on the first page and starts
+	// on the next (normalized text has no white space at its ends).
+	if first.contentTo == 0 || next.contentFrom >= next.text.Len() {
+		return false
+	}
+	_, contentEnd := first.text.RawSpan(first.contentTo-1, first.contentTo)
+	contentStart, _ := next.text.RawSpan(next.contentFrom, next.contentFrom+1)
+	tail, head := false, false
+	for _, s := range merged {
+		if s.Page == e.Page && s.Start <= e.Start && s.End >= contentEnd {
+			tail = true
+		}
+		if s.Page == e.EndPage && s.Start <= contentStart && e.End <= s.End {
+			head = true
+		}
+	}
+	return tail && head
 }
 
 func (ix *Index) mergeSpans(l Location) []Span {
