@@ -45,8 +45,10 @@
 //     ToUnicode, the builtin encoding of an embedded Type 1 or CFF program
 //     (package fontfile) and standard-14 AFM widths; Type3 widths through
 //     FontMatrix; Type0 fonts with
-//     Identity-H/V, embedded CMaps, the Unicode-based predefined CMaps,
-//     ToUnicode, W and DW.
+//     Identity-H/V, embedded CMaps, the Unicode-based predefined CMaps and
+//     those of national character sets (Shift-JIS, EUC, GBK, Big5, UHC),
+//     ToUnicode, W and DW. Glyph names go through the AGL, then the TeX
+//     math fonts' names (CMSY, CMMI, CMEX, MSAM, MSBM).
 //
 // # Failure classes
 //
@@ -77,11 +79,13 @@ package pdftext
 // Adobe's CID-to-Unicode table of its collection (Japan1, GB1, CNS1,
 // Korea1), or, for a TrueType CID font, through its embedded program's
 // Unicode cmap inverted; a CFF CID font with Identity ordering yields
-// U+FFFD. Predefined CMaps other than Identity and the Unicode ones
-// (90ms-RKSJ-H and the like) are not shipped.
+// U+FFFD. Of the predefined CMaps, Identity, the Unicode ones and those of
+// national character sets (90ms-RKSJ-H, GBK-EUC-H, B5pc-H, KSCms-UHC-H and
+// the like, decoded with golang.org/x/text) are known; CNS-EUC and the
+// UTF-8/UTF-32 ones are not.
 
-// BUG(pdftext): A glyph name outside the Adobe Glyph List and the uniXXXX
-// forms yields U+FFFD, where pdftotext and pdf.js sometimes fall back to the
+// BUG(pdftext): A glyph name outside the Adobe Glyph List, the TeX math
+// fonts' names and the uniXXXX forms yields U+FFFD, where pdftotext and pdf.js sometimes fall back to the
 // character code. TrueType programs' cmap and post tables are not read.
 
 // BUG(pdftext): A line of mostly Hebrew or Arabic letters drawn left to

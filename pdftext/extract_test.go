@@ -269,6 +269,25 @@ func TestTextLayer(t *testing.T) {
 			want: "CDEEF G",
 		},
 		{
+			name:    "type0-90ms-rksj-h",
+			why:     "a predefined Shift-JIS CMap without ToUnicode reads its codes through the character set: 1-byte ASCII, 2-byte kanji",
+			content: "BT /F1 12 Tf 72 700 Td <4193fa967b8cea> Tj ET",
+			fonts: func(b *fixtures.Builder) map[string]int {
+				cid := b.Add("<< /Type /Font /Subtype /CIDFontType0 /BaseFont /HeiseiMin-W3 /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> /DW 1000 >>")
+				return map[string]int{"F1": b.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /HeiseiMin-W3 /Encoding /90ms-RKSJ-H /DescendantFonts [%d 0 R] >>", cid))}
+			},
+			want: "A日本語",
+		},
+		{
+			name:    "tex-glyph-names",
+			why:     "TeX math fonts' glyph names outside the AGL (CMSY angbracketleft, MSAM squaresolid) map through the TeX list",
+			content: "BT /F1 12 Tf 72 700 Td <4178423e4a> Tj ET",
+			fonts: func(b *fixtures.Builder) map[string]int {
+				return map[string]int{"F1": b.Add("<< /Type /Font /Subtype /Type1 /BaseFont /CMSY10 /Encoding << /Differences [65 /angbracketleft 66 /angbracketright 74 /squaresolid] >> >>")}
+			},
+			want: "⟨x⟩>■",
+		},
+		{
 			name:    "unmapped-code",
 			why:     "a code no encoding maps becomes U+FFFD, never its raw byte",
 			content: "BT /F1 12 Tf 72 700 Td <41074243> Tj ET",

@@ -55,9 +55,10 @@ func find(segs []seg, key uint64) (*seg, bool) {
 type uniKind uint8
 
 const (
-	uniNone  uniKind = iota
-	uniUCS2          // 2-byte codes are UTF-16 code units (no surrogates)
-	uniUTF16         // 2- or 4-byte codes are UTF-16BE (4 bytes: a surrogate pair)
+	uniNone   uniKind = iota
+	uniUCS2           // 2-byte codes are UTF-16 code units (no surrogates)
+	uniUTF16          // 2- or 4-byte codes are UTF-16BE (4 bytes: a surrogate pair)
+	uniLegacy         // codes are a national character set's bytes (legacy.go)
 )
 
 // CMap is a parsed or predefined CMap. It is immutable and safe for
@@ -78,8 +79,9 @@ type CMap struct {
 	cid    []seg // incrementing
 	notdef []seg // constant
 
-	identity bool    // CID = code for 2-byte codes (Identity-H/V)
-	ucs      uniKind // code bytes are Unicode
+	identity bool           // CID = code for 2-byte codes (Identity-H/V)
+	ucs      uniKind        // code bytes are Unicode
+	legacy   *legacyCharset // with uniLegacy
 
 	warnings []string
 }
@@ -99,9 +101,11 @@ func (c *CMap) WMode() int { return c.wmode }
 // maxWarnings of them (the last one then says how many more there were).
 func (c *CMap) Warnings() []string { return c.warnings }
 
-// CodesAreUnicode reports whether the code bytes themselves are Unicode, as
-// in the predefined Uni*-UCS2-* and Uni*-UTF16-* CMaps: Unicode then
-// answers for every code of the codespace, with no mapping table.
+// CodesAreUnicode reports whether the code bytes themselves give the
+// Unicode text, as in the predefined Uni*-UCS2-* and Uni*-UTF16-* CMaps
+// and, through their character set, the legacy ones (90ms-RKSJ-H, GBK-EUC-H,
+// ...): Unicode then answers for every code of the codespace, with no
+// mapping table.
 func (c *CMap) CodesAreUnicode() bool { return c.ucs != uniNone }
 
 // NumUnicodeMappings returns the number of codes that bfchar and bfrange
@@ -142,6 +146,8 @@ func (c *CMap) Unicode(code Code) (string, bool) {
 		if code.Len == 2 {
 			return bmpString(rune(code.Value))
 		}
+	case uniLegacy:
+		return legacyUnicode(c.legacy, code)
 	case uniUTF16:
 		switch code.Len {
 		case 2:

@@ -85,16 +85,19 @@
 // then Merge), and ships no CID tables for the predefined CJK CMaps.
 package cmap
 
-// BUG(cmap): Of the predefined CMaps, only Identity-H/V and the Unicode-based
-// Uni{GB,CNS,JIS,KS}-{UCS2,UTF16}-{H,V} are known. The others (90ms-RKSJ-H,
-// GBK-EUC-H, UniJIS-UTF8-H, ...) report false from Predefined: not even
-// their codespace ranges are known, so a font using them without an
+// BUG(cmap): Of the predefined CMaps, Identity-H/V, the Unicode-based
+// Uni{GB,CNS,JIS,KS}-{UCS2,UTF16}-{H,V} and those of national character
+// sets that golang.org/x/text decodes (RKSJ, EUC, GBK, GB18030, Big5, UHC)
+// are known. The others (CNS-EUC-H, UniJIS-UTF8-H, UniJIS-UTF32-H, the
+// Adobe-*-N collections by name, ...) report false from Predefined: not
+// even their codespace ranges are known, so a font using them without an
 // embedded CMap cannot be split correctly.
 
-// BUG(cmap): The Unicode-based predefined CMaps give Unicode directly, but
-// CID reports false for all their codes, because the CID tables of the
-// Adobe character collections (Adobe-GB1, -CNS1, -Japan1, -Korea1) are not
-// shipped. Glyph widths by CID (/W) cannot be found for such fonts.
+// BUG(cmap): The Unicode-based and the legacy predefined CMaps give Unicode
+// directly, but CID reports false for all their codes, because the CID
+// tables of the Adobe character collections (Adobe-GB1, -CNS1, -Japan1,
+// -Korea1) are not shipped. Glyph widths by CID (/W) cannot be found for
+// such fonts: every glyph takes the default width /DW.
 
 // BUG(cmap): CIDSystemInfo (Registry, Ordering, Supplement) is not read;
 // the caller takes it from the CIDFont dictionary.

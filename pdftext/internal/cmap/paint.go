@@ -139,12 +139,13 @@ func (c *CMap) Merge(parent *CMap) *CMap {
 		wmodeOK:  c.wmodeOK,
 		identity: c.identity || parent.identity,
 		ucs:      c.ucs,
+		legacy:   c.legacy,
 	}
 	if !c.wmodeOK {
 		m.wmode, m.wmodeOK = parent.wmode, parent.wmodeOK
 	}
 	if m.ucs == uniNone {
-		m.ucs = parent.ucs
+		m.ucs, m.legacy = parent.ucs, parent.legacy
 	}
 	m.warnings = append(slices.Clip(c.warnings), parent.warnings...)
 	if len(m.warnings) > maxWarnings {

@@ -18,11 +18,18 @@ var (
 //     UTF-16 code units (UCS-2);
 //   - Uni{GB,CNS,JIS,KS}-UTF16-{H,V}: UTF-16BE codes, 2 bytes
 //     (<0000>-<D7FF>, <E000>-<FFFF>) or 4 bytes for a surrogate pair
-//     (<D800DC00>-<DBFFDFFF>).
+//     (<D800DC00>-<DBFFDFFF>);
+//   - the CMaps of national character sets: {83pv,90ms,90msp,90pv,Add,Ext}-RKSJ,
+//     EUC, H and V (Japanese); GB-EUC, GBpc-EUC, GBK-EUC, GBKp-EUC, GBK2K
+//     (Simplified Chinese); B5pc, HKscs-B5, ETen-B5, ETenms-B5 (Traditional
+//     Chinese); KSC-EUC, KSCpc-EUC, KSCms-UHC, KSCms-UHC-HW (Korean), each
+//     -H and, where Adobe defines it, -V. Their codes decode to Unicode
+//     through golang.org/x/text (see legacy.go).
 //
-// For the Unicode-based ones CodesAreUnicode is true, Unicode answers from
-// the code itself and CID reports false (no CID tables are shipped). The
-// returned CMap is shared; it is immutable like every CMap.
+// For the Unicode-based and the legacy ones CodesAreUnicode is true,
+// Unicode answers from the code itself and CID reports false (no CID
+// tables are shipped). The returned CMap is shared; it is immutable like
+// every CMap.
 func Predefined(name string) (*CMap, bool) {
 	predefOnce.Do(buildPredefined)
 	c, ok := predef[name]
@@ -45,6 +52,19 @@ func buildPredefined() {
 		{n: 2, lo: [4]byte{0x00, 0x00}, hi: [4]byte{0xD7, 0xFF}},
 		{n: 4, lo: [4]byte{0xD8, 0x00, 0xDC, 0x00}, hi: [4]byte{0xDB, 0xFF, 0xDF, 0xFF}},
 		{n: 2, lo: [4]byte{0xE0, 0x00}, hi: [4]byte{0xFF, 0xFF}},
+	}
+	for base, l := range legacyCMaps() {
+		for _, wm := range l.written {
+			name := wm
+			if base != "" {
+				name = base + "-" + wm
+			}
+			mk(name, l.ranges, false, uniLegacy)
+			predef[name].legacy = &l.cs
+			if wm == "V" {
+				predef[name].wmode = 1
+			}
+		}
 	}
 	for _, wm := range []string{"H", "V"} {
 		mk("Identity-"+wm, two, true, uniNone)

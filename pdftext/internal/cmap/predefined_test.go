@@ -1,6 +1,9 @@
 package cmap
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestPredefinedNames(t *testing.T) {
 	for _, wm := range []string{"H", "V"} {
@@ -26,9 +29,19 @@ func TestPredefinedNames(t *testing.T) {
 			}
 		}
 	}
-	for _, n := range []string{"Identity", "identity-h", "UniJIS-UTF8-H", "UniJIS-UTF32-H", "90ms-RKSJ-H", "GBK-EUC-H", "Adobe-Japan1-UCS2", ""} {
+	for _, n := range []string{"Identity", "identity-h", "UniJIS-UTF8-H", "UniJIS-UTF32-H", "CNS-EUC-H", "83pv-RKSJ-V", "Adobe-Japan1-UCS2", ""} {
 		if _, ok := Predefined(n); ok {
 			t.Errorf("Predefined(%q) found; no tables are shipped for it", n)
+		}
+	}
+	for _, n := range []string{"90ms-RKSJ-H", "90ms-RKSJ-V", "H", "V", "EUC-H", "GBK-EUC-H", "GBK2K-V", "B5pc-H", "ETen-B5-V", "KSCms-UHC-H", "KSC-EUC-V"} {
+		c, ok := Predefined(n)
+		if !ok || !c.CodesAreUnicode() || c.Name() != n {
+			t.Errorf("Predefined(%q): found %v; want a legacy CMap whose codes give Unicode", n, ok)
+			continue
+		}
+		if wantV := n == "V" || strings.HasSuffix(n, "-V"); (c.WMode() == 1) != wantV {
+			t.Errorf("%s: WMode %d", n, c.WMode())
 		}
 	}
 	a, _ := Predefined("Identity-H")
@@ -59,6 +72,16 @@ func TestPredefinedLookups(t *testing.T) {
 		{"UniCNS-UTF16-H", code(4, 0xD83DDE00), "\U0001F600", true, 0, false, "surrogate pair"},
 		{"UniCNS-UTF16-H", code(4, 0xD83D0041), "", false, 0, false, "not a pair"},
 		{"UniJIS-UTF16-V", code(1, 0x41), "", false, 0, false, "1-byte codes are not UTF-16"},
+		{"90ms-RKSJ-H", code(2, 0x93FA), "\u65E5", true, 0, false, "Shift-JIS 93FA is 日; no CID table"},
+		{"90ms-RKSJ-H", code(1, 0xB1), "\uFF71", true, 0, false, "Shift-JIS 1-byte katakana: halfwidth ｱ"},
+		{"90ms-RKSJ-H", code(1, 0x41), "A", true, 0, false, "ASCII"},
+		{"H", code(2, 0x467C), "\u65E5", true, 0, false, "JIS row/cell 467C is EUC C6FC, 日"},
+		{"EUC-H", code(2, 0xC6FC), "\u65E5", true, 0, false, "EUC-JP"},
+		{"GBK-EUC-H", code(2, 0xD6D0), "\u4E2D", true, 0, false, "GBK D6D0 is 中"},
+		{"GBK2K-H", code(4, 0x81308130), "\u0080", true, 0, false, "GB18030 four-byte code"},
+		{"B5pc-H", code(2, 0xA4A4), "\u4E2D", true, 0, false, "Big5 A4A4 is 中"},
+		{"KSCms-UHC-H", code(2, 0xB0A1), "\uAC00", true, 0, false, "UHC B0A1 is 가"},
+		{"GBK-EUC-H", code(2, 0xFFFF), "", false, 0, false, "outside GBK: unmapped, not U+FFFD"},
 	}
 	for _, tc := range tests {
 		c, ok := Predefined(tc.cmap)
