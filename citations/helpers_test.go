@@ -45,7 +45,7 @@ func extraSources() []Source {
 			{Text: "Next page opens with a heading\nand then some running text."},
 		}},
 		{Name: "numbered.pdf", Pages: []SourcePage{
-			{Text: "12\nThe committee met twice in March and\nagreed on the budget for the coming year.\nTable 13 lists the members present."},
+			{Text: "12\nThe committee met twice in March and\nagreed on the budget for the coming year.\nTable 13 lists the members present.\n7\nAppendix A lists the voting rules."},
 		}},
 	}
 }

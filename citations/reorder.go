@@ -249,9 +249,16 @@ func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p in
 		}
 	}
 	// The check runs without the page-number lines, which the page holds
-	// at its other edge.
+	// at its other edge; with them, a quote whose edge number differs from
+	// a number the page holds at that place is a changed number, not a
+	// page number ("language. 7 9 Baz" cited as "4 9 Baz" on page 4).
 	if nearMiss(qs[units[0].from:units[len(units)-1].to], page) {
 		return loc{}, false
+	}
+	if len(edges) > 0 {
+		if pw, ok := nearMissWord(qs, page); ok && hasDigit(pw) {
+			return loc{}, false
+		}
 	}
 	n := len(units)
 	text := func(i, j int) string { return qs[units[i].from:units[j-1].to] }
@@ -365,27 +372,35 @@ func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p in
 // number changed, which no reordering may excuse. Each page position where
 // the quote's first or second word starts is tried as an anchor.
 func nearMiss(qs, page string) bool {
+	_, ok := nearMissWord(qs, page)
+	return ok
+}
+
+// nearMissWord is nearMiss that also returns the page's word where the
+// first near miss differs.
+func nearMissWord(qs, page string) (string, bool) {
 	qw := strings.Split(qs, " ")
 	pw := strings.Split(page, " ")
 	n := len(qw)
 	if n < 2 || len(pw) < n {
-		return false
+		return "", false
 	}
 	for start := 0; start+n <= len(pw); start++ {
 		if pw[start] != qw[0] && pw[start+1] != qw[1] {
 			continue
 		}
-		diff := 0
+		diff, at := 0, -1
 		for k := 0; k < n && diff <= 1; k++ {
 			if pw[start+k] != qw[k] {
 				diff++
+				at = start + k
 			}
 		}
 		if diff == 1 {
-			return true
+			return pw[at], true
 		}
 	}
-	return false
+	return "", false
 }
 
 // digitsGlued is the line-mode rule for numbers: a line holding a digit is
