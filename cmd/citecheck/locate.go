@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
@@ -120,11 +121,21 @@ func readInput[T any](path string, read func(io.Reader, string) (T, error)) (T, 
 }
 
 // openIndex opens a corpus and builds its quote index.
+// indexGCPercent is the garbage collector's growth target of a verb that
+// builds an index (see openIndex and citecheck-locbench).
+const indexGCPercent = 50
+
 func openIndex(verb, dir string) (*citations.Index, error) {
 	store, err := corpus.Open(dir)
 	if err != nil {
 		return nil, inputError(fmt.Errorf("%s: %w", verb, err))
 	}
+	// The index is most of the live heap, and its build allocates
+	// transient buffers as large again; collecting at 50% growth instead
+	// of 100% cut the peak memory of a ten-times corpus from 1139 to 898
+	// MiB at no cost in time (citecheck-locbench --scale 10). It stays set
+	// for the rest of the verb.
+	debug.SetGCPercent(indexGCPercent)
 	ix, err := citations.NewIndex(store, citations.Options{})
 	if errors.Is(err, corpus.ErrIntegrity) {
 		return nil, &exitError{code: exitIntegrity, err: fmt.Errorf("%s: %w", verb, err)}
