@@ -185,6 +185,8 @@ package citations
 // numeric tables and figures (numbers are never matched out of context) and
 // 27% are lines cut or skipped in ways the level does not allow.
 
-// BUG(citations): the index keeps every page's textnorm.Text (about 9 bytes
-// per code point) in memory: about 240 MB for the 1,900-page test corpus,
-// about 1.1 GB at ten times that.
+// BUG(citations): the index keeps every page's textnorm.Text (about 11
+// bytes per code point) in memory beside its suffix arrays: a process that
+// builds it peaks at about 180 MiB for the 1,900-page test corpus and 900
+// MiB at ten times that (with GOGC 50, as citecheck locate and audit set
+// it; 1.1 GiB with the default).
