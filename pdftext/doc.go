@@ -94,8 +94,10 @@ package pdftext
 // letters and digits); mixed paragraphs with nested embeddings may differ
 // from the full algorithm.
 
-// BUG(pdftext): An object without "endobj" or a stream without /Length that
-// pdfcpu cannot read is lost (pdf.js's operator-in-TJ-array test file).
+// BUG(pdftext): Objects without "endobj" and streams without /Length are
+// mended before pdfcpu reads the file (the cross-reference table is then
+// rebuilt); other objects pdfcpu cannot parse (a wrong /Length that is
+// present, a broken dictionary) are still lost.
 
 // BUG(pdftext): A glyph repeating an earlier one's text within 0.15 em of
 // its position is dropped as fake bold, wherever it comes in the stream;

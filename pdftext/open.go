@@ -22,10 +22,12 @@ func init() {
 }
 
 // readPDF parses data with pdfcpu, trying the empty password and then each
-// candidate. It repairs two things pdfcpu does not: an /Encrypt dictionary
+// candidate. It repairs what pdfcpu does not: an /Encrypt dictionary
 // written inline in the trailer (pdfcpu ignores it and hands back encrypted
-// strings), and a cross-reference table too damaged to use (it rebuilds one
-// by scanning for objects). warnings says what was repaired.
+// strings); objects without endobj or streams without /Length (mendObjects,
+// then a rebuilt cross-reference table); and a cross-reference table too
+// damaged to use (it rebuilds one by scanning for objects). warnings says
+// what was repaired.
 func readPDF(data []byte, passwords []string, lim Limits) (xref *model.XRefTable, warnings []string, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, fmt.Errorf("%w: the file is empty", ErrMalformed)
@@ -36,6 +38,13 @@ func readPDF(data []byte, passwords []string, lim Limits) (xref *model.XRefTable
 	if fixed, ok := moveInlineEncrypt(data); ok {
 		data = fixed
 		warnings = append(warnings, "inline /Encrypt dictionary in the trailer moved to an object")
+	}
+	if mended, notes, ok := mendObjects(data, lim); ok {
+		if rebuilt, rerr := rebuildXRef(mended, lim); rerr == nil {
+			if xref, err := readWithPasswords(rebuilt, passwords, lim); err == nil {
+				return xref, append(append(warnings, notes...), "cross-reference table rebuilt after mending objects"), nil
+			}
+		}
 	}
 	xref, err = readWithPasswords(data, passwords, lim)
 	if err == nil || errors.Is(err, ErrEncrypted) || errors.Is(err, ErrResourceLimit) || errors.Is(err, ErrUnsupported) {
