@@ -48,7 +48,9 @@
 //     Identity-H/V, embedded CMaps, the Unicode-based predefined CMaps and
 //     those of national character sets (Shift-JIS, EUC, GBK, Big5, UHC),
 //     ToUnicode, W and DW. Glyph names go through the AGL, then the TeX
-//     math fonts' names (CMSY, CMMI, CMEX, MSAM, MSBM).
+//     math fonts' names (CMSY, CMMI, CMEX, MSAM, MSBM). A not embedded
+//     Chinese font that claims WinAnsiEncoding is read as code page 936
+//     when MuPDF's signs hold (cp936Font).
 //
 // # Failure classes
 //

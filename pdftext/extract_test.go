@@ -279,6 +279,24 @@ func TestTextLayer(t *testing.T) {
 			want: "A日本語",
 		},
 		{
+			name:    "cp936-font",
+			why:     "a not embedded Chinese font (BaseFont 宋体 in GBK bytes, Flags 4, FontName a string) that claims WinAnsiEncoding holds GBK strings, as MuPDF reads them",
+			content: "BT /F1 12 Tf 72 700 Td <C4BFA1A1C2BC31> Tj ET",
+			fonts: func(b *fixtures.Builder) map[string]int {
+				return map[string]int{"F1": b.Add("<< /Type /Font /Subtype /TrueType /BaseFont /#CB#CE#CC#E5 /Encoding /WinAnsiEncoding /FirstChar 0 /LastChar 0 /Widths [500] /FontDescriptor << /Type /FontDescriptor /Flags 4 /FontName <CBCECCE5> /MissingWidth 1000 >> >>")}
+			},
+			want: "目 录1", // the ideographic space A1A1 is a word space
+		},
+		{
+			name:    "cp936-needs-all-signs",
+			why:     "the same font with Flags 32 (nonsymbolic) is taken at its word: WinAnsi",
+			content: "BT /F1 12 Tf 72 700 Td <C4BFC2BC> Tj ET",
+			fonts: func(b *fixtures.Builder) map[string]int {
+				return map[string]int{"F1": b.Add("<< /Type /Font /Subtype /TrueType /BaseFont /#CB#CE#CC#E5 /Encoding /WinAnsiEncoding /FontDescriptor << /Type /FontDescriptor /Flags 32 /FontName <CBCECCE5> >> >>")}
+			},
+			want: "Ä¿Â¼",
+		},
+		{
 			name:    "tex-glyph-names",
 			why:     "TeX math fonts' glyph names outside the AGL (CMSY angbracketleft, MSAM squaresolid) map through the TeX list",
 			content: "BT /F1 12 Tf 72 700 Td <4178423e4a> Tj ET",

@@ -42,6 +42,9 @@ type font struct {
 	dw2      float64 // vertical advance (negative: downwards)
 	// unmapped counts codes with no known text, for the page flags.
 	unmapped bool
+	// byteWidths: a simple font read through a 2-byte CMap (cp936Font)
+	// keeps its /Widths for 1-byte codes.
+	byteWidths bool
 }
 
 // glyphCode is one code of a shown string.
@@ -97,6 +100,8 @@ func (f *font) decode(dst []glyphCode, s []byte) []glyphCode {
 			g.width = f.dw2
 		} else if w, ok := f.cidWidth[cid]; ok {
 			g.width = w
+		} else if f.byteWidths && code.Len == 1 {
+			g.width = f.width[byte(code.Value)]
 		} else {
 			g.width = f.dw
 		}
@@ -138,8 +143,69 @@ func (x *interp) loadFont(obj types.Object) (*font, []string) {
 		x.loadComposite(f, d, toUnicode, warn)
 	} else {
 		x.loadSimple(f, d, subtype, toUnicode, warn)
+		if toUnicode == nil && x.cp936Font(d) {
+			f.composite, f.byteWidths = true, true
+			f.encoding, _ = cmap.Predefined("GBK-EUC-H")
+			f.dw = x.obj.numberEntry(x.obj.dictEntry(d, "FontDescriptor"), "MissingWidth", 1000)
+			warn("font %s: a Chinese font that is not embedded and claims WinAnsiEncoding; its strings read as code page 936 (GBK), as MuPDF does", f.name)
+		}
 	}
 	return f, warnings
+}
+
+// cp936Font reports a simple font that Chinese producers write with
+// WinAnsiEncoding while their strings are code page 936 (GBK): MuPDF's rule,
+// a not embedded TrueType or Type1 font whose descriptor's FontName is a
+// string and whose Flags are exactly 4 (symbolic), and whose BaseFont is a
+// Chinese name in GBK bytes ("宋体", "仿宋_GB2312"; MuPDF lists five such
+// names, this accepts any that decodes).
+func (x *interp) cp936Font(d types.Dict) bool {
+	o := x.obj
+	if enc, _ := o.name(o.get(d, "Encoding")); enc != "WinAnsiEncoding" {
+		return false
+	}
+	desc := o.dictEntry(d, "FontDescriptor")
+	if desc == nil || o.numberEntry(desc, "Flags", 0) != 4 {
+		return false
+	}
+	for _, k := range []string{"FontFile", "FontFile2", "FontFile3"} {
+		if _, ok := desc[k]; ok {
+			return false
+		}
+	}
+	switch o.resolve(desc["FontName"]).(type) {
+	case types.StringLiteral, types.HexLiteral:
+	default:
+		return false
+	}
+	name := o.nameEntry(d, "BaseFont")
+	name, _, _ = strings.Cut(name, ",")
+	name = strings.TrimSuffix(name, "_GB2312")
+	return gbkName(name)
+}
+
+// gbkName reports whether s is two or more GBK double-byte characters, all
+// CJK ideographs.
+func gbkName(s string) bool {
+	enc, _ := cmap.Predefined("GBK-EUC-H")
+	b := []byte(s)
+	if len(b) < 4 || len(b)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(b); i += 2 {
+		if b[i] < 0x81 {
+			return false
+		}
+		t, ok := enc.Unicode(cmap.Code{Value: uint32(b[i])<<8 | uint32(b[i+1]), Len: 2, Valid: true})
+		if !ok {
+			return false
+		}
+		r, _ := utf8.DecodeRuneInString(t)
+		if r < 0x4E00 || r > 0x9FFF {
+			return false
+		}
+	}
+	return true
 }
 
 func (x *interp) loadComposite(f *font, d types.Dict, toUnicode *cmap.CMap, warn func(string, ...any)) {
