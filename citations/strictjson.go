@@ -10,33 +10,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"golang.org/x/text/cases"
 )
 
 // InputError is a fault in an input file: File and Line (1-based; 0 for a
 // whole-file fault) locate it, Field names the JSON key path at fault
 // ("citations[1].page") when there is one.
-type InputError struct {
-	File  string
-	Line  int
-	Field string
-	Err   error
-}
-
-func (e *InputError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	if e.Field != "" {
-		fmt.Fprintf(&b, ": %s", e.Field)
-	}
-	fmt.Fprintf(&b, ": %v", e.Err)
-	return b.String()
-}
-
-func (e *InputError) Unwrap() error { return e.Err }
+type InputError = inputerr.Error
 
 // Sentinel errors inside InputError, for callers that branch on the kind.
 var (

@@ -3,60 +3,19 @@ package typedqa
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
 // InputError is a fault in one of the user's input files. Line is 1-based
 // and 0 when the fault is not on one line (a missing row, a whole-file
 // problem); Field names the column or JSON key when one is at fault.
-type InputError struct {
-	File  string
-	Line  int
-	Field string
-	Err   error
-}
-
-func (e *InputError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	if e.Field != "" {
-		fmt.Fprintf(&b, ": %s", e.Field)
-	}
-	fmt.Fprintf(&b, ": %v", e.Err)
-	return b.String()
-}
-
-func (e *InputError) Unwrap() error { return e.Err }
+type InputError = inputerr.Error
 
 // InputErrors is every fault found in one pass over an input, in file order,
 // so that a user fixes a file in one round rather than one error per run.
 // At most maxReportedErrors are kept; Omitted counts the rest.
-type InputErrors struct {
-	Errs    []*InputError
-	Omitted int
-}
-
-func (e *InputErrors) Error() string {
-	msgs := make([]string, 0, len(e.Errs)+1)
-	for _, x := range e.Errs {
-		msgs = append(msgs, x.Error())
-	}
-	if e.Omitted > 0 {
-		msgs = append(msgs, fmt.Sprintf("(%d more errors not shown)", e.Omitted))
-	}
-	return strings.Join(msgs, "\n")
-}
-
-func (e *InputErrors) Unwrap() []error {
-	out := make([]error, len(e.Errs))
-	for i, x := range e.Errs {
-		out[i] = x
-	}
-	return out
-}
+type InputErrors = inputerr.List[*InputError]
 
 // maxReportedErrors bounds the error list: a wholly wrong file would
 // otherwise produce one message per row.

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
 // MaxErrors bounds the faults a Decoder keeps: a wholly wrong file would
@@ -49,29 +51,7 @@ func (d *Decoder) Err() error {
 }
 
 // Errors is every fault a Decoder found, in file order.
-type Errors struct {
-	Errs    []*Error
-	Omitted int
-}
-
-func (e *Errors) Error() string {
-	msgs := make([]string, 0, len(e.Errs)+1)
-	for _, x := range e.Errs {
-		msgs = append(msgs, x.Error())
-	}
-	if e.Omitted > 0 {
-		msgs = append(msgs, fmt.Sprintf("(%d more errors not shown)", e.Omitted))
-	}
-	return strings.Join(msgs, "\n")
-}
-
-func (e *Errors) Unwrap() []error {
-	out := make([]error, len(e.Errs))
-	for i, x := range e.Errs {
-		out[i] = x
-	}
-	return out
-}
+type Errors = inputerr.List[*Error]
 
 // List returns the *Error values inside err (one *Error or an *Errors).
 func List(err error) []*Error {

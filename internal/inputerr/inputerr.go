@@ -1,0 +1,68 @@
+// Package inputerr is the error of a fault in a user's input file (a run,
+// a question bank, a reference): where it is, by file, 1-based line and the
+// field or JSON key path at fault, and what it is, a wrapped cause that
+// callers test with errors.Is. Line 0 means a fault of the whole file or of
+// no single line; an empty Field means no field is at fault.
+//
+// List carries every fault one pass found, so that a user fixes a file in
+// one round rather than one error per run; each message stays on its own
+// line. The package never prints.
+package inputerr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is one located fault.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Err   error
+}
+
+// Error formats the fault as "file:line: field: cause", leaving out a zero
+// line and an empty field.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": %s", e.Field)
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// List is every fault of one pass, in file order; Omitted counts those
+// left out beyond the caller's bound.
+type List[E error] struct {
+	Errs    []E
+	Omitted int
+}
+
+// Error puts one fault per line, then how many were left out.
+func (e *List[E]) Error() string {
+	msgs := make([]string, 0, len(e.Errs)+1)
+	for _, x := range e.Errs {
+		msgs = append(msgs, x.Error())
+	}
+	if e.Omitted > 0 {
+		msgs = append(msgs, fmt.Sprintf("(%d more errors not shown)", e.Omitted))
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap returns the faults, so that errors.Is and errors.As see each.
+func (e *List[E]) Unwrap() []error {
+	out := make([]error, len(e.Errs))
+	for i, x := range e.Errs {
+		out[i] = x
+	}
+	return out
+}
