@@ -19,6 +19,7 @@ var allowed = map[string][]string{
 	"corpus":                          {},
 	"textnorm":                        {},
 	"internal/inputerr":               {},
+	"internal/shareddata":             {},
 	"typedqa":                         {"internal/inputerr"},
 	"fixtures":                        {},
 	"internal/strictjson":             {"internal/inputerr"},

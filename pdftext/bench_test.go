@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/internal/shareddata"
 )
 
 // BenchmarkExtractDemo measures in-process extraction of the fixture PDFs.
@@ -29,7 +30,7 @@ func BenchmarkExtractDemo(b *testing.B) {
 // real-world corpus, without the child processes "citecheck extract" adds:
 // the difference between the two is the cost of isolation.
 func BenchmarkExtractCorpus(b *testing.B) {
-	dir := sharedDir(b, "pdf-corpus")
+	dir := shareddata.Path(b, "pdf-corpus")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
 	var files [][]byte
 	var total int64

@@ -16,6 +16,7 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/fidelity"
+	"github.com/citecheck/citecheck/internal/shareddata"
 )
 
 var (
@@ -110,7 +111,7 @@ func TestFidelityRatchet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fidelity ratchet skipped in -short mode")
 	}
-	dir := sharedDir(t, "pdf-corpus")
+	dir := shareddata.Path(t, "pdf-corpus")
 	var tools []*fidelity.Tool
 	var ids []string
 	for _, name := range fidelity.ToolNames {

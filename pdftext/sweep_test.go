@@ -10,32 +10,8 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/internal/shareddata"
 )
-
-// sharedDir returns ../shared/NAME beside the module root, skipping the test
-// when the shared test data is not there.
-func sharedDir(t testing.TB, name string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	path := filepath.Join(filepath.Dir(dir), "shared", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared test data %s is absent: this test needs the shared corpus beside the checkout", path)
-	}
-	return path
-}
 
 // TestCorpusSweep extracts every shared PDF through the isolated runner:
 // each must end ok or with a typed error, none may crash the extractor or
@@ -54,7 +30,7 @@ func TestCorpusSweep(t *testing.T) {
 	}
 	for _, s := range sweeps {
 		t.Run(s.dir, func(t *testing.T) {
-			dir := sharedDir(t, s.dir)
+			dir := shareddata.Path(t, s.dir)
 			files, err := corpus.Inputs([]string{dir})
 			if err != nil {
 				t.Fatal(err)

@@ -1,37 +1,14 @@
 package textnorm
 
 import (
+	"github.com/citecheck/citecheck/internal/shareddata"
+
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
-
-// sharedDir finds ../shared beside the module root, or skips the test.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root (go.mod) not found; cannot locate ../shared")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("shared test data absent at %s (expected beside the module root): %v", shared, err)
-	}
-	return shared
-}
 
 type normVectors struct {
 	Whitespace []string `json:"python_whitespace_codepoints"`
@@ -54,7 +31,7 @@ func parseCP(t *testing.T, s string) rune {
 // TestNormalizationVectors cross-checks the NFC step and the rules against
 // the Python/unicodedata vectors in ../shared/vectors/normalization.json.
 func TestNormalizationVectors(t *testing.T) {
-	path := filepath.Join(sharedDir(t), "vectors", "normalization.json")
+	path := shareddata.Path(t, "vectors/normalization.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Skipf("%s absent: %v", path, err)
