@@ -208,7 +208,7 @@ func contentCore(word string) (core string, off int, ok bool) {
 	return core, strings.Index(word, core), true
 }
 
-// wordSpans cuts s at white space.
+// wordSpans cuts s at white space into the byte ranges of its words.
 func wordSpans(s string) [][2]int {
 	var out [][2]int
 	start := -1

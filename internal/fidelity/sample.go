@@ -27,31 +27,13 @@ const (
 // could not decode a glyph are left out (see undecoded): it offers no quote
 // there.
 func Windows(text, key string) []string {
-	type word struct{ start, end int }
-	var words []word
-	in := false
-	for i, r := range text {
-		if unicode.IsSpace(r) {
-			if in {
-				words[len(words)-1].end = i
-				in = false
-			}
-			continue
-		}
-		if !in {
-			words = append(words, word{start: i})
-			in = true
-		}
-	}
-	if in {
-		words[len(words)-1].end = len(text)
-	}
+	words := wordSpans(text)
 	// A word broken by a line-end hyphen is one word: a window never
 	// starts or ends inside it, as no one quotes half a word.
 	merged := words[:0]
 	for _, w := range words {
-		if n := len(merged); n > 0 && lineEndHyphen(text[merged[n-1].start:merged[n-1].end], text[merged[n-1].end:w.start], text[w.start:w.end]) {
-			merged[n-1].end = w.end
+		if n := len(merged); n > 0 && lineEndHyphen(text[merged[n-1][0]:merged[n-1][1]], text[merged[n-1][1]:w[0]], text[w[0]:w[1]]) {
+			merged[n-1][1] = w[1]
 			continue
 		}
 		merged = append(merged, w)
@@ -65,7 +47,7 @@ func Windows(text, key string) []string {
 		if k+n > len(words) {
 			n = len(words) - k
 		}
-		w := text[words[k].start:words[k+n-1].end]
+		w := text[words[k][0]:words[k+n-1][1]]
 		if !undecoded(w) {
 			out = append(out, w)
 		}
