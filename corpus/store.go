@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"github.com/citecheck/citecheck/internal/atomicfile"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -98,26 +100,11 @@ func encodeManifest(m *Manifest) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// writeFileAtomic writes b to path through a temporary file and a rename, so
-// a reader never sees a half-written file.
+// writeFileAtomic writes b to path, creating its folder, so that a reader
+// never sees a half-written file.
 func writeFileAtomic(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(b)
-	merr := tmp.Chmod(0o644) // CreateTemp makes 0600; the corpus is meant to be shared
-	cerr := tmp.Close()
-	if werr != nil || merr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return errors.Join(werr, merr, cerr)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, b)
 }

@@ -1,6 +1,8 @@
 package freeze
 
 import (
+	"github.com/citecheck/citecheck/internal/atomicfile"
+
 	"errors"
 	"fmt"
 	"io"
@@ -173,7 +175,7 @@ func Write(in Inputs) (*Frozen, error) {
 	if err != nil {
 		return fr, err
 	}
-	if err := writeFileAtomic(in.LockPath, fr.Lock.Encode()); err != nil {
+	if err := atomicfile.Write(in.LockPath, fr.Lock.Encode()); err != nil {
 		return fr, fmt.Errorf("freeze: write %s: %w", in.LockPath, err)
 	}
 	return fr, nil
@@ -225,25 +227,6 @@ func hashFile(path string) (int64, string, error) {
 		return 0, "", err
 	}
 	return n, "blake3:" + fmt.Sprintf("%x", h.Sum(nil)), nil
-}
-
-func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(b)
-	merr := tmp.Chmod(0o644)
-	cerr := tmp.Close()
-	if werr != nil || merr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return errors.Join(werr, merr, cerr)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }
 
 func plural(n int, word string) string {
