@@ -68,14 +68,7 @@ func eachLine(r io.Reader, file string, fn func(line int, data []byte) error) er
 			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
 		}
 		if !utf8.Valid(line) {
-			off := 0
-			for off < len(line) {
-				r, size := utf8.DecodeRune(line[off:])
-				if r == utf8.RuneError && size <= 1 {
-					break
-				}
-				off += size
-			}
+			off := inputerr.InvalidUTF8(line)
 			return &InputError{File: file, Line: n, Err: fmt.Errorf("%w at byte %d of the line", ErrInvalidUTF8, off+1)}
 		}
 		if len(bytes.TrimSpace(line)) == 0 {

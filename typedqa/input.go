@@ -1,6 +1,8 @@
 package typedqa
 
 import (
+	"github.com/citecheck/citecheck/internal/inputerr"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -39,14 +41,7 @@ func readAll(r io.Reader, file string, limit int64) ([]byte, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, size := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			off += size
-		}
+		off := inputerr.InvalidUTF8(data)
 		col := off - bytes.LastIndexByte(data[:off], '\n') // 1-based byte column
 		return nil, &InputError{File: file, Line: lineAt(data, off), Err: fmt.Errorf("%w at byte %d of the line", ErrInvalidUTF8, col)}
 	}

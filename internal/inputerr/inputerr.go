@@ -3,6 +3,7 @@ package inputerr
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is one located fault.
@@ -56,4 +57,19 @@ func (e *List[E]) Unwrap() []error {
 		out[i] = x
 	}
 	return out
+}
+
+// InvalidUTF8 returns the byte offset of the first byte of b that is not
+// valid UTF-8, or len(b) when b is valid: where a fault report should
+// point.
+func InvalidUTF8(b []byte) int {
+	off := 0
+	for off < len(b) {
+		r, size := utf8.DecodeRune(b[off:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	return off
 }

@@ -37,3 +37,21 @@ func TestList(t *testing.T) {
 		t.Error("the list does not unwrap to its faults")
 	}
 }
+
+func TestInvalidUTF8(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+		why  string
+	}{
+		{"plain", 5, "valid: the length"},
+		{"é\xffx", 2, "after a two-byte letter"},
+		{"ab\xe2\x82", 2, "a truncated three-byte sequence"},
+		{"", 0, "empty"},
+	}
+	for _, tt := range tests {
+		if got := InvalidUTF8([]byte(tt.in)); got != tt.want {
+			t.Errorf("%s: InvalidUTF8(%q) = %d, want %d", tt.why, tt.in, got, tt.want)
+		}
+	}
+}

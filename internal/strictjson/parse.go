@@ -1,6 +1,8 @@
 package strictjson
 
 import (
+	"github.com/citecheck/citecheck/internal/inputerr"
+
 	"errors"
 	"fmt"
 	"strconv"
@@ -134,14 +136,7 @@ func Parse(data []byte, file string, lim Limits) (*Value, error) {
 		return nil, NewError(file, data, 0, "", fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), lim.MaxBytes))
 	}
 	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, size := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			off += size
-		}
+		off := inputerr.InvalidUTF8(data)
 		return nil, NewError(file, data, off, "", fmt.Errorf("%w: byte 0x%02x", ErrInvalidUTF8, data[off]))
 	}
 	p := &parser{data: data, file: file, maxDepth: lim.MaxDepth, fold: cases.Fold()}
