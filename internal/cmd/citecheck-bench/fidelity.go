@@ -197,20 +197,15 @@ func benchFidelity(stdout io.Writer, args []string) error {
 		}
 	}
 	if *missFile != "" {
-		f, err := os.Create(*missFile)
-		if err != nil {
-			return err
-		}
-		enc := json.NewEncoder(f)
-		for i, r := range results {
-			for _, m := range r.Misses {
+		err := writeJSONLines(*missFile, len(docs), func(i int, enc *json.Encoder) {
+			for _, m := range results[i].Misses {
 				enc.Encode(struct {
 					Document string `json:"document"`
 					fidelity.Miss
 				}{docs[i].Name, m})
 			}
-		}
-		if err := f.Close(); err != nil {
+		})
+		if err != nil {
 			return err
 		}
 	}
