@@ -89,31 +89,31 @@ func objectHeaders(data []byte, max int) []header {
 		}
 		p := i + k
 		i = p + 3
-		if p+3 < len(data) && !isDelimOrSpace(data[p+3]) {
+		if p+3 < len(data) && !isWhite(data[p+3]) && !isDelim(data[p+3]) {
 			continue // "object", "objects"
 		}
 		j := p
-		if j == 0 || !isSpace(data[j-1]) {
+		if j == 0 || !isWhite(data[j-1]) {
 			continue // "endobj" and the like
 		}
-		for j > 0 && isSpace(data[j-1]) {
+		for j > 0 && isWhite(data[j-1]) {
 			j--
 		}
 		genEnd := j
 		for j > 0 && isDigit(data[j-1]) && genEnd-j < 5 {
 			j--
 		}
-		if j == genEnd || j == 0 || !isSpace(data[j-1]) {
+		if j == genEnd || j == 0 || !isWhite(data[j-1]) {
 			continue
 		}
-		for j > 0 && isSpace(data[j-1]) {
+		for j > 0 && isWhite(data[j-1]) {
 			j--
 		}
 		numEnd := j
 		for j > 0 && isDigit(data[j-1]) && numEnd-j < 10 {
 			j--
 		}
-		if j == numEnd || (j > 0 && !isSpace(data[j-1])) {
+		if j == numEnd || (j > 0 && !isWhite(data[j-1])) {
 			continue
 		}
 		out = append(out, header{start: j, numEnd: numEnd})
@@ -121,13 +121,7 @@ func objectHeaders(data []byte, max int) []header {
 	return out
 }
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0
-}
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-func isDelimOrSpace(c byte) bool {
-	return isSpace(c) || bytes.IndexByte([]byte("()<>[]{}/%"), c) >= 0
-}
 
 // bodyEnd cuts an object's body at a cross-reference section or trailer
 // that starts a line after it.
@@ -167,7 +161,7 @@ func streamKeyword(body []byte) (dictEnd, dataStart int, ok bool) {
 		at := off + k
 		off = at + 6
 		j := at
-		for j > 0 && isSpace(body[j-1]) {
+		for j > 0 && isWhite(body[j-1]) {
 			j--
 		}
 		if j < 2 || body[j-1] != '>' || body[j-2] != '>' {
