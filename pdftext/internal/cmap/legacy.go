@@ -40,29 +40,29 @@ func r2(lo0, hi0, lo1, hi1 byte) csRange {
 	return csRange{n: 2, lo: [4]byte{lo0, lo1}, hi: [4]byte{hi0, hi1}}
 }
 
-// legacyCMaps lists the predefined CMaps of PDF 32000-1:2008 Table 118
-// that this package decodes through a national character set, with the
-// codespace ranges of Adobe's CMap files.
-func legacyCMaps() map[string]struct {
+// legacyCMap is a family of predefined CMaps decoded through a national
+// character set: its codespace ranges (those of Adobe's CMap files) and the
+// writing modes Adobe defines it in ("H", "V").
+type legacyCMap struct {
 	cs      legacyCharset
 	ranges  []csRange
-	written []string // writing modes: "H", "V", or both
-} {
-	type entry = struct {
-		cs      legacyCharset
-		ranges  []csRange
-		written []string
-	}
+	written []string
+}
+
+// legacyCMaps lists the predefined CMaps of PDF 32000-1:2008 Table 118
+// that this package decodes through a national character set, by the name
+// before "-H"/"-V" ("" for the JIS "H" and "V").
+func legacyCMaps() map[string]legacyCMap {
 	hv := []string{"H", "V"}
 	rksj := []csRange{r1(0x00, 0x80), r1(0xA0, 0xDF), r1(0xFD, 0xFF), r2(0x81, 0x9F, 0x40, 0xFC), r2(0xE0, 0xFC, 0x40, 0xFC)}
 	euc := []csRange{r1(0x00, 0x80), r2(0x8E, 0x8E, 0xA0, 0xDF), r2(0xA1, 0xFE, 0xA1, 0xFE)}
+	eucPlain := []csRange{r1(0x00, 0x80), r2(0xA1, 0xFE, 0xA1, 0xFE)} // ASCII and 94x94 rows
 	gbkRanges := []csRange{r1(0x00, 0x80), r2(0x81, 0xFE, 0x40, 0xFE)}
 	gb18030Ranges := []csRange{r1(0x00, 0x80), r2(0x81, 0xFE, 0x40, 0x7E), r2(0x81, 0xFE, 0x80, 0xFE),
 		{n: 4, lo: [4]byte{0x81, 0x30, 0x81, 0x30}, hi: [4]byte{0xFE, 0x39, 0xFE, 0x39}}}
 	big5Ranges := []csRange{r1(0x00, 0x80), r2(0x81, 0xFE, 0x40, 0x7E), r2(0x81, 0xFE, 0xA1, 0xFE)}
-	kscEUC := []csRange{r1(0x00, 0x80), r2(0xA1, 0xFE, 0xA1, 0xFE)}
 	uhcRanges := []csRange{r1(0x00, 0x80), r2(0x81, 0xFE, 0x41, 0xFE)}
-	return map[string]entry{
+	return map[string]legacyCMap{
 		// Japanese.
 		"83pv-RKSJ":  {shiftJIS, rksj, []string{"H"}},
 		"90ms-RKSJ":  {shiftJIS, rksj, hv},
@@ -73,8 +73,8 @@ func legacyCMaps() map[string]struct {
 		"EUC":        {eucJP, euc, hv},
 		"":           {jisRows, []csRange{r2(0x21, 0x7E, 0x21, 0x7E)}, hv}, // "H" and "V"
 		// Simplified Chinese.
-		"GB-EUC":   {gbk, []csRange{r1(0x00, 0x80), r2(0xA1, 0xFE, 0xA1, 0xFE)}, hv},
-		"GBpc-EUC": {gbk, []csRange{r1(0x00, 0x80), r2(0xA1, 0xFE, 0xA1, 0xFE)}, hv},
+		"GB-EUC":   {gbk, eucPlain, hv},
+		"GBpc-EUC": {gbk, eucPlain, hv},
 		"GBK-EUC":  {gbk, gbkRanges, hv},
 		"GBKp-EUC": {gbk, gbkRanges, hv},
 		"GBK2K":    {gb18030, gb18030Ranges, hv},
@@ -84,8 +84,8 @@ func legacyCMaps() map[string]struct {
 		"ETen-B5":   {big5, big5Ranges, hv},
 		"ETenms-B5": {big5, big5Ranges, hv},
 		// Korean.
-		"KSC-EUC":      {uhc, kscEUC, hv},
-		"KSCpc-EUC":    {uhc, kscEUC, []string{"H"}},
+		"KSC-EUC":      {uhc, eucPlain, hv},
+		"KSCpc-EUC":    {uhc, eucPlain, []string{"H"}},
 		"KSCms-UHC":    {uhc, uhcRanges, hv},
 		"KSCms-UHC-HW": {uhc, uhcRanges, hv},
 	}
