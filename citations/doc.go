@@ -46,7 +46,9 @@
 //     MaxElisionGap code points after the previous one ends; Result.Elided;
 //  4. reordered: every word of the quote on one page, in pieces whose order
 //     differs (see the constants MinPieceWords, MinPieceLen, MaxReorderSpan
-//     for the rules that keep a changed word or number out).
+//     for the rules that keep a changed word or number out), or as a column
+//     run: the quote's lines anchored in consecutive lines of the page, a
+//     table read column by column (columns.go states the anchoring rules).
 //
 // Every match starts and ends on word boundaries of the page: "10 days" is
 // not found in "110 days", "3" not in "3.5", "batch" not in "batches" (for
@@ -176,14 +178,15 @@ package citations
 
 // BUG(citations): the reordered level finds quotes whose lines another
 // extractor emitted in another order only when each line is in the stored
-// text as a whole; the stored text's own reading order (one per page) limits
-// it. Measured with make bench-fidelity on windows of 6-14 words from the
-// test corpus's page texts, unique in their source's document: 88.6% of
-// pdftotext's, 99.3% of mutool's, 98.4% of pdf.js's and 86.2% of pdfminer's
-// are found on the right page (93.2% in all; the target is 97%). Of the
-// 11,487 misses, 38% hold a word our page text does not have at all, 31%
-// are numeric tables and figures (numbers are never matched out of context)
-// and 31% are lines cut or skipped in ways the level does not allow.
+// text as a whole, or (column runs) lies in consecutive stored lines; the
+// stored text's own reading order (one per page) limits it. Measured with
+// make bench-fidelity on windows of 6-14 words from the test corpus's page
+// texts, unique in their source's document: 89.2% of pdftotext's, 99.3% of
+// mutool's, 98.4% of pdf.js's and 87.3% of pdfminer's are found on the
+// right page (93.6% in all; the target is 97%). Of the 10,771 misses, 40%
+// hold a word our page text does not have at all, 19% are mostly numbers
+// (numbers are never matched out of context) and 40% are lines cut or
+// skipped in ways the level does not allow.
 
 // BUG(citations): the index keeps every page's textnorm.Text (about 11
 // bytes per code point) in memory beside its suffix arrays: a process that

@@ -21,7 +21,9 @@ const (
 	JoinedWords = Level(textnorm.JoinedWords)
 	// Reordered: every word of the quote is on one page, in pieces of at
 	// least MinPieceWords words that the page holds in another order (columns
-	// or lines read differently by another extractor). Never a pass.
+	// or lines read differently by another extractor), or as a column run:
+	// its lines anchored in consecutive lines of the page (columns.go).
+	// Never a pass.
 	Reordered = JoinedWords + 1
 )
 

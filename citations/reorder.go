@@ -114,21 +114,42 @@ func hasDigit(s string) bool {
 	return false
 }
 
-// findReordered tries the reordered level on candidate pages: those holding
-// the quote's longest unit (line mode) or its first admissible piece (word
-// mode), in the named document first, then elsewhere when wanted.
+// findReordered tries the reordered level on candidate pages, in the
+// named document first, then elsewhere when wanted. In line mode those are
+// the pages holding every line of the quote (judged by the lines the index
+// counts completely, or by the rarest when it counts none); in word mode
+// the pages holding its first admissible piece.
 func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc {
 	qs := qt.String()
 	units, lines := quoteUnits(qt)
-	var probe string
+	var pages map[int]bool
 	if lines {
 		if len(units) < 2 {
 			return nil
 		}
+		var rarest map[int]bool
+		rarestHits := -1
 		for _, u := range units {
-			if u.to-u.from > len(probe) {
-				probe = qs[u.from:u.to]
+			ps, hits, complete := ix.pagesHolding(qs[u.from:u.to])
+			if complete {
+				if pages == nil {
+					pages = ps
+				} else {
+					for p := range pages {
+						if !ps[p] {
+							delete(pages, p)
+						}
+					}
+				}
+				if len(pages) == 0 {
+					return nil // no page holds every line
+				}
+			} else if rarestHits < 0 || hits < rarestHits {
+				rarest, rarestHits = ps, hits
 			}
+		}
+		if pages == nil {
+			pages = rarest
 		}
 	} else {
 		if len(units) < 2*MinPieceWords {
@@ -138,27 +159,14 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 		for k < len(units) && utf8.RuneCountInString(qs[:units[k-1].to]) < MinPieceLen {
 			k++
 		}
-		probe = qs[:units[k-1].to]
+		pages, _, _ = ix.pagesHolding(qs[:units[k-1].to])
 	}
-	seen := map[int]bool{}
 	var mine, others []int
-	for shi := range ix.shards {
-		sh := &ix.shards[shi]
-		for _, h := range sh.sa.Lookup([]byte(probe), maxHits) {
-			si := sh.segAt(h)
-			if si < 0 {
-				continue
-			}
-			p := int(sh.segs[si].page)
-			if seen[p] {
-				continue
-			}
-			seen[p] = true
-			if ix.pages[p].doc == doc {
-				mine = append(mine, p)
-			} else if elsewhere {
-				others = append(others, p)
-			}
+	for p := range pages {
+		if ix.pages[p].doc == doc {
+			mine = append(mine, p)
+		} else if elsewhere {
+			others = append(others, p)
 		}
 	}
 	sort.Ints(mine)
@@ -171,6 +179,8 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 			}
 			if l, ok := ix.reorderOnPage(qt, units, lines, p); ok {
 				locs = append(locs, l)
+			} else if lines {
+				locs = append(locs, ix.runOnPage(qt, units, p)...)
 			}
 		}
 	}
@@ -180,6 +190,27 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 	}
 	ix.sortLocs(locs)
 	return locs
+}
+
+// pagesHolding returns the pages where the index finds s, from at most
+// maxHits occurrences per shard; complete reports that no shard had more.
+func (ix *Index) pagesHolding(s string) (pages map[int]bool, hits int, complete bool) {
+	pages, complete = map[int]bool{}, true
+	for shi := range ix.shards {
+		sh := &ix.shards[shi]
+		hs := sh.sa.Lookup([]byte(s), maxHits+1)
+		if len(hs) > maxHits {
+			complete = false
+			hs = hs[:maxHits]
+		}
+		hits += len(hs)
+		for _, h := range hs {
+			if si := sh.segAt(h); si >= 0 {
+				pages[int(sh.segs[si].page)] = true
+			}
+		}
+	}
+	return pages, hits, complete
 }
 
 // findOnPage returns the byte offsets in page of the occurrences of sub

@@ -1,0 +1,206 @@
+package citations
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/textnorm"
+)
+
+// Column runs: the second shape of the reordered level. pdfminer and
+// pdftotext read a table column by column, a line-numbered listing as a
+// block of numbers, and a list's labels apart from its items, where the
+// stored text holds the page's rows. Such a quote's lines are then parts of
+// consecutive lines of the stored page, in order: line k of the quote is a
+// run of whole words of page line L+k.
+//
+// "Somewhere in its row" would be too loose: a changed word or number
+// often occurs elsewhere in the same row, above all in a table. So every
+// quote line is anchored in its row:
+//
+//   - a line without digits starts its row or ends it, or sits in the
+//     run's column;
+//   - a line with a digit always sits in the column, and the column holds
+//     at least two such lines: numbers align only with numbers;
+//   - the column is one word position for the whole run, counted from the
+//     start of the rows or from their end (a column after a name of
+//     several words), and holds at least two lines.
+//
+// A changed cell is then found only where the page holds the changed
+// column, in the same rows. As for pieces, a quote that is the page's text
+// but for one word (nearMiss) is refused whatever column it would fit.
+// A run placed more than one way on a page (a column of values that
+// several columns share) is reported at each place, which makes the quote
+// ambiguous, never a guessed match.
+
+// maxRunPlacements: enough to tell unique from ambiguous. maxRunStates
+// bounds the partial placements kept while a run is placed; past it the run
+// is given up (not found, never guessed).
+const (
+	maxRunPlacements = 2
+	maxRunStates     = 256
+)
+
+// pageLine is one stored line: its words and the code point offset where
+// each starts in the page's normalized text.
+type pageLine struct {
+	words []string
+	at    []int
+}
+
+// pageLines cuts the page's normalized text at the spaces that stand for a
+// raw line break.
+func pageLines(t *textnorm.Text) []pageLine {
+	s := t.String()
+	var lines []pageLine
+	var cur pageLine
+	cp, wordStart, wordByte := 0, -1, 0
+	flush := func(end int) {
+		if wordStart >= 0 {
+			cur.words = append(cur.words, s[wordByte:end])
+			cur.at = append(cur.at, wordStart)
+			wordStart = -1
+		}
+	}
+	for i, r := range s {
+		if r == ' ' {
+			flush(i)
+			if rawBreakAt(t, cp) {
+				lines = append(lines, cur)
+				cur = pageLine{}
+			}
+		} else if wordStart < 0 {
+			wordStart, wordByte = cp, i
+		}
+		cp++
+	}
+	flush(len(s))
+	return append(lines, cur)
+}
+
+// columnKey names a column: a word position counted from the line's start
+// (fromEnd false) or from its end.
+type columnKey struct {
+	fromEnd bool
+	index   int
+}
+
+// runOnPage places the quote's lines (units) as a column run on page p and
+// returns one location per placement, at most maxRunPlacements.
+func (ix *Index) runOnPage(qt *textnorm.Text, units []unit, p int) []loc {
+	qs := qt.String()
+	if len(units) < 2 || len(qs) < MinPieceLen {
+		return nil
+	}
+	t := ix.pages[p].text
+	// As for pieces: a quote that is the page's text but for one word is a
+	// changed quote, whatever column it would fit.
+	if nearMiss(qs, t.String()) {
+		return nil
+	}
+	words := make([][]string, len(units))
+	for k, u := range units {
+		words[k] = strings.Split(qs[u.from:u.to], " ")
+	}
+	lines := pageLines(t)
+	var locs []loc
+	for first := 0; first+len(units) <= len(lines); first++ {
+		for _, parts := range placeRun(words, lines[first:first+len(units)]) {
+			l := loc{doc: ix.pages[p].doc, level: Reordered}
+			for k, at := range parts {
+				row := &lines[first+k]
+				from := row.at[at]
+				last := at + len(words[k]) - 1
+				to := row.at[last] + utf8.RuneCountInString(row.words[last])
+				l.parts = append(l.parts, part{p, from, to})
+			}
+			span := l.parts[len(l.parts)-1].to - l.parts[0].from
+			if span > max(MaxReorderSpan, 4*qt.Len()) {
+				continue
+			}
+			locs = append(locs, l)
+			if len(locs) == maxRunPlacements {
+				return locs
+			}
+		}
+	}
+	return locs
+}
+
+// placeRun returns the placements of the quote lines (as words) on the
+// rows, one row each: for every placement, the word index in each row
+// where its quote line starts. Each line is anchored in its row: it starts
+// the row, ends it, or sits in the run's one column with at least one other
+// line. Lines holding a digit are anchored the same way, and when several
+// are not at an edge they share that column.
+func placeRun(words [][]string, rows []pageLine) [][]int {
+	type state struct {
+		key           columnKey // index -1 until a line sits in the column
+		inCol, digits int       // lines in the column, and of them with digits
+		parts         []int
+	}
+	states := []state{{key: columnKey{index: -1}}}
+	for k, w := range words {
+		row := rows[k].words
+		at := wordsAt(row, w)
+		digits := hasDigit(strings.Join(w, " "))
+		var next []state
+		for _, s := range states {
+			for _, a := range at {
+				if !digits && (a == 0 || a+len(w) == len(row)) {
+					next = append(next, state{s.key, s.inCol, s.digits, append(s.parts[:k:k], a)})
+					continue
+				}
+				for _, key := range []columnKey{{false, a}, {true, len(row) - a - len(w)}} {
+					if s.key.index >= 0 && key != s.key {
+						continue
+					}
+					d := s.digits
+					if digits {
+						d++
+					}
+					next = append(next, state{key, s.inCol + 1, d, append(s.parts[:k:k], a)})
+				}
+			}
+		}
+		if len(next) == 0 || len(next) > maxRunStates {
+			return nil
+		}
+		states = next
+	}
+	// One placement per distinct set of positions: a column found both
+	// from the start and from the end of equal rows is one column.
+	var out [][]int
+	seen := map[string]bool{}
+	for _, s := range states {
+		if s.inCol == 1 || s.digits == 1 {
+			continue // a column of one line, or one number, fixes nothing
+		}
+		k := fmt.Sprint(s.parts)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, s.parts)
+		}
+	}
+	return out
+}
+
+// wordsAt returns the word indexes in row where the words w occur in
+// sequence.
+func wordsAt(row, w []string) []int {
+	var at []int
+	for i := 0; i+len(w) <= len(row); i++ {
+		match := true
+		for j := range w {
+			if row[i+j] != w[j] {
+				match = false
+				break
+			}
+		}
+		if match {
+			at = append(at, i)
+		}
+	}
+	return at
+}
