@@ -40,6 +40,7 @@ import (
 const (
 	maxRunPlacements = 2
 	maxRunStates     = 256
+	maxRunWork       = 1 << 20 // row words and partial placements looked at on one page
 )
 
 // pageLine is one stored line: its words and the code point offset where
@@ -105,8 +106,13 @@ func (ix *Index) runOnPage(qt *textnorm.Text, units []unit, p int) []loc {
 	}
 	lines := pageLines(t)
 	var locs []loc
+	budget := maxRunWork
 	for first := 0; first+len(units) <= len(lines); first++ {
-		for _, parts := range placeRun(words, lines[first:first+len(units)]) {
+		placements := placeRun(words, lines[first:first+len(units)], &budget)
+		if budget < 0 {
+			return nil // given up: a partial search could call an ambiguous quote unique
+		}
+		for _, parts := range placements {
 			l := loc{doc: ix.pages[p].doc, level: Reordered}
 			for k, at := range parts {
 				row := &lines[first+k]
@@ -132,9 +138,11 @@ func (ix *Index) runOnPage(qt *textnorm.Text, units []unit, p int) []loc {
 // rows, one row each: for every placement, the word index in each row
 // where its quote line starts. Each line is anchored in its row: it starts
 // the row, ends it, or sits in the run's one column with at least one other
-// line. Lines holding a digit are anchored the same way, and when several
-// are not at an edge they share that column.
-func placeRun(words [][]string, rows []pageLine) [][]int {
+// line. A line holding a digit always sits in the column, which must then
+// hold at least two of them. budget counts the row words and partial
+// placements looked at; past it placeRun returns nil and leaves budget
+// negative.
+func placeRun(words [][]string, rows []pageLine, budget *int) [][]int {
 	type state struct {
 		key           columnKey // index -1 until a line sits in the column
 		inCol, digits int       // lines in the column, and of them with digits
@@ -144,6 +152,10 @@ func placeRun(words [][]string, rows []pageLine) [][]int {
 	for k, w := range words {
 		row := rows[k].words
 		at := wordsAt(row, w)
+		*budget -= len(row) + len(states)*len(at)
+		if *budget < 0 {
+			return nil
+		}
 		digits := hasDigit(strings.Join(w, " "))
 		var next []state
 		for _, s := range states {

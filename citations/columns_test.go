@@ -1,0 +1,36 @@
+package citations
+
+import (
+	"strings"
+	"testing"
+)
+
+// A page and a quote built to make a column run expensive: every row holds
+// the quote's lines many times over. The run gives up rather than search
+// on, and reports nothing: a search cut short could miss the second
+// placement and call an ambiguous quote unique.
+func TestColumnRunGivesUp(t *testing.T) {
+	row := strings.TrimSpace(strings.Repeat("0 ", 100))
+	page := strings.TrimSpace(strings.Repeat(row+"\n", 600))
+	ix, err := Build([]Source{{Name: "zeros.pdf", Pages: []SourcePage{{Text: page}}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quote := strings.TrimSpace(strings.Repeat("0\n", 20))
+	r := ix.Locate(Query{Document: "zeros.pdf", Quote: quote})
+	if r.Status == StatusUnique {
+		t.Fatalf("a column run over rows of repeated values came back unique: %v", r.Spans())
+	}
+	budget := maxRunWork
+	lines := pageLines(ix.pages[0].text)
+	var words [][]string
+	for _, w := range strings.Split(quote, "\n") {
+		words = append(words, []string{w})
+	}
+	for first := 0; first+len(words) <= len(lines) && budget >= 0; first++ {
+		placeRun(words, lines[first:first+len(words)], &budget)
+	}
+	if budget >= 0 {
+		t.Fatalf("the run search finished within its budget (%d left); the test no longer exercises giving up", budget)
+	}
+}
