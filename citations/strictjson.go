@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/internal/inputerr"
+	"github.com/citecheck/citecheck/internal/strictjson"
 	"golang.org/x/text/cases"
 )
 
@@ -22,7 +23,7 @@ type InputError = inputerr.Error
 // Sentinel errors inside InputError, for callers that branch on the kind.
 var (
 	ErrInvalidUTF8  = errors.New("invalid UTF-8")
-	ErrDuplicateKey = errors.New("duplicate JSON key")
+	ErrDuplicateKey = strictjson.ErrDuplicateKey
 	ErrUnknownKey   = errors.New("unknown key")
 	ErrTooLarge     = errors.New("input too large")
 	ErrMissing      = errors.New("missing")
@@ -103,73 +104,54 @@ func arrayOf(s *schema) *schema              { return &schema{elem: s, any: s ==
 
 var fold = cases.Fold()
 
-// checkKeys walks one JSON value token by token: encoding/json keeps the
-// last of two duplicate keys and matches field names case-insensitively,
-// so this pass makes both errors, and refuses keys the schema does not
-// list. It returns the path of the offending key.
+// checkKeys parses one record with internal/strictjson, which refuses what
+// encoding/json would let through (two equal keys, of which it keeps the
+// last; keys equal under case folding, which it binds to one field; lone
+// surrogate escapes; trailing data), then refuses keys the schema does not
+// list. It returns the JSON path of the fault.
 func checkKeys(data []byte, sch *schema, vendorKeys map[string]string) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	path, err := walk(dec, sch, "", vendorKeys)
+	v, err := strictjson.Parse(data, "", strictjson.Limits{})
 	if err != nil {
-		return path, err
+		var se *strictjson.Error
+		if !errors.As(err, &se) {
+			return "", err
+		}
+		if errors.Is(se.Err, strictjson.ErrDuplicateKey) {
+			return se.Path, se.Err
+		}
+		return se.Path, fmt.Errorf("%w: %w", ErrInvalid, se.Err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return "", errors.New("extra data after the JSON value")
-	}
-	return "", nil
+	return checkValue(v, sch, "", vendorKeys)
 }
 
-func walk(dec *json.Decoder, sch *schema, path string, vendorKeys map[string]string) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return path, jsonSyntax(err)
-	}
-	switch tok {
-	case json.Delim('{'):
+// checkValue walks a parsed value against its schema.
+func checkValue(v *strictjson.Value, sch *schema, path string, vendorKeys map[string]string) (string, error) {
+	switch v.Kind {
+	case strictjson.Object:
 		if sch != nil && !sch.any && sch.keys == nil {
 			return path, fmt.Errorf("%w: expected %s, found an object", ErrInvalid, sch.kind())
 		}
-		seen := map[string]string{}
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return path, jsonSyntax(err)
-			}
-			key := kt.(string)
-			kp := key
-			if path != "" {
-				kp = path + "." + key
-			}
-			f := fold.String(key)
-			if prev, ok := seen[f]; ok {
-				if prev == key {
-					return kp, ErrDuplicateKey
-				}
-				return kp, fmt.Errorf("%w: %q differs from %q only in case", ErrDuplicateKey, key, prev)
-			}
-			seen[f] = key
+		for _, m := range v.Members {
+			kp := strictjson.JoinKey(path, m.Key)
 			var sub *schema
 			switch {
 			case sch == nil || sch.any:
-				if exact, ok := vendorKeys[f]; ok && exact != key {
-					return kp, fmt.Errorf("%w: %q is spelled %q", ErrUnknownKey, key, exact)
+				if exact, ok := vendorKeys[fold.String(m.Key)]; ok && exact != m.Key {
+					return kp, fmt.Errorf("%w: %q is spelled %q", ErrUnknownKey, m.Key, exact)
 				}
 				sub = sch
 			default:
-				s, ok := sch.keys[key]
+				s, ok := sch.keys[m.Key]
 				if !ok {
 					return kp, ErrUnknownKey
 				}
 				sub = s
 			}
-			if p, err := walk(dec, sub, kp, vendorKeys); err != nil {
+			if p, err := checkValue(m.Value, sub, kp, vendorKeys); err != nil {
 				return p, err
 			}
 		}
-		_, err := dec.Token()
-		return path, jsonSyntax(err)
-	case json.Delim('['):
+	case strictjson.Array:
 		if sch != nil && !sch.any && sch.elem == nil {
 			return path, fmt.Errorf("%w: expected %s, found an array", ErrInvalid, sch.kind())
 		}
@@ -180,13 +162,11 @@ func walk(dec *json.Decoder, sch *schema, path string, vendorKeys map[string]str
 				sub = sch
 			}
 		}
-		for i := 0; dec.More(); i++ {
-			if p, err := walk(dec, sub, fmt.Sprintf("%s[%d]", path, i), vendorKeys); err != nil {
+		for i, e := range v.Elems {
+			if p, err := checkValue(e, sub, strictjson.JoinIndex(path, i), vendorKeys); err != nil {
 				return p, err
 			}
 		}
-		_, err := dec.Token()
-		return path, jsonSyntax(err)
 	}
 	return "", nil
 }
