@@ -59,7 +59,7 @@ func TestReadDictionaryErrors(t *testing.T) {
 		{"form twice", `{"classes": [{"canonical": "x", "forms": ["y", "Y."]}]}`, 1, "listed twice"},
 		{"no forms", `{"classes": [{"canonical": "x", "forms": []}]}`, 1, "has no forms"},
 		{"unknown key", `{"classes": [{"canonical": "x", "forms": ["y"], "note": "z"}]}`, 1, "unknown key"},
-		{"duplicate key", `{"classes": [{"canonical": "x", "canonical": "y", "forms": ["y"]}]}`, 1, "duplicate JSON key"},
+		{"duplicate key", `{"classes": [{"canonical": "x", "canonical": "y", "forms": ["y"]}]}`, 1, `duplicate key "canonical"`},
 		{"forms not strings", `{"classes": [{"canonical": "x", "forms": [1]}]}`, 1, "expected string"},
 	}
 	for _, tc := range tests {

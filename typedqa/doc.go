@@ -53,7 +53,9 @@
 // Strictness: invalid UTF-8 anywhere is an error naming the line (a leading
 // byte-order mark is ignored); duplicate JSON keys and keys differing only
 // in case are errors (encoding/json would take the last or match them
-// case-insensitively); unknown keys are errors; identifiers (model,
+// case-insensitively), and so are lone surrogate escapes (every JSON input
+// is parsed by internal/strictjson, as the reference and the plan are);
+// unknown keys are errors; identifiers (model,
 // condition, run, document) are non-empty, at most 256 bytes, free of
 // control characters and of surrounding white space. Caps: 64 MiB per data
 // file, 4 MiB per questions or dictionary file, 8 KiB per value, 256

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/citecheck/citecheck/internal/inputerr"
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // InputError is a fault in one of the user's input files. Line is 1-based
@@ -55,7 +56,7 @@ func (l *errorList) err() error {
 var (
 	ErrTooLarge      = errors.New("input exceeds the size limit")
 	ErrInvalidUTF8   = errors.New("invalid UTF-8")
-	ErrDuplicateKey  = errors.New("duplicate JSON key")
+	ErrDuplicateKey  = strictjson.ErrDuplicateKey
 	ErrUnknownKey    = errors.New("unknown key")
 	ErrDuplicateRow  = errors.New("duplicate row")
 	ErrUnknownID     = errors.New("unknown question id")

@@ -2,6 +2,7 @@ package typedqa
 
 import (
 	"github.com/citecheck/citecheck/internal/inputerr"
+	"github.com/citecheck/citecheck/internal/strictjson"
 
 	"bytes"
 	"encoding/json"
@@ -11,8 +12,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/cases"
 )
 
 // Size caps. Character accuracy is quadratic in value length and the
@@ -59,78 +58,39 @@ func lineAt(data []byte, off int) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-// checkJSONKeys walks data token by token. encoding/json keeps the last of
-// two duplicate keys and matches field names case-insensitively, so a file
-// with "id" twice, or with "ID", would decode without complaint; this pass
-// makes both errors. Every object key must be one of known, spelled
-// exactly; which keys belong to which object is left to the decoder's
-// DisallowUnknownFields. The data must hold exactly one JSON value.
+// checkJSONKeys parses data with internal/strictjson, which refuses two
+// equal keys (encoding/json keeps the last), keys equal under case folding
+// (encoding/json binds them to one field), lone surrogate escapes and
+// anything after the one JSON value, then requires every object key to be
+// one of known, spelled exactly; which keys belong to which object is left
+// to the decoder's DisallowUnknownFields.
 func checkJSONKeys(data []byte, file string, known map[string]bool) error {
-	type frame struct {
-		object    bool
-		expectKey bool
-		seen      map[string]string // folded key -> key as written
+	v, err := strictjson.Parse(data, file, strictjson.Limits{})
+	if err != nil {
+		var se *strictjson.Error
+		if !errors.As(err, &se) {
+			return &InputError{File: file, Err: err}
+		}
+		return &InputError{File: file, Line: se.Line, Field: se.Path, Err: se.Err}
 	}
-	fold := cases.Fold()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var stack []*frame
-	started := false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			if !started {
-				return &InputError{File: file, Line: 1, Err: errors.New("empty input: expected a JSON object")}
+	var walk func(v *strictjson.Value) error
+	walk = func(v *strictjson.Value) error {
+		for _, m := range v.Members {
+			if !known[m.Key] {
+				return &InputError{File: file, Line: lineAt(data, m.KeyOffset), Field: m.Key, Err: ErrUnknownKey}
 			}
-			return nil
-		}
-		if err != nil {
-			return jsonError(data, file, dec.InputOffset(), err)
-		}
-		if started && len(stack) == 0 {
-			return &InputError{File: file, Line: lineAt(data, int(dec.InputOffset())), Err: errors.New("extra data after the JSON value")}
-		}
-		started = true
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if key, ok := tok.(string); ok && top != nil && top.object && top.expectKey {
-			line := lineAt(data, int(dec.InputOffset()))
-			f := fold.String(key)
-			if prev, ok := top.seen[f]; ok {
-				if prev == key {
-					return &InputError{File: file, Line: line, Field: key, Err: ErrDuplicateKey}
-				}
-				return &InputError{File: file, Line: line, Field: key, Err: fmt.Errorf("%w: %q differs from %q only in case", ErrDuplicateKey, key, prev)}
-			}
-			top.seen[f] = key
-			if !known[key] {
-				return &InputError{File: file, Line: line, Field: key, Err: ErrUnknownKey}
-			}
-			top.expectKey = false
-			continue
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{object: true, expectKey: true, seen: map[string]string{}})
-			continue
-		case json.Delim('['):
-			stack = append(stack, &frame{})
-			continue
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			if len(stack) > 0 {
-				top = stack[len(stack)-1]
-			} else {
-				top = nil
+			if err := walk(m.Value); err != nil {
+				return err
 			}
 		}
-		// A complete value was read: the enclosing object expects a key next.
-		if top != nil && top.object {
-			top.expectKey = true
+		for _, e := range v.Elems {
+			if err := walk(e); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
+	return walk(v)
 }
 
 // jsonError turns a decoder error into an InputError with the line.

@@ -94,14 +94,14 @@ func TestReadQuestionsErrors(t *testing.T) {
 		{"unknown key", `{"questions": [{"id": "Q1", "type": "boolean", "weight": 2}]}`, 1, "unknown key", ErrUnknownKey},
 		{"known key at wrong level", `{"questions": [{"id": "Q1", "type": "boolean", "equals": "Y"}]}`, 1, "unknown key", ErrUnknownKey},
 		{"case-variant key", `{"questions": [{"ID": "Q1", "type": "boolean"}]}`, 1, "unknown key", ErrUnknownKey},
-		{"duplicate key", `{"questions": [{"id": "Q1", "id": "Q2", "type": "boolean"}]}`, 1, "duplicate JSON key", ErrDuplicateKey},
+		{"duplicate key", `{"questions": [{"id": "Q1", "id": "Q2", "type": "boolean"}]}`, 1, `duplicate key "id"`, ErrDuplicateKey},
 		{"case-variant duplicate", `{"questions": [{"type": "boolean", "Type": "integer", "id": "Q1"}]}`, 1, "only in case", ErrDuplicateKey},
 		{"invalid UTF-8", "{\"questions\": [\n{\"id\": \"Q1\", \"type\": \"bo\xffolean\"}]}", 2, "invalid UTF-8", ErrInvalidUTF8},
-		{"trailing data", `{"questions": [{"id": "Q1", "type": "boolean"}]} {}`, 1, "extra data", nil},
+		{"trailing data", `{"questions": [{"id": "Q1", "type": "boolean"}]} {}`, 1, "data after the top-level value", nil},
 		{"empty", ``, 1, "empty input", nil},
 		{"no questions", `{"questions": []}`, 1, "no questions", nil},
 		{"missing questions", `{}`, 1, "missing", nil},
-		{"syntax", "{\"questions\": [\n{\"id\": \"Q1\",}]}", 2, "invalid character", nil},
+		{"syntax", "{\"questions\": [\n{\"id\": \"Q1\",}]}", 2, "invalid JSON: unexpected '}'", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

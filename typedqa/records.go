@@ -3,7 +3,6 @@ package typedqa
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/text/cases"
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // Format is the encoding of a ground-truth or responses file.
@@ -367,70 +366,48 @@ func readJSONL(data []byte, file string, columns []string) ([]record, error) {
 	return out, nil
 }
 
+// parseJSONLRecord parses one line with internal/strictjson, which refuses
+// duplicate and case-variant keys, lone surrogate escapes and trailing data
+// (encoding/json would keep the last duplicate and bind a case variant).
 func parseJSONLRecord(line []byte, columns []string) (vals []string, field string, err error) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	syntax := func(err error) ([]string, string, error) {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, "", errors.New("incomplete JSON object (a record must fit on one line)")
-		}
-		return nil, "", errors.New(strings.TrimPrefix(err.Error(), "json: "))
-	}
-	tok, err := dec.Token()
+	v, err := strictjson.Parse(line, "", strictjson.Limits{})
 	if err != nil {
-		return syntax(err)
+		var se *strictjson.Error
+		if !errors.As(err, &se) {
+			return nil, "", err
+		}
+		if errors.Is(se.Err, strictjson.ErrSyntax) && se.Offset >= len(bytes.TrimRight(line, " \t\r")) {
+			return nil, se.Path, errors.New("incomplete JSON object (a record must fit on one line)")
+		}
+		return nil, se.Path, se.Err
 	}
-	if tok != json.Delim('{') {
+	if v.Kind != strictjson.Object {
 		return nil, "", errors.New("expected a JSON object")
 	}
 	vals = make([]string, len(columns))
 	have := make([]bool, len(columns))
-	fold := cases.Fold()
-	seen := map[string]string{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return syntax(err)
-		}
-		key, _ := tok.(string) // object keys are always strings
-		f := fold.String(key)
-		if prev, dup := seen[f]; dup {
-			if prev == key {
-				return nil, key, ErrDuplicateKey
-			}
-			return nil, key, fmt.Errorf("%w: %q differs from %q only in case", ErrDuplicateKey, key, prev)
-		}
-		seen[f] = key
+	for _, m := range v.Members {
+		key := m.Key
 		idx := slices.Index(columns, key)
 		if idx < 0 {
 			return nil, key, fmt.Errorf("%w (want %s)", ErrUnknownKey, strings.Join(columns, ", "))
 		}
-		tok, err = dec.Token()
-		if err != nil {
-			return syntax(err)
-		}
-		switch v := tok.(type) {
-		case string:
-			vals[idx] = v
-		case json.Number:
-			if _, ok := parseInteger(v.String()); !ok || key != "run" {
+		switch m.Value.Kind {
+		case strictjson.String:
+			vals[idx] = m.Value.Str
+		case strictjson.Number:
+			if _, ok := parseInteger(m.Value.Str); !ok || key != "run" {
 				return nil, key, errors.New("must be a string (only run may be a non-negative integer)")
 			}
-			vals[idx] = v.String()
-		case nil:
+			vals[idx] = m.Value.Str
+		case strictjson.Null:
 			if key != "value" {
 				return nil, key, errors.New("must be a string (only value may be null)")
 			}
 		default:
-			return nil, key, fmt.Errorf("must be a string, not %v", jsonKind(v))
+			return nil, key, fmt.Errorf("must be a string, not %s", jsonKind(m.Value.Kind))
 		}
 		have[idx] = true
-	}
-	if _, err := dec.Token(); err != nil { // the closing '}'
-		return syntax(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, "", errors.New("extra data after the JSON object (one object per line)")
 	}
 	for i, ok := range have {
 		if !ok {
@@ -440,15 +417,12 @@ func parseJSONLRecord(line []byte, columns []string) (vals []string, field strin
 	return vals, "", nil
 }
 
-func jsonKind(tok json.Token) string {
-	switch tok {
-	case json.Delim('{'):
+func jsonKind(k strictjson.Kind) string {
+	switch k {
+	case strictjson.Object:
 		return "an object"
-	case json.Delim('['):
+	case strictjson.Array:
 		return "an array"
 	}
-	if _, ok := tok.(bool); ok {
-		return "a boolean"
-	}
-	return fmt.Sprintf("%T", tok)
+	return "a " + k.String()
 }

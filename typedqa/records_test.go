@@ -43,14 +43,14 @@ func TestReadTruthErrors(t *testing.T) {
 		{"value too large", "document,question,value\nd,Q22," + strings.Repeat("a", MaxValueBytes+1) + "\n", 2, "more than 8192", ErrTooLarge},
 		{"too many entries", "document,question,value\nd,Q22," + strings.Repeat("a|", MaxListEntries) + "\n", 2, "list entries", ErrTooLarge},
 		{"empty file", "", 1, "empty file", nil},
-		{"jsonl duplicate key", `{"document": "d", "question": "Q1", "value": "Y", "value": "N"}`, 1, "duplicate JSON key", ErrDuplicateKey},
+		{"jsonl duplicate key", `{"document": "d", "question": "Q1", "value": "Y", "value": "N"}`, 1, `duplicate key "value"`, ErrDuplicateKey},
 		{"jsonl case-variant key", `{"document": "d", "question": "Q1", "Value": "Y"}`, 1, "unknown key", ErrUnknownKey},
 		{"jsonl missing key", "\n{\"document\": \"d\", \"question\": \"Q1\"}", 2, "value: missing key", nil},
 		{"jsonl nested", `{"document": "d", "question": "Q1", "value": ["Y"]}`, 1, "must be a string, not an array", nil},
 		{"jsonl number value", `{"document": "d", "question": "Q7", "value": 3}`, 1, "must be a string", nil},
-		{"jsonl two objects", `{"document": "d", "question": "Q1", "value": "Y"} {}`, 1, "extra data", nil},
+		{"jsonl two objects", `{"document": "d", "question": "Q1", "value": "Y"} {}`, 1, "data after the top-level value", nil},
 		{"jsonl syntax", `{"document": "d", "question": "Q1", "value": "Y"`, 1, "incomplete JSON object", nil},
-		{"jsonl bad token", `{"document": "d", "question": "Q1", "value": Y}`, 1, "invalid character", nil},
+		{"jsonl bad token", `{"document": "d", "question": "Q1", "value": Y}`, 1, "unexpected 'Y', expected a value", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

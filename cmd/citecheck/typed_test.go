@@ -90,7 +90,7 @@ func TestTypedErrors(t *testing.T) {
 		{"unknown flag", typedArgs("--format", "csv"), "flag provided but not defined: -format"},
 		{"missing file", []string{"typed", "--questions", filepath.Join(dir, "none.json"), "--truth", typedTruth, "--responses", typedResponses}, "no such file"},
 		{"duplicate truth row", []string{"typed", "--questions", typedQuestions, "--truth", badTruth, "--responses", typedResponses}, badTruth + ":3: duplicate row"},
-		{"duplicate JSON key", []string{"typed", "--questions", typedQuestions, "--truth", typedTruth, "--responses", badResp}, badResp + ":1: value: duplicate JSON key"},
+		{"duplicate JSON key", []string{"typed", "--questions", typedQuestions, "--truth", typedTruth, "--responses", badResp}, badResp + `:1: value: duplicate key "value"`},
 		{"no ground truth", []string{"typed", "--questions", typedQuestions, "--truth", oneTruth, "--responses", oneResp}, oneResp + ":3: question: question Q3 of document \"d\" has no ground truth"},
 		{"bad dictionary", typedArgs("--dict", badDict), badDict + `:1: forms: "b c" is not a single word`},
 		{"two stdin inputs", []string{"typed", "--questions", typedQuestions, "--truth", "-", "--responses", "-"}, "only one input can be read from stdin"},
