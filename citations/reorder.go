@@ -116,9 +116,9 @@ func hasDigit(s string) bool {
 
 // findReordered tries the reordered level on candidate pages, in the
 // named document first, then elsewhere when wanted. In line mode those are
-// the pages holding every line of the quote (judged by the lines the index
-// counts completely, or by the rarest when it counts none); in word mode
-// the pages holding its first admissible piece.
+// the pages holding every line of the quote, among those where the index
+// finds its rarest line; in word mode the pages holding its first
+// admissible piece.
 func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc {
 	qs := qt.String()
 	units, lines := quoteUnits(qt)
@@ -127,29 +127,29 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 		if len(units) < 2 {
 			return nil
 		}
-		var rarest map[int]bool
-		rarestHits := -1
+		// The rarest line's pages, kept when their text holds every other
+		// line. Counts stop at rareHits (the longest line wins among lines
+		// that common), so that choosing costs no large allocations.
+		rarest, best := "", -1
 		for _, u := range units {
-			ps, hits, complete := ix.pagesHolding(qs[u.from:u.to])
-			if complete {
-				if pages == nil {
-					pages = ps
-				} else {
-					for p := range pages {
-						if !ps[p] {
-							delete(pages, p)
-						}
-					}
-				}
-				if len(pages) == 0 {
-					return nil // no page holds every line
-				}
-			} else if rarestHits < 0 || hits < rarestHits {
-				rarest, rarestHits = ps, hits
+			s := qs[u.from:u.to]
+			n := ix.hitCount(s, rareHits)
+			if n == 0 {
+				return nil // no page holds this line
+			}
+			if best < 0 || n < best || n == best && len(s) > len(rarest) {
+				rarest, best = s, n
 			}
 		}
-		if pages == nil {
-			pages = rarest
+		pages = ix.pagesHolding(rarest)
+		for p := range pages {
+			text := ix.pages[p].text.String()
+			for _, u := range units {
+				if !strings.Contains(text, qs[u.from:u.to]) {
+					delete(pages, p)
+					break
+				}
+			}
 		}
 	} else {
 		if len(units) < 2*MinPieceWords {
@@ -159,7 +159,7 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 		for k < len(units) && utf8.RuneCountInString(qs[:units[k-1].to]) < MinPieceLen {
 			k++
 		}
-		pages, _, _ = ix.pagesHolding(qs[:units[k-1].to])
+		pages = ix.pagesHolding(qs[:units[k-1].to])
 	}
 	var mine, others []int
 	for p := range pages {
@@ -192,25 +192,32 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 	return locs
 }
 
+// rareHits caps the count hitCount makes when choosing a quote's rarest
+// line.
+const rareHits = 64
+
+// hitCount counts the occurrences of s in the index, up to limit per shard.
+func (ix *Index) hitCount(s string, limit int) int {
+	n := 0
+	for shi := range ix.shards {
+		n += len(ix.shards[shi].sa.Lookup([]byte(s), limit))
+	}
+	return n
+}
+
 // pagesHolding returns the pages where the index finds s, from at most
-// maxHits occurrences per shard; complete reports that no shard had more.
-func (ix *Index) pagesHolding(s string) (pages map[int]bool, hits int, complete bool) {
-	pages, complete = map[int]bool{}, true
+// maxHits occurrences per shard.
+func (ix *Index) pagesHolding(s string) map[int]bool {
+	pages := map[int]bool{}
 	for shi := range ix.shards {
 		sh := &ix.shards[shi]
-		hs := sh.sa.Lookup([]byte(s), maxHits+1)
-		if len(hs) > maxHits {
-			complete = false
-			hs = hs[:maxHits]
-		}
-		hits += len(hs)
-		for _, h := range hs {
+		for _, h := range sh.sa.Lookup([]byte(s), maxHits) {
 			if si := sh.segAt(h); si >= 0 {
 				pages[int(sh.segs[si].page)] = true
 			}
 		}
 	}
-	return pages, hits, complete
+	return pages
 }
 
 // findOnPage returns the byte offsets in page of the occurrences of sub
