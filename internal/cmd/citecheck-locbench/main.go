@@ -272,8 +272,13 @@ func report(w io.Writer, qs []quote, rs []citations.Result) {
 		}
 		if k == changedWord || k == changedDigit {
 			for _, i := range a.found {
-				if (rs[i].Level.Relaxed() || rs[i].Elided) && containsAll(rs[i].Pages(), qs[i].pages) {
+				if !rs[i].Level.Relaxed() && !rs[i].Elided {
+					continue
+				}
+				if containsAll(rs[i].Pages(), qs[i].pages) {
 					fmt.Fprintf(w, "  RELAXED CHANGED QUOTE FOUND ON ITS PAGE: %q -> %s %s\n", qs[i].q.Quote, rs[i].Status, rs[i].Level)
+				} else {
+					fmt.Fprintf(w, "  relaxed changed quote found on another page: %q (page %v) -> %s %s pages %v\n", qs[i].q.Quote, qs[i].pages, rs[i].Status, rs[i].Level, rs[i].Pages())
 				}
 			}
 			fmt.Fprintf(w, "%-13s        found at a relaxed level on the sampled page: %d (a locator bug, unless a changed word is a prefix of the page's word at joined_words: see go doc citations); on another page: %d\n", "", a.relaxedOnPage, a.relaxedElsewhere)
