@@ -20,7 +20,8 @@ import (
 // quote line is anchored in its row:
 //
 //   - a line without digits starts its row or ends it, or sits in the
-//     run's column;
+//     run's column; the quote's first and last lines, which a window or a
+//     reader's selection cuts anywhere, may sit anywhere in their rows;
 //   - a line with a digit always sits in the column, and the column holds
 //     at least two such lines: numbers align only with numbers;
 //   - the column is one word position for the whole run, counted from the
@@ -138,7 +139,7 @@ func (ix *Index) runOnPage(qt *textnorm.Text, units []unit, p int) []loc {
 // rows, one row each: for every placement, the word index in each row
 // where its quote line starts. Each line is anchored in its row: it starts
 // the row, ends it, or sits in the run's one column with at least one other
-// line. A line holding a digit always sits in the column, which must then
+// line; a first or last line without digits may sit anywhere. A line holding a digit always sits in the column, which must then
 // hold at least two of them. budget counts the row words and partial
 // placements looked at; past it placeRun returns nil and leaves budget
 // negative.
@@ -160,7 +161,7 @@ func placeRun(words [][]string, rows []pageLine, budget *int) [][]int {
 		var next []state
 		for _, s := range states {
 			for _, a := range at {
-				if !digits && (a == 0 || a+len(w) == len(row)) {
+				if !digits && (a == 0 || a+len(w) == len(row) || k == 0 || k == len(words)-1) {
 					next = append(next, state{s.key, s.inCol, s.digits, append(s.parts[:k:k], a)})
 					continue
 				}
