@@ -138,11 +138,11 @@ func (ix *Index) runOnPage(qt *textnorm.Text, units []unit, p int) []loc {
 // placeRun returns the placements of the quote lines (as words) on the
 // rows, one row each: for every placement, the word index in each row
 // where its quote line starts. Each line is anchored in its row: it starts
-// the row, ends it, or sits in the run's one column with at least one other
-// line; a first or last line without digits may sit anywhere. A line holding a digit always sits in the column, which must then
-// hold at least two of them. budget counts the row words and partial
-// placements looked at; past it placeRun returns nil and leaves budget
-// negative.
+// the row, ends it, or sits in the run's one column with at least one
+// other line; a first or last line without digits may sit anywhere. A line
+// holding a digit always sits in the column, which must then hold at least
+// two of them. budget counts the row words and partial placements looked
+// at; past it placeRun returns nil and leaves budget negative.
 func placeRun(words [][]string, rows []pageLine, budget *int) [][]int {
 	type state struct {
 		key           columnKey // index -1 until a line sits in the column
