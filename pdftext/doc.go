@@ -48,9 +48,15 @@
 //     Identity-H/V, embedded CMaps, the Unicode-based predefined CMaps and
 //     those of national character sets (Shift-JIS, EUC, GBK, Big5, UHC),
 //     ToUnicode, W and DW. Glyph names go through the AGL, then the TeX
-//     math fonts' names (CMSY, CMMI, CMEX, MSAM, MSBM). A not embedded
-//     Chinese font that claims WinAnsiEncoding is read as code page 936
-//     when MuPDF's signs hold (cp936Font).
+//     math fonts' names (CMSY, CMMI, CMEX, MSAM, MSBM), then the AGL in
+//     lower case ("Bullet"), then names that spell a number ("C41", "G41",
+//     fontenc.NumberedNames), then, in a Type 3 font or one naming its
+//     base encoding, the base encoding's glyph for the code. A ToUnicode
+//     CMap's cidchar and cidrange entries, which it may not hold, are read
+//     with the CID number as the code point. Each of these guesses leaves
+//     a page warning. A not embedded Chinese font that claims
+//     WinAnsiEncoding is read as code page 936 when MuPDF's signs hold
+//     (cp936Font).
 //
 // # Failure classes
 //

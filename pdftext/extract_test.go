@@ -306,6 +306,38 @@ func TestTextLayer(t *testing.T) {
 			want: "⟨x⟩>■",
 		},
 		{
+			name:    "tounicode-cidrange",
+			why:     "a ToUnicode CMap written with cidrange (Iceni's producer) gives the CID number as the code point, as poppler and MuPDF read it",
+			content: "BT /F1 12 Tf 72 700 Td <4e2d56fd> Tj ET",
+			fonts: func(b *fixtures.Builder) map[string]int {
+				tu := b.AddStream("<< >>", []byte("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n2 begincidrange\n<4e00> <4eff> 19968\n<5600> <56ff> 22016\nendcidrange\nendcmap\nend end\n"))
+				cid := b.Add("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 1000 >>")
+				return map[string]int{"F1": b.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [%d 0 R] /ToUnicode %d 0 R >>", cid, tu))}
+			},
+			want: "中国",
+		},
+		{
+			name:    "type3-names-nobody-knows",
+			why:     "a Type 3 font's Differences name glyphs B9 and CP: the code is read through the base encoding, as poppler, MuPDF, pdf.js and pdfminer do",
+			content: "BT /F1 12 Tf 72 700 Td (Ab) Tj ET",
+			fonts:   type3Font("/BaseEncoding /WinAnsiEncoding /Differences [65 /B9 98 /CP]"),
+			want:    "Ab",
+		},
+		{
+			name:    "type3-numbered-names",
+			why:     "glyph names that spell a code (C41, and hex for every C name once one is C4b) read as that code point, as pdf.js does",
+			content: "BT /F1 12 Tf 72 700 Td (AB) Tj ET",
+			fonts:   type3Font("/Differences [65 /C41 /C4b]"),
+			want:    "AK",
+		},
+		{
+			name:    "type3-capitalized-name",
+			why:     "a glyph name the AGL knows in lower case (Bullet) reads as that glyph, not the code's letter",
+			content: "BT /F1 12 Tf 72 700 Td (b) Tj ET",
+			fonts:   type3Font("/Differences [98 /Bullet]"),
+			want:    "•",
+		},
+		{
 			name:    "unmapped-code",
 			why:     "a code no encoding maps becomes U+FFFD, never its raw byte",
 			content: "BT /F1 12 Tf 72 700 Td <41074243> Tj ET",
@@ -590,5 +622,16 @@ func TestRightToLeft(t *testing.T) {
 		if bx.Start == 0 && (string(runes[0]) != "ש" || bx.X0 < 100) {
 			t.Errorf("the first code point's box %+v should be the rightmost glyph, ש", bx)
 		}
+	}
+}
+
+// type3Font returns a fonts function for a Type 3 font F1 with the given
+// encoding dictionary entries; every glyph draws nothing and is 600 wide.
+func type3Font(encoding string) func(b *fixtures.Builder) map[string]int {
+	return func(b *fixtures.Builder) map[string]int {
+		proc := b.AddStream("<< >>", []byte("600 0 d0"))
+		procs := fmt.Sprintf("<< /B9 %[1]d 0 R /CP %[1]d 0 R /C41 %[1]d 0 R /C4b %[1]d 0 R /Bullet %[1]d 0 R >>", proc)
+		widths := strings.TrimSpace(strings.Repeat("600 ", 256))
+		return map[string]int{"F1": b.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type3 /FontBBox [0 0 600 700] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs %s /Encoding << /Type /Encoding %s >> /FirstChar 0 /LastChar 255 /Widths [%s] >>", procs, encoding, widths))}
 	}
 }

@@ -3,6 +3,7 @@ package pdftext
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/pdftext/internal/cmap"
@@ -72,7 +73,7 @@ func (f *font) decode(dst []glyphCode, s []byte) []glyphCode {
 		g := glyphCode{wordSpace: code.Len == 1 && code.Value == 32}
 		var ok bool
 		if f.toUnicode != nil {
-			g.text, ok = f.toUnicode.Unicode(code)
+			g.text, ok = toUnicodeText(f.toUnicode, code)
 		}
 		if !ok && f.encoding.CodesAreUnicode() {
 			g.text, ok = f.encoding.Unicode(code)
@@ -121,6 +122,12 @@ func (x *interp) loadFont(obj types.Object) (*font, []string) {
 	var warnings []string
 	warn := func(format string, args ...any) { warnings = append(warnings, fmt.Sprintf(format, args...)) }
 	f := &font{name: o.nameEntry(d, "BaseFont")}
+	if f.name == "" {
+		f.name = o.nameEntry(d, "Name") // Type 3 fonts have no BaseFont
+	}
+	if f.name == "" {
+		f.name = "(unnamed)"
+	}
 	subtype := o.nameEntry(d, "Subtype")
 
 	var toUnicode *cmap.CMap
@@ -135,6 +142,9 @@ func (x *interp) loadFont(obj types.Object) (*font, []string) {
 				warn("font %s ToUnicode: %v", f.name, err)
 			} else {
 				toUnicode = cm
+				if cm.NumCIDMappings() > 0 {
+					warn("font %s ToUnicode: cidchar or cidrange mappings, read as code points", f.name)
+				}
 			}
 		}
 	}
@@ -347,6 +357,7 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 			enc, _ = fontenc.BaseEncoding("StandardEncoding")
 		}
 	}
+	base := *enc // before Differences: the fallback for names nobody knows
 	if ed := o.dict(encObj); ed != nil {
 		code := 0
 		for _, v := range o.arrayEntry(ed, "Differences") {
@@ -397,14 +408,32 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 		f.width[c] = w * scale
 	}
 
-	// Text: ToUnicode first, then glyph names.
+	// Text: ToUnicode first, then glyph names, then a glyph name known in
+	// lower case ("Bullet"), then names that spell a number ("C41",
+	// "G41"), then, for a Type 3 font or one that names its base encoding,
+	// the base encoding's glyph for a name nobody knows (Differences naming
+	// glyphs "B9", "CP": poppler, MuPDF, pdf.js and pdfminer all read the
+	// code so).
+	numbered, numberedUsed, baseUsed, caseUsed := fontenc.NewNumberedNames(enc), false, false, false
+	useBase := subtype == "Type3" || baseName != ""
+	defer func() {
+		if caseUsed {
+			warn("font %s: glyph names matched in lower case", f.name)
+		}
+		if numberedUsed {
+			warn("font %s: glyph names read as numbers (C41, G41 and the like)", f.name)
+		}
+		if baseUsed {
+			warn("font %s: unknown glyph names read through the base encoding", f.name)
+		}
+	}()
 	for c := range 256 {
 		if toUnicode != nil {
-			if s, ok := toUnicode.Unicode(cmap.Code{Value: uint32(c), Len: 1, Valid: true}); ok {
+			if s, ok := toUnicodeText(toUnicode, cmap.Code{Value: uint32(c), Len: 1, Valid: true}); ok {
 				f.text[c] = s
 				continue
 			}
-			if s, ok := toUnicode.Unicode(cmap.Code{Value: uint32(c), Len: 2, Valid: true}); ok {
+			if s, ok := toUnicodeText(toUnicode, cmap.Code{Value: uint32(c), Len: 2, Valid: true}); ok {
 				f.text[c] = s
 				continue
 			}
@@ -413,6 +442,22 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 			if s, ok := fontenc.GlyphUnicode(name, zapf); ok {
 				f.text[c] = s
 				continue
+			}
+			if lower := strings.ToLower(name); lower != name {
+				if s, ok := fontenc.GlyphUnicode(lower, zapf); ok {
+					f.text[c], caseUsed = s, true // "Bullet"
+					continue
+				}
+			}
+			if s, ok := numbered.Unicode(name, c); ok {
+				f.text[c], numberedUsed = s, true
+				continue
+			}
+			if b := base[c]; useBase && b != "" && b != name {
+				if s, ok := fontenc.GlyphUnicode(b, zapf); ok {
+					f.text[c], baseUsed = s, true
+					continue
+				}
 			}
 		}
 		f.text[c] = replacement
@@ -480,4 +525,20 @@ func sanitize(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// toUnicodeText looks a code up in a font's ToUnicode CMap. A code only a
+// cidchar or cidrange mapping covers takes the CID number as its code
+// point: such mappings have no place in a ToUnicode CMap, but producers
+// write them (Iceni's, where the numbers are the characters' code points),
+// and poppler and MuPDF read them so.
+func toUnicodeText(cm *cmap.CMap, code cmap.Code) (string, bool) {
+	if s, ok := cm.Unicode(code); ok {
+		return s, true
+	}
+	cid, ok := cm.CIDMapping(code)
+	if !ok || cid == 0 || cid > unicode.MaxRune || 0xD800 <= cid && cid <= 0xDFFF {
+		return "", false
+	}
+	return string(rune(cid)), true
 }

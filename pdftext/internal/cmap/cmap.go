@@ -186,6 +186,21 @@ func (c *CMap) CID(code Code) (uint32, bool) {
 	return 0, false
 }
 
+// CIDMapping returns the CID that a cidchar or cidrange mapping gives the
+// code, and nothing else: not Identity's code value, not a notdef range.
+// pdftext reads such mappings in a ToUnicode CMap, which may not hold them
+// (PDF 32000-1:2008 §9.10.3) but does in some producers' files.
+func (c *CMap) CIDMapping(code Code) (uint32, bool) {
+	if code.Len < 1 || code.Len > 4 {
+		return 0, false
+	}
+	k := code.key()
+	if s, ok := find(c.cid, k); ok {
+		return s.val + uint32(k-s.lo), true
+	}
+	return 0, false
+}
+
 // NextCode returns the first code of s (which must not be empty) by the
 // codespace ranges, as PDF 32000-1:2008 §9.7.6.2 describes: the shortest
 // code, 1 to 4 bytes, whose bytes fall within a codespace range of its
