@@ -181,10 +181,10 @@ package citations
 // text as a whole, or (column runs) lies in consecutive stored lines; the
 // stored text's own reading order (one per page) limits it. Measured with
 // make bench-fidelity on windows of 6-14 words from the test corpus's page
-// texts, unique in their source's document: 89.2% of pdftotext's, 99.3% of
-// mutool's, 98.4% of pdf.js's and 87.3% of pdfminer's are found on the
-// right page (93.6% in all; the target is 97%). Of the 10,771 misses, 40%
-// hold a word our page text does not have at all, 19% are mostly numbers
+// texts, unique in their source's document: 89.3% of pdftotext's, 99.3% of
+// mutool's, 98.4% of pdf.js's and 87.4% of pdfminer's are found on the
+// right page (93.6% in all; the target is 97%). Of the 10,700 misses, 40%
+// hold a word our page text does not have at all, 20% are mostly numbers
 // (numbers are never matched out of context) and 40% are lines cut or
 // skipped in ways the level does not allow.
 
