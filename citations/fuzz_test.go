@@ -1,6 +1,9 @@
 package citations
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -57,5 +60,44 @@ func FuzzLocate(f *testing.F) {
 		}
 		_ = NewLocateRecord("x", r)
 		_ = ix.Classify(Citation{Document: "f.pdf", Quote: quote, Page: pg}, nil, Expected{CanonicalValues: []string{quote}})
+	})
+}
+
+// FuzzReadRuns feeds the run and quote readers untrusted JSON Lines in every
+// native format: they must never panic, and every refusal must be an
+// *InputError naming the file and a line of it.
+func FuzzReadRuns(f *testing.F) {
+	for i, format := range Formats {
+		if format == "run" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", "adapters", format+".jsonl"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data), uint8(i))
+	}
+	f.Add(`{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "quote": "y"}]}`, uint8(0))
+	f.Add(`{"id": "q1", "document": "a.pdf", "quote": "x y", "page": 2, "page_label": "iv"}`, uint8(0))
+	f.Add("{\"id\": \"q\", \"quote\": \"\\ud800\", \"QUOTE\": 1}\n{", uint8(3))
+	f.Fuzz(func(t *testing.T, data string, which uint8) {
+		if len(data) > 1<<16 {
+			return
+		}
+		lines := strings.Count(data, "\n") + 1
+		check := func(err error) {
+			if err == nil {
+				return
+			}
+			var ie *InputError
+			if !errors.As(err, &ie) || ie.File != "in.jsonl" || ie.Line < 0 || ie.Line > lines {
+				t.Fatalf("refusal without a position in the file: %v", err)
+			}
+		}
+		format := Formats[int(which)%len(Formats)]
+		_, err := ReadRuns(strings.NewReader(data), "in.jsonl", format)
+		check(err)
+		_, err = ReadLocateRequests(strings.NewReader(data), "in.jsonl")
+		check(err)
 	})
 }
