@@ -41,6 +41,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzReadRuns$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResponses$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzReadTruth$$' -fuzztime=$(FUZZTIME) ./typedqa/
+	$(GO) test -run=NONE -fuzz='^FuzzReadConfig$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/strictjson/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeReference$$' -fuzztime=$(FUZZTIME) ./spans/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodePlan$$' -fuzztime=$(FUZZTIME) ./plan/

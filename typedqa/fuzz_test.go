@@ -3,6 +3,7 @@ package typedqa
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -171,6 +172,46 @@ func FuzzScoreAnswer(f *testing.F) {
 		}
 		if s.Reason == "" {
 			t.Fatalf("%s: no reason", q.ID)
+		}
+	})
+}
+
+// FuzzReadConfig feeds arbitrary bytes to the questions and dictionary
+// readers, seeded with the shipped files. They must never panic; a refusal
+// must be an *InputError naming the file and a line of it; accepted
+// questions must round-trip through their JSON.
+func FuzzReadConfig(f *testing.F) {
+	f.Add(DefaultQuestionsJSON(), false)
+	f.Add(DefaultDictionaryJSON(), true)
+	f.Add([]byte(`{"questions": [{"id": "Q1", "id": "Q2", "type": "boolean"}]}`), false)
+	f.Add([]byte("{\"classes\": [{\"canonical\": \"x\\ud800\", \"forms\": [\"y\"]}]}"), true)
+	f.Fuzz(func(t *testing.T, data []byte, dictionary bool) {
+		lines := bytes.Count(data, []byte("\n")) + 1
+		var err error
+		if dictionary {
+			_, err = ReadDictionary(bytes.NewReader(data), "in.json")
+		} else {
+			_, err = ReadQuestions(bytes.NewReader(data), "in.json")
+		}
+		if err == nil {
+			return
+		}
+		faults := []*InputError{}
+		var list *InputErrors
+		var ie *InputError
+		switch {
+		case errors.As(err, &list):
+			faults = list.Errs
+		case errors.As(err, &ie):
+			faults = append(faults, ie)
+		}
+		if len(faults) == 0 {
+			t.Fatalf("refusal that is not an input error: %v", err)
+		}
+		for _, x := range faults {
+			if x.File != "in.json" || x.Line < 0 || x.Line > lines {
+				t.Fatalf("refusal without a position in the file: %v", err)
+			}
 		}
 	})
 }
