@@ -109,3 +109,42 @@ func TestStoreBoxes(t *testing.T) {
 		t.Errorf("a changed boxes file: error = %v, want ErrIntegrity", err)
 	}
 }
+
+// FuzzDecodeManifest: a store may come from elsewhere, so its manifest is
+// input like any other. The decoder must never panic, and what it accepts
+// must be valid and re-encode to a manifest that decodes the same.
+func FuzzDecodeManifest(f *testing.F) {
+	dir := f.TempDir()
+	extract := func(_ context.Context, _ string, _ []byte) Extraction {
+		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes([]GlyphBox{{Start: 0, End: 2, X1: 1, Y1: 1}})}, {Text: "two", Label: "ii"}}}
+	}
+	pdf := filepath.Join(f.TempDir(), "a.pdf")
+	if err := os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}); err != nil {
+		f.Fatal(err)
+	}
+	seed, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(`{"format": "citecheck-corpus/1", "documents": [{"name": "b"}, {"name": "a"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := decodeManifest(data, "manifest.json")
+		if err != nil {
+			return
+		}
+		if err := m.validate(); err != nil {
+			t.Fatalf("accepted an invalid manifest: %v", err)
+		}
+		b, err := encodeManifest(m)
+		if err != nil {
+			t.Fatalf("re-encoding an accepted manifest: %v", err)
+		}
+		if _, err := decodeManifest(b, "again"); err != nil {
+			t.Fatalf("a re-encoded manifest is refused: %v", err)
+		}
+	})
+}

@@ -75,6 +75,12 @@ func readManifest(dir string) (*Manifest, error) {
 	if len(b) > maxManifestBytes {
 		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxManifestBytes)
 	}
+	return decodeManifest(b, path)
+}
+
+// decodeManifest parses and checks a manifest's bytes; path names it in
+// errors.
+func decodeManifest(b []byte, path string) (*Manifest, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var m Manifest
