@@ -36,8 +36,9 @@ import (
 // ambiguous, never a guessed match.
 
 // maxRunPlacements: enough to tell unique from ambiguous. maxRunStates
-// bounds the partial placements kept while a run is placed; past it the run
-// is given up (not found, never guessed).
+// bounds the partial placements kept while a run is placed; past it, as
+// past maxRunWork, the run is given up on the whole page (not found, never
+// guessed: placements skipped at one row could make another look unique).
 const (
 	maxRunPlacements = 2
 	maxRunStates     = 256
@@ -177,7 +178,11 @@ func placeRun(words [][]string, rows []pageLine, budget *int) [][]int {
 				}
 			}
 		}
-		if len(next) == 0 || len(next) > maxRunStates {
+		if len(next) > maxRunStates {
+			*budget = -1 // give up, as when the budget runs out
+			return nil
+		}
+		if len(next) == 0 {
 			return nil
 		}
 		states = next

@@ -34,3 +34,19 @@ func TestColumnRunGivesUp(t *testing.T) {
 		t.Fatalf("the run search finished within its budget (%d left); the test no longer exercises giving up", budget)
 	}
 }
+
+// Rows holding a value hundreds of times overflow the partial placements;
+// the run then gives up on the whole page rather than report the one
+// placement found in plainer rows as unique.
+func TestColumnRunOverflowGivesUpOnThePage(t *testing.T) {
+	wide := strings.TrimSpace(strings.Repeat("10 x ", 200))
+	page := strings.Repeat(wide+"\n", 6) + strings.TrimSpace(strings.Repeat("a 10 b\n", 6))
+	ix, err := Build([]Source{{Name: "wide.pdf", Pages: []SourcePage{{Text: page}}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ix.Locate(Query{Document: "wide.pdf", Quote: strings.TrimSpace(strings.Repeat("10\n", 6))})
+	if r.Status == StatusUnique {
+		t.Fatalf("a column the wide rows also hold came back unique: %v", r.Spans())
+	}
+}
