@@ -2,6 +2,7 @@ package citations
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -34,6 +35,9 @@ import (
 // A run placed more than one way on a page (a column of values that
 // several columns share) is reported at each place, which makes the quote
 // ambiguous, never a guessed match.
+//
+// A quote may also be one piece of text and one run (splitRunOnPage): a
+// paragraph's end, then a column of the table after it.
 
 // maxRunPlacements: enough to tell unique from ambiguous. maxRunStates
 // bounds the partial placements kept while a run is placed; past it, as
@@ -221,4 +225,68 @@ func wordsAt(row, w []string) []int {
 		}
 	}
 	return at
+}
+
+// splitRunOnPage tries the quote as one piece of text and one column run:
+// its first lines found as they are and the rest as a run, or a run then
+// text (a paragraph's end, then a table's column, as pdfminer reads a page
+// whose table follows the text). The piece follows the rules of pieces
+// (MinPieceLen, numbers glued inside it); the run those of runs. Every
+// distinct placement is returned, up to maxRunPlacements, so that a quote
+// placed two ways is ambiguous.
+func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int) []loc {
+	n := len(units)
+	if n < 3 {
+		return nil
+	}
+	qs := qt.String()
+	t := ix.pages[p].text
+	page := t.String()
+	if nearMiss(qs, page) {
+		return nil
+	}
+	var locs []loc
+	seen := map[[2]int]bool{}
+	for s := 1; s < n; s++ {
+		for _, textFirst := range []bool{true, false} {
+			ti, tj, ri, rj := 0, s, s, n
+			if !textFirst {
+				ti, tj, ri, rj = s, n, 0, s
+			}
+			if rj-ri < 2 {
+				continue
+			}
+			sub := qs[units[ti].from:units[tj-1].to]
+			if utf8.RuneCountInString(sub) < MinPieceLen || !digitsGlued(qs, units, ti, tj) {
+				continue
+			}
+			offs := findOnPage(t, page, sub, false, false, false)
+			if len(offs) == 0 {
+				continue
+			}
+			runs := ix.runOnPage(qt, units[ri:rj], p)
+			for _, b := range offs {
+				from := t.CodePoint(b)
+				piece := part{p, from, from + utf8.RuneCountInString(sub)}
+				for _, r := range runs {
+					lo, hi, overlap := piece.from, piece.to, false
+					for _, q := range r.parts {
+						overlap = overlap || q.from < piece.to && piece.from < q.to
+						lo, hi = min(lo, q.from), max(hi, q.to)
+					}
+					if overlap || hi-lo > max(MaxReorderSpan, 4*qt.Len()) || seen[[2]int{lo, hi}] {
+						continue
+					}
+					seen[[2]int{lo, hi}] = true
+					l := loc{doc: ix.pages[p].doc, level: Reordered, parts: append([]part{piece}, r.parts...)}
+					sort.Slice(l.parts, func(a, b int) bool { return l.parts[a].from < l.parts[b].from })
+					locs = append(locs, l)
+					if len(locs) == maxRunPlacements {
+						return locs
+					}
+				}
+			}
+		}
+	}
+	return locs
 }

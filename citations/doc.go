@@ -48,7 +48,8 @@
 //     differs (see the constants MinPieceWords, MinPieceLen, MaxReorderSpan
 //     for the rules that keep a changed word or number out), or as a column
 //     run: the quote's lines anchored in consecutive lines of the page, a
-//     table read column by column (columns.go states the anchoring rules).
+//     table read column by column, alone or after or before one piece of
+//     text (columns.go states the anchoring rules).
 //
 // Every match starts and ends on word boundaries of the page: "10 days" is
 // not found in "110 days", "3" not in "3.5", "batch" not in "batches" (for
@@ -181,9 +182,9 @@ package citations
 // text as a whole, or (column runs) lies in consecutive stored lines; the
 // stored text's own reading order (one per page) limits it. Measured with
 // make bench-fidelity on windows of 6-14 words from the test corpus's page
-// texts, unique in their source's document: 89.3% of pdftotext's, 99.3% of
-// mutool's, 98.4% of pdf.js's and 87.4% of pdfminer's are found on the
-// right page (93.6% in all; the target is 97%). Of the 10,700 misses, 40%
+// texts, unique in their source's document: 89.4% of pdftotext's, 99.3% of
+// mutool's, 98.4% of pdf.js's and 87.5% of pdfminer's are found on the
+// right page (93.7% in all; the target is 97%). Of the 10,597 misses, 40%
 // hold a word our page text does not have at all, 20% are mostly numbers
 // (numbers are never matched out of context) and 40% are lines cut or
 // skipped in ways the level does not allow.

@@ -47,6 +47,9 @@ func extraSources() []Source {
 		{Name: "table.pdf", Pages: []SourcePage{
 			{Text: "State Permit Handgun Long Gun Totals\nAlabama 18,870 23,022 22,650 71,137\nAlaska 209 3,062 3,209 7,095\nNew York 0 4,235 3,209 12,400\nOhio 4,100 9,800 11,611 30,002\nGuam 1,000 5 6 1,000 2,005\nIdaho 1,000 7 8 1,000 2,007\nUtah 1,000 9 4 1,000 2,009"},
 		}},
+		{Name: "survey.pdf", Pages: []SourcePage{
+			{Text: "Results of the survey are\nshown in the table below.\nAlpha 12 7\nBeta 30 9\nGamma 41 2"},
+		}},
 		{Name: "processes.pdf", Pages: []SourcePage{
 			{Text: "Table 1 Processes\n16 Spectral selection, 8-bit Annex G, process 2\n17 Full progression, 8-bit Annex G, process 3\n18 Full progression, arithmetic, 12-bit Annex G, process 4"},
 		}},

@@ -46,6 +46,8 @@ func TestLocate(t *testing.T) {
 		{"a column of names, each at its row's start", Query{Document: "table.pdf", Quote: "Alabama\nAlaska\nNew York\nOhio"}, StatusUnique, "reordered", []int{1}, ""},
 		{"a column whose last line a window cut short", Query{Document: "processes.pdf", Quote: "Annex G, process 2\nAnnex G, process 3\nAnnex G, process"}, StatusUnique, "reordered", []int{1}, ""},
 		{"the same column with a number changed", Query{Document: "processes.pdf", Quote: "Annex G, process 2\nAnnex G, process 4\nAnnex G, process"}, StatusNotFound, "", nil, ""},
+		{"a paragraph, then a column of its table", Query{Document: "survey.pdf", Quote: "Results of the survey are shown in the table below.\n12\n30\n41"}, StatusUnique, "reordered", []int{1}, ""},
+		{"the same with a number of the column changed", Query{Document: "survey.pdf", Quote: "Results of the survey are shown in the table below.\n12\n30\n42"}, StatusNotFound, "", nil, ""},
 		{"a changed number that is its row's last cell", Query{Document: "table.pdf", Quote: "18,870\n209\n0\n30,002"}, StatusNotFound, "", nil, ""},
 		{"a contents block read as lines", Query{Document: "contents.pdf", Quote: "Contents\n3 Baz\n4 Foo\n5 Bar"}, StatusUnique, "reordered", []int{1}, ""},
 		{"a changed number the next row holds elsewhere", Query{Document: "contents.pdf", Quote: "2\n4 Foo 2\n5 Bar 3\n6 Baz 4\n5"}, StatusNotFound, "", nil, ""},

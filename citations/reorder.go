@@ -187,7 +187,11 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 			if l, ok := ix.reorderOnPage(qt, units, lines, p); ok {
 				locs = append(locs, l)
 			} else if lines {
-				locs = append(locs, ix.runOnPage(qt, units, p)...)
+				runs := ix.runOnPage(qt, units, p)
+				if len(runs) == 0 {
+					runs = ix.splitRunOnPage(qt, units, p)
+				}
+				locs = append(locs, runs...)
 			}
 		}
 	}
