@@ -93,9 +93,10 @@ type columnKey struct {
 	index   int
 }
 
-// runOnPage places the quote's lines (units) as a column run on page p and
-// returns one location per placement, at most maxRunPlacements.
-func (ix *Index) runOnPage(qt *textnorm.Text, units []unit, p int) []loc {
+// runsOnPage places the quote's lines (units) on page p as a column run,
+// else as a piece of text and a run, and returns one location per
+// placement, at most maxRunPlacements.
+func (ix *Index) runsOnPage(qt *textnorm.Text, units []unit, p int) []loc {
 	qs := qt.String()
 	if len(units) < 2 || len(qs) < MinPieceLen {
 		return nil
@@ -106,11 +107,23 @@ func (ix *Index) runOnPage(qt *textnorm.Text, units []unit, p int) []loc {
 	if nearMiss(qs, t.String()) {
 		return nil
 	}
+	lines := pageLines(t)
+	if locs := ix.runOnLines(qt, units, p, lines); len(locs) > 0 {
+		return locs
+	}
+	return ix.splitRunOnPage(qt, units, p, lines)
+}
+
+// runOnLines places units as a column run on page p, whose lines are given.
+func (ix *Index) runOnLines(qt *textnorm.Text, units []unit, p int, lines []pageLine) []loc {
+	if len(units) < 2 {
+		return nil
+	}
+	qs := qt.String()
 	words := make([][]string, len(units))
 	for k, u := range units {
 		words[k] = strings.Split(qs[u.from:u.to], " ")
 	}
-	lines := pageLines(t)
 	var locs []loc
 	budget := maxRunWork
 	for first := 0; first+len(units) <= len(lines); first++ {
@@ -234,7 +247,7 @@ func wordsAt(row, w []string) []int {
 // (MinPieceLen, numbers glued inside it); the run those of runs. Every
 // distinct placement is returned, up to maxRunPlacements, so that a quote
 // placed two ways is ambiguous.
-func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int) []loc {
+func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int, lines []pageLine) []loc {
 	n := len(units)
 	if n < 3 {
 		return nil
@@ -242,9 +255,6 @@ func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int) []loc {
 	qs := qt.String()
 	t := ix.pages[p].text
 	page := t.String()
-	if nearMiss(qs, page) {
-		return nil
-	}
 	var locs []loc
 	seen := map[[2]int]bool{}
 	for s := 1; s < n; s++ {
@@ -264,7 +274,7 @@ func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int) []loc {
 			if len(offs) == 0 {
 				continue
 			}
-			runs := ix.runOnPage(qt, units[ri:rj], p)
+			runs := ix.runOnLines(qt, units[ri:rj], p, lines)
 			for _, b := range offs {
 				from := t.CodePoint(b)
 				piece := part{p, from, from + utf8.RuneCountInString(sub)}

@@ -187,11 +187,7 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 			if l, ok := ix.reorderOnPage(qt, units, lines, p); ok {
 				locs = append(locs, l)
 			} else if lines {
-				runs := ix.runOnPage(qt, units, p)
-				if len(runs) == 0 {
-					runs = ix.splitRunOnPage(qt, units, p)
-				}
-				locs = append(locs, runs...)
+				locs = append(locs, ix.runsOnPage(qt, units, p)...)
 			}
 		}
 	}

@@ -170,17 +170,16 @@ func (c *CMap) Unicode(code Code) (string, bool) {
 // The predefined Unicode-based CMaps have no CID mappings: CID reports false
 // for all their codes (see the BUG notes).
 func (c *CMap) CID(code Code) (uint32, bool) {
+	if cid, ok := c.CIDMapping(code); ok {
+		return cid, true
+	}
 	if code.Len < 1 || code.Len > 4 {
 		return 0, false
-	}
-	k := code.key()
-	if s, ok := find(c.cid, k); ok {
-		return s.val + uint32(k-s.lo), true
 	}
 	if c.identity && code.Len == 2 {
 		return code.Value, true
 	}
-	if s, ok := find(c.notdef, k); ok {
+	if s, ok := find(c.notdef, code.key()); ok {
 		return s.val, true
 	}
 	return 0, false
