@@ -8,7 +8,7 @@ import (
 
 // Version identifies the extractor's behaviour. Any change that can change a
 // page text changes it, since stored offsets depend on the text.
-const Version = "0.4.0"
+const Version = "0.4.1"
 
 // Name is the extractor's name in corpus manifests.
 const Name = "citecheck-pdftext"

@@ -217,6 +217,13 @@ func TestTextLayer(t *testing.T) {
 			want:    "going up",
 		},
 		{
+			name:    "negative-font-size",
+			why:     "a negative Tf size turns glyphs half a turn; they advance leftwards and read in drawing order, one line, as all four reference extractors read pdf.js issue14415",
+			content: "BT /F1 -12 Tf 1 0 0 1 300 700 Tm (upside down) Tj ET BT /F1 -12 Tf 1 0 0 1 300 680 Tm (second line) Tj ET",
+			fonts:   helvetica,
+			want:    "upside down\nsecond line",
+		},
+		{
 			name:    "cm-scaled",
 			why:     "positions come from the full text rendering matrix, CTM included",
 			content: "q 2 0 0 2 0 0 cm BT /F1 6 Tf 36 350 Td (big) Tj 12 0 Td (text) Tj ET Q",

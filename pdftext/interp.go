@@ -558,6 +558,12 @@ func (x *interp) emit(text string, m matrix, adv float64, vertical bool) {
 	} else {
 		dx, dy = 1, 0
 	}
+	// A negative font size turns the glyphs half a turn (a negative Tz
+	// mirrors them): they advance against the text matrix's axis, and the
+	// text reads along the advance, as every reference extractor reads it.
+	if against := gs.fontSize < 0; against != (!vertical && gs.hscale < 0) {
+		dx, dy = -dx, -dy
+	}
 	if len(x.glyphs) >= maxGlyphsPerPage {
 		x.warn("more than %d glyphs on the page; the rest are dropped", maxGlyphsPerPage)
 		return
