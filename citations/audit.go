@@ -42,7 +42,7 @@ type AuditTotals struct {
 	Attempts        int    `json:"attempts"`
 	Citations       int    `json:"citations"`
 	Unique          int    `json:"grounded_unique"`
-	Relaxed         int    `json:"relaxed"` // of Unique: found only as joined words or reordered pieces
+	Relaxed         int    `json:"relaxed"` // of Unique: found only at a relaxed level (Level.Relaxed)
 	Ambiguous       int    `json:"ambiguous"`
 	WrongPage       int    `json:"wrong_page"`
 	PageConvention  int    `json:"page_convention"`

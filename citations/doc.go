@@ -41,10 +41,14 @@
 //     needed (exact .. ligature), at least whitespace across a page break;
 //  2. joined_words: spaces ignored, never between two digits, for quotes of
 //     at least textnorm.JoinedMinLen code points;
-//  3. elided: a quote with "..." or "…" (brackets around them allowed) is cut
+//  3. unmapped_glyphs: on the pages holding glyphs the extractor could not
+//     map (U+FFFD), with those glyphs left out, as poppler leaves them out;
+//     never between two digits, for quotes of at least JoinedMinLen code
+//     points (unmapped.go);
+//  4. elided: a quote with "..." or "…" (brackets around them allowed) is cut
 //     into segments, each found at level 1, in order, each starting at most
 //     MaxElisionGap code points after the previous one ends; Result.Elided;
-//  4. reordered: every word of the quote on one page, in pieces whose order
+//  5. reordered: every word of the quote on one page, in pieces whose order
 //     differs (see the constants MinPieceWords, MinPieceLen, MaxReorderSpan
 //     for the rules that keep a changed word or number out), or as a column
 //     run: the quote's lines anchored in consecutive lines of the page, a

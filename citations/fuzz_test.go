@@ -24,6 +24,7 @@ func FuzzLocate(f *testing.F) {
 		{"\ufb01rst \u201cquote\u201d \u2026\f\u00ad\u200b", "first \"quote\" ...", "3"},
 		{"lostinterwordspaces everywhere\fnext", "lost inter word spaces everywhere", ""},
 		{"\xff\xfe e\u0301\f- 7 -", "é", "1"},
+		{"ctx, err \ufffd\ufffd NewContext(rs, conf) 1\ufffd2\fwor\ufffdd", "ctx, err NewContext(rs, conf) 12", "1"},
 		{"Alabama 18,870 23,022\nAlaska 209 3,062\nNew York 0 4,235\fOhio 4,100 9,800", "18,870\n209\n0", "1"},
 	}
 	for _, s := range seeds {

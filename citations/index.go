@@ -65,6 +65,10 @@ type Index struct {
 	// processor's caches builds several times slower per byte, and shards
 	// build in parallel.
 	shards []shard
+
+	// unmapped indexes the pages holding unmapped glyphs (unmapped.go);
+	// nil when none does.
+	unmapped *unmappedIndex
 }
 
 // shardBytes is the text a shard aims at.
@@ -248,7 +252,11 @@ func Build(docs []Source, opts Options) (*Index, error) {
 	if err := ix.layout(); err != nil {
 		return nil, err
 	}
-	parallel(2*len(ix.shards), opts.Workers, func(i int) {
+	parallel(2*len(ix.shards)+1, opts.Workers, func(i int) {
+		if i == 2*len(ix.shards) {
+			ix.buildUnmapped()
+			return
+		}
 		sh := &ix.shards[i/2]
 		if i%2 == 0 {
 			sh.sa = suffixarray.New(sh.data)

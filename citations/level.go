@@ -7,7 +7,8 @@ import (
 )
 
 // Level is how much a match had to relax: the normalization levels of
-// textnorm, in the same order and with the same names, then Reordered.
+// textnorm, in the same order and with the same names, then UnmappedGlyphs
+// and Reordered.
 type Level uint8
 
 // The levels, strictest first. Exact..JoinedWords are textnorm's levels.
@@ -19,17 +20,24 @@ const (
 	Typography  = Level(textnorm.Typography)
 	Ligature    = Level(textnorm.Ligature)
 	JoinedWords = Level(textnorm.JoinedWords)
+	// UnmappedGlyphs: found only with the page's unmapped glyphs (U+FFFD)
+	// left out, as poppler leaves them out (unmapped.go). Never a pass.
+	UnmappedGlyphs = JoinedWords + 1
 	// Reordered: every word of the quote is on one page, in pieces of at
 	// least MinPieceWords words that the page holds in another order (columns
 	// or lines read differently by another extractor), or as a column run:
 	// its lines anchored in consecutive lines of the page (columns.go).
 	// Never a pass.
-	Reordered = JoinedWords + 1
+	Reordered = UnmappedGlyphs + 1
 )
 
-// String returns the reported name: textnorm's names, then "reordered".
+// String returns the reported name: textnorm's names, then
+// "unmapped_glyphs" and "reordered".
 func (l Level) String() string {
-	if l == Reordered {
+	switch l {
+	case UnmappedGlyphs:
+		return "unmapped_glyphs"
+	case Reordered:
 		return "reordered"
 	}
 	if l < Reordered {
@@ -62,7 +70,10 @@ func (l *Level) UnmarshalText(b []byte) error {
 
 // ParseLevel is the inverse of Level.String.
 func ParseLevel(s string) (Level, error) {
-	if s == "reordered" {
+	switch s {
+	case "unmapped_glyphs":
+		return UnmappedGlyphs, nil
+	case "reordered":
 		return Reordered, nil
 	}
 	tl, err := textnorm.ParseLevel(s)

@@ -42,6 +42,7 @@ const (
 	ReasonAlternateEvidence        = Reason("alternate_evidence")         // grounded, holds the canonical fact, not a declared span
 	ReasonAmbiguousDocumentMapping = Reason("ambiguous_document_mapping") // the cited document maps to several or only loosely
 	ReasonJoinedWords              = Reason("joined_words")               // found only with spaces ignored
+	ReasonUnmappedGlyphs           = Reason("unmapped_glyphs")            // found only with the page's unmapped glyphs left out
 	ReasonReordered                = Reason("reordered")                  // found only as pieces in another order
 	ReasonPageConvention           = Reason("page_convention")            // the page matches only read 0-based or as a label
 	ReasonNoQuote                  = Reason("no_quote")                   // the citation carries no quote to verify
@@ -59,7 +60,7 @@ var Reasons = []struct {
 	{ReasonUnknownDocument, Fail}, {ReasonWrongFact, Fail}, {ReasonMissingCitation, Fail},
 	{ReasonAmbiguousLocation, Unresolved}, {ReasonAlternateEvidence, Unresolved},
 	{ReasonAmbiguousDocumentMapping, Unresolved}, {ReasonJoinedWords, Unresolved},
-	{ReasonReordered, Unresolved}, {ReasonPageConvention, Unresolved}, {ReasonNoQuote, Unresolved},
+	{ReasonUnmappedGlyphs, Unresolved}, {ReasonReordered, Unresolved}, {ReasonPageConvention, Unresolved}, {ReasonNoQuote, Unresolved},
 	{ReasonNoText, Unresolved}, {ReasonNoReferenceEvidence, Unresolved},
 }
 
@@ -199,11 +200,8 @@ func (ix *Index) Classify(c Citation, m Mapping, exp Expected) Verdict {
 	loc, _ := r.Location()
 	if e := ix.containedEvidence(loc, exp.Evidence); e != nil {
 		v.Evidence = e
-		switch loc.Level {
-		case JoinedWords:
-			return set(Unresolved, ReasonJoinedWords, "contains the declared span only with spaces ignored")
-		case Reordered:
-			return set(Unresolved, ReasonReordered, "contains the declared span only as pieces in another order")
+		if reason, why, relaxed := relaxedReason(loc.Level); relaxed {
+			return set(Unresolved, reason, "contains the declared span only %s", why)
 		}
 		return set(Pass, ReasonDeclaredSpan, "contains the declared span %s p%d [%d,%d)", e.Document, e.Page, e.Start, e.End)
 	}
@@ -391,4 +389,20 @@ func lastRune(s string) rune {
 	}
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return r
+}
+
+// relaxedReason is the unresolved reason of a citation whose quote contains
+// a declared span but was found only at a relaxed level. Every level past
+// the quote profile's has one (TestRelaxedLevelsNeverPass), so that no new
+// level can pass by default.
+func relaxedReason(l Level) (reason Reason, why string, relaxed bool) {
+	switch {
+	case l == JoinedWords:
+		return ReasonJoinedWords, "with spaces ignored", true
+	case l == UnmappedGlyphs:
+		return ReasonUnmappedGlyphs, "with the page's unmapped glyphs left out", true
+	case l == Reordered:
+		return ReasonReordered, "as pieces in another order", true
+	}
+	return "", "", false
 }
