@@ -45,10 +45,13 @@
 //     map (U+FFFD), with those glyphs left out, as poppler leaves them out;
 //     never between two digits, for quotes of at least JoinedMinLen code
 //     points (unmapped.go);
-//  4. elided: a quote with "..." or "…" (brackets around them allowed) is cut
+//  4. glyph_codes: in the pages' alternative texts (corpus.ValidateAlts:
+//     glyphs read by their font codes, as other extractors read them), as
+//     written, then with spaces ignored (glyphcodes.go);
+//  5. elided: a quote with "..." or "…" (brackets around them allowed) is cut
 //     into segments, each found at level 1, in order, each starting at most
 //     MaxElisionGap code points after the previous one ends; Result.Elided;
-//  5. reordered: every word of the quote on one page, in pieces whose order
+//  6. reordered: every word of the quote on one page, in pieces whose order
 //     differs (see the constants MinPieceWords, MinPieceLen, MaxReorderSpan
 //     for the rules that keep a changed word or number out), or as a column
 //     run: the quote's lines anchored in consecutive lines of the page, a

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -25,6 +26,7 @@ func FuzzLocate(f *testing.F) {
 		{"lostinterwordspaces everywhere\fnext", "lost inter word spaces everywhere", ""},
 		{"\xff\xfe e\u0301\f- 7 -", "é", "1"},
 		{"ctx, err \ufffd\ufffd NewContext(rs, conf) 1\ufffd2\fwor\ufffdd", "ctx, err NewContext(rs, conf) 12", "1"},
+		{"f(x, y) \u0338= 0 and \u25b6 x \u2208 U", "f(x; y) 6= 0 and I x 2 U", "1"},
 		{"Alabama 18,870 23,022\nAlaska 209 3,062\nNew York 0 4,235\fOhio 4,100 9,800", "18,870\n209\n0", "1"},
 	}
 	for _, s := range seeds {
@@ -35,7 +37,7 @@ func FuzzLocate(f *testing.F) {
 			return
 		}
 		p1, p2, _ := strings.Cut(text, "\f")
-		pages := []SourcePage{{Text: p1, Label: "i"}, {Text: p2}}
+		pages := []SourcePage{{Text: p1, Label: "i", Alts: fuzzAlts(p1)}, {Text: p2}}
 		ix, err := Build([]Source{{Name: "f.pdf", Pages: pages}, {Name: "g.pdf", Pages: []SourcePage{{Text: p2 + " " + p1}}}}, Options{Workers: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -62,6 +64,27 @@ func FuzzLocate(f *testing.F) {
 		_ = NewLocateRecord("x", r)
 		_ = ix.Classify(Citation{Document: "f.pdf", Quote: quote, Page: pg}, nil, Expected{CanonicalValues: []string{quote}})
 	})
+}
+
+// fuzzAlts makes a page's alternative texts as the extractor would: code
+// point for code point, the way poppler and pdfminer read some TeX glyphs.
+func fuzzAlts(text string) []string {
+	if !utf8.ValidString(text) || strings.ContainsRune(text, '\f') {
+		return nil
+	}
+	var alts []string
+	for _, m := range []map[rune]rune{{'\u0338': '6', '\u25b6': 'I'}, {'\u0338': '6', '\u25b6': 'I', ',': ';', '\u2208': '2'}} {
+		alt := strings.Map(func(r rune) rune {
+			if a, ok := m[r]; ok {
+				return a
+			}
+			return r
+		}, text)
+		if alt != text && !slices.Contains(alts, alt) {
+			alts = append(alts, alt)
+		}
+	}
+	return alts
 }
 
 // FuzzReadRuns feeds the run and quote readers untrusted JSON Lines in every

@@ -29,6 +29,9 @@ type SourcePage struct {
 	Text  string
 	Label string   // the /PageLabels label, if any
 	Flags []string // corpus page flags (no_text_layer, unreliable_text)
+	// Alts are the page's alternative texts (corpus.ValidateAlts), searched
+	// at the glyph_codes level.
+	Alts []string
 }
 
 // Options tunes index construction.
@@ -69,6 +72,9 @@ type Index struct {
 	// unmapped indexes the pages holding unmapped glyphs (unmapped.go);
 	// nil when none does.
 	unmapped *unmappedIndex
+	// alts indexes the pages' alternative texts (glyphcodes.go); nil when
+	// no page has any.
+	alts *altIndex
 }
 
 // shardBytes is the text a shard aims at.
@@ -160,7 +166,11 @@ func ReadSources(store *corpus.Store, workers int) ([]Source, error) {
 	parallel(len(jobs), workers, func(i int) {
 		j := jobs[i]
 		doc := &m.Documents[j.d]
-		srcs[j.d].Pages[j.p].Text, errs[i] = store.Text(doc, j.p+1)
+		sp := &srcs[j.d].Pages[j.p]
+		sp.Text, errs[i] = store.Text(doc, j.p+1)
+		if errs[i] == nil {
+			sp.Alts, errs[i] = store.AltTexts(doc, j.p+1)
+		}
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -212,6 +222,9 @@ func Build(docs []Source, opts Options) (*Index, error) {
 			return nil, fmt.Errorf("citations: %q: %w", d.Name, ErrDuplicateDocument)
 		}
 		names[i] = d.Name
+		if err := checkAlts(d); err != nil {
+			return nil, err
+		}
 	}
 	ix := &Index{
 		profile: textnorm.QuoteV1(textnorm.Options{FooterNames: names}),
@@ -236,12 +249,14 @@ func Build(docs []Source, opts Options) (*Index, error) {
 	}
 	// Normalize every page, in parallel; results placed by index.
 	raws := make([]string, len(ix.pages))
+	alts := make([][]string, len(ix.pages))
 	for d, src := range docs {
 		if ix.docs[d].status != corpus.StatusOK {
 			continue
 		}
 		for p, sp := range src.Pages {
 			raws[ix.docs[d].first+p] = sp.Text
+			alts[ix.docs[d].first+p] = sp.Alts
 		}
 	}
 	parallel(len(ix.pages), opts.Workers, func(i int) {
@@ -252,9 +267,13 @@ func Build(docs []Source, opts Options) (*Index, error) {
 	if err := ix.layout(); err != nil {
 		return nil, err
 	}
-	parallel(2*len(ix.shards)+1, opts.Workers, func(i int) {
-		if i == 2*len(ix.shards) {
+	parallel(2*len(ix.shards)+2, opts.Workers, func(i int) {
+		switch i - 2*len(ix.shards) {
+		case 0:
 			ix.buildUnmapped()
+			return
+		case 1:
+			ix.buildAlts(alts)
 			return
 		}
 		sh := &ix.shards[i/2]

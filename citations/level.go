@@ -7,8 +7,8 @@ import (
 )
 
 // Level is how much a match had to relax: the normalization levels of
-// textnorm, in the same order and with the same names, then UnmappedGlyphs
-// and Reordered.
+// textnorm, in the same order and with the same names, then UnmappedGlyphs,
+// GlyphCodes and Reordered.
 type Level uint8
 
 // The levels, strictest first. Exact..JoinedWords are textnorm's levels.
@@ -23,20 +23,25 @@ const (
 	// UnmappedGlyphs: found only with the page's unmapped glyphs (U+FFFD)
 	// left out, as poppler leaves them out (unmapped.go). Never a pass.
 	UnmappedGlyphs = JoinedWords + 1
+	// GlyphCodes: found only in the page as another extractor reads glyphs
+	// by their font codes ("6=" for "≠"; glyphcodes.go). Never a pass.
+	GlyphCodes = UnmappedGlyphs + 1
 	// Reordered: every word of the quote is on one page, in pieces of at
 	// least MinPieceWords words that the page holds in another order (columns
 	// or lines read differently by another extractor), or as a column run:
 	// its lines anchored in consecutive lines of the page (columns.go).
 	// Never a pass.
-	Reordered = UnmappedGlyphs + 1
+	Reordered = GlyphCodes + 1
 )
 
 // String returns the reported name: textnorm's names, then
-// "unmapped_glyphs" and "reordered".
+// "unmapped_glyphs", "glyph_codes" and "reordered".
 func (l Level) String() string {
 	switch l {
 	case UnmappedGlyphs:
 		return "unmapped_glyphs"
+	case GlyphCodes:
+		return "glyph_codes"
 	case Reordered:
 		return "reordered"
 	}
@@ -73,6 +78,8 @@ func ParseLevel(s string) (Level, error) {
 	switch s {
 	case "unmapped_glyphs":
 		return UnmappedGlyphs, nil
+	case "glyph_codes":
+		return GlyphCodes, nil
 	case "reordered":
 		return Reordered, nil
 	}

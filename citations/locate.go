@@ -273,6 +273,9 @@ func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 	if locs := ix.findUnmapped(qt); take(locs, len(locs)) {
 		return s
 	}
+	if locs := ix.findGlyphCodes(qt, qt.Joined()); take(locs, len(locs)) {
+		return s
+	}
 	if segs := ix.elisions(qt); len(segs) > 1 {
 		locs := ix.findElided(segs, doc)
 		if take(locs, len(locs)) {

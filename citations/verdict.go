@@ -43,6 +43,7 @@ const (
 	ReasonAmbiguousDocumentMapping = Reason("ambiguous_document_mapping") // the cited document maps to several or only loosely
 	ReasonJoinedWords              = Reason("joined_words")               // found only with spaces ignored
 	ReasonUnmappedGlyphs           = Reason("unmapped_glyphs")            // found only with the page's unmapped glyphs left out
+	ReasonGlyphCodes               = Reason("glyph_codes")                // found only with glyphs read by their font codes
 	ReasonReordered                = Reason("reordered")                  // found only as pieces in another order
 	ReasonPageConvention           = Reason("page_convention")            // the page matches only read 0-based or as a label
 	ReasonNoQuote                  = Reason("no_quote")                   // the citation carries no quote to verify
@@ -60,7 +61,8 @@ var Reasons = []struct {
 	{ReasonUnknownDocument, Fail}, {ReasonWrongFact, Fail}, {ReasonMissingCitation, Fail},
 	{ReasonAmbiguousLocation, Unresolved}, {ReasonAlternateEvidence, Unresolved},
 	{ReasonAmbiguousDocumentMapping, Unresolved}, {ReasonJoinedWords, Unresolved},
-	{ReasonUnmappedGlyphs, Unresolved}, {ReasonReordered, Unresolved}, {ReasonPageConvention, Unresolved}, {ReasonNoQuote, Unresolved},
+	{ReasonUnmappedGlyphs, Unresolved},
+	{ReasonGlyphCodes, Unresolved}, {ReasonReordered, Unresolved}, {ReasonPageConvention, Unresolved}, {ReasonNoQuote, Unresolved},
 	{ReasonNoText, Unresolved}, {ReasonNoReferenceEvidence, Unresolved},
 }
 
@@ -401,6 +403,8 @@ func relaxedReason(l Level) (reason Reason, why string, relaxed bool) {
 		return ReasonJoinedWords, "with spaces ignored", true
 	case l == UnmappedGlyphs:
 		return ReasonUnmappedGlyphs, "with the page's unmapped glyphs left out", true
+	case l == GlyphCodes:
+		return ReasonGlyphCodes, "with glyphs read by their font codes, as another extractor reads them", true
 	case l == Reordered:
 		return ReasonReordered, "as pieces in another order", true
 	}

@@ -17,6 +17,7 @@ var verdictSources = []Source{
 	{Name: "scan.pdf", Pages: []SourcePage{{Text: "Cover page text."}, {Text: "", Flags: []string{corpus.FlagNoTextLayer}}}},
 	{Name: "locked.pdf", Status: corpus.StatusEncrypted},
 	{Name: "report.pdf", Pages: []SourcePage{{Text: "Preface.", Label: "i"}, {Text: "Net debt fell to 310 million in the year.", Label: "1"}}},
+	{Name: "lemma.pdf", Pages: []SourcePage{{Text: "Lemma 3. For all a \u0338= 0 the map is injective.", Alts: []string{"Lemma 3. For all a 6= 0 the map is injective."}}}},
 	{Name: "listing.pdf", Pages: []SourcePage{{Text: "Open returns ctx, err \uFFFD\uFFFD NewContext(rs, conf) on success."}}},
 }
 
@@ -47,6 +48,7 @@ func TestClassify(t *testing.T) {
 	payment := Expected{Evidence: []EvidenceSpan{ev(t, "policy.pdf", 2, "Invoices are paid within 45 calendar days of receipt.")}, CanonicalValues: []string{"45 calendar days"}}
 	warranty := Expected{Evidence: []EvidenceSpan{ev(t, "policy.pdf", 3, "The warranty period is 24 months from delivery.")}, CanonicalValues: []string{"24 months"}}
 	listing := Expected{Evidence: []EvidenceSpan{ev(t, "listing.pdf", 1, "ctx, err \uFFFD\uFFFD NewContext(rs, conf)")}}
+	lemma := Expected{Evidence: []EvidenceSpan{ev(t, "lemma.pdf", 1, "a \u0338= 0 the map is injective")}}
 	debt := Expected{Evidence: []EvidenceSpan{ev(t, "report.pdf", 2, "Net debt fell to 310 million")}}
 	orders := "Orders must be delivered within 10 working days of the purchase order date."
 	tests := []struct {
@@ -73,6 +75,7 @@ func TestClassify(t *testing.T) {
 		{"ambiguous_document_mapping (conflict)", Citation{Document: "policy.pdf", Quote: orders}, Mapping{"policy.pdf": "prices.pdf"}, delivery, Unresolved, ReasonAmbiguousDocumentMapping},
 		{"joined_words", Citation{Document: "policy.pdf", Quote: "Ordersmustbedeliveredwithin 10 workingdays of the purchase orderdate."}, nil, delivery, Unresolved, ReasonJoinedWords},
 		{"unmapped_glyphs", Citation{Document: "listing.pdf", Quote: "Open returns ctx, err NewContext(rs, conf) on success."}, nil, listing, Unresolved, ReasonUnmappedGlyphs},
+		{"glyph_codes", Citation{Document: "lemma.pdf", Quote: "For all a 6= 0 the map is injective."}, nil, lemma, Unresolved, ReasonGlyphCodes},
 		{"reordered", Citation{Document: "policy.pdf", Quote: "Late orders are charged 2.5% per day. " + orders}, nil, delivery, Unresolved, ReasonReordered},
 		{"page_convention (0-based)", Citation{Document: "policy.pdf", Page: 1, Quote: "Invoices are paid within 45 calendar days of receipt."}, nil, payment, Unresolved, ReasonPageConvention},
 		{"page_convention (label)", Citation{Document: "report.pdf", Page: 1, Quote: "Net debt fell to 310 million in the year."}, nil, debt, Unresolved, ReasonPageConvention},

@@ -116,7 +116,7 @@ func TestStoreBoxes(t *testing.T) {
 func FuzzDecodeManifest(f *testing.F) {
 	dir := f.TempDir()
 	extract := func(_ context.Context, _ string, _ []byte) Extraction {
-		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes([]GlyphBox{{Start: 0, End: 2, X1: 1, Y1: 1}})}, {Text: "two", Label: "ii"}}}
+		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes([]GlyphBox{{Start: 0, End: 2, X1: 1, Y1: 1}}), Alts: []string{"hi therE"}}, {Text: "two", Label: "ii"}}}
 	}
 	pdf := filepath.Join(f.TempDir(), "a.pdf")
 	if err := os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644); err != nil {

@@ -28,8 +28,9 @@ type Extraction struct {
 
 // PageText is one extracted page.
 type PageText struct {
-	Text     string // valid UTF-8 without form feeds
-	Boxes    []byte // glyph boxes in BoxesFormat (EncodeBoxes), uncompressed; nil for none
+	Text     string   // valid UTF-8 without form feeds
+	Boxes    []byte   // glyph boxes in BoxesFormat (EncodeBoxes), uncompressed; nil for none
+	Alts     []string // alternative texts (ValidateAlts); nil for none
 	Label    string
 	Flags    []string
 	Warnings []string
@@ -352,6 +353,16 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 			}
 			doc.Pages[i].Boxes = Hash(p.Boxes)
 		}
+		for k, alt := range p.Alts {
+			rel, err := altFile(doc.BLAKE3, i+1, k)
+			if err != nil {
+				return doc, err
+			}
+			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), []byte(alt)); err != nil {
+				return doc, err
+			}
+			doc.Pages[i].Alts = append(doc.Pages[i].Alts, Hash([]byte(alt)))
+		}
 	}
 	return doc, nil
 }
@@ -386,6 +397,9 @@ func fill(doc *Document, ex Extraction) error {
 			// no geometry recorded
 		} else if err := ValidateBoxes(p.Boxes, utf8.RuneCountInString(p.Text)); err != nil {
 			return fmt.Errorf("extractor returned bad glyph boxes on page %d: %v", i+1, err)
+		}
+		if err := ValidateAlts(p.Alts, p.Text); err != nil {
+			return fmt.Errorf("extractor returned bad alternative texts on page %d: %v", i+1, err)
 		}
 		doc.Pages = append(doc.Pages, Page{
 			Page:     i + 1,

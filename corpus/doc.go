@@ -18,6 +18,8 @@
 //	                                           without "blake3:", <page> = %04d
 //	CORPUS/text/<hex>/<page>.boxes.gz          glyph boxes (BoxesFormat, gzip), when
 //	                                           the extractor records them
+//	CORPUS/text/<hex>/<page>.alt<k>.txt        the page's alternative texts (alt.go),
+//	                                           k = 1, 2, ..., when it has them
 //
 // The manifest lists documents sorted by name, each with its size, hash,
 // extraction status, page count and, per page, the hash and length of the

@@ -90,6 +90,7 @@ type Page struct {
 	Chars    int      `json:"chars"` // length of the text in code points
 	Label    string   `json:"label,omitempty"`
 	Boxes    string   `json:"boxes,omitempty"`    // blake3 of the uncompressed glyph boxes (BoxesFormat), when recorded
+	Alts     []string `json:"alts,omitempty"`     // blake3 of each alternative text (alt.go), when the page has them
 	Flags    []string `json:"flags,omitempty"`    // sorted
 	Warnings []string `json:"warnings,omitempty"` // what the extractor could not read on this page
 }
@@ -162,6 +163,14 @@ func (m *Manifest) validate() error {
 			if p.Boxes != "" {
 				if _, err := hashHex(p.Boxes); err != nil {
 					return fmt.Errorf("%s: pages[%d].boxes: %v", where, j, err)
+				}
+			}
+			if len(p.Alts) > MaxAlts {
+				return fmt.Errorf("%s: pages[%d].alts: %d, at most %d", where, j, len(p.Alts), MaxAlts)
+			}
+			for k, h := range p.Alts {
+				if _, err := hashHex(h); err != nil {
+					return fmt.Errorf("%s: pages[%d].alts[%d]: %v", where, j, k, err)
 				}
 			}
 			if _, err := hashHex(p.BLAKE3); err != nil {

@@ -54,6 +54,7 @@ type response struct {
 type wirePage struct {
 	Text     string   `json:"text"`
 	Boxes    string   `json:"boxes,omitempty"` // corpus.BoxesFormat: compact, and checked by the parent
+	Alts     []string `json:"alts,omitempty"`  // checked by the parent too
 	Label    string   `json:"label,omitempty"`
 	Flags    []string `json:"flags,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -114,7 +115,7 @@ func extractResponse(data []byte, passwords []string, lim Limits) response {
 	}
 	resp := response{Status: corpus.StatusOK, Warnings: doc.Warnings}
 	for _, p := range doc.Pages {
-		w := wirePage{Text: p.Text, Label: p.Label, Flags: p.Flags, Warnings: p.Warnings}
+		w := wirePage{Text: p.Text, Alts: p.Alts, Label: p.Label, Flags: p.Flags, Warnings: p.Warnings}
 		if len(p.Boxes) > 0 {
 			w.Boxes = string(corpus.EncodeBoxes(p.Boxes))
 		}

@@ -25,6 +25,13 @@
 // glyph's origin to the end of its width and from 0.2 em below the baseline
 // to 0.8 em above it. Inserted spaces and newlines have no box.
 //
+// Page.Alts are the page as other extractors read it where a font without
+// a ToUnicode CMap names its glyphs: by the code, for a name outside the
+// AGL (poppler, pdf.js) and also for a name from the embedded program's own
+// encoding (pdfminer). Each has the text's length in code points and differs
+// only at such glyphs; digits of the text are never replaced. The quote
+// locator matches them at its glyph_codes level.
+//
 // # Layers
 //
 //   - Objects: pdfcpu reads the file in relaxed mode, repairs what it can and

@@ -8,7 +8,7 @@ import (
 
 // Version identifies the extractor's behaviour. Any change that can change a
 // page text changes it, since stored offsets depend on the text.
-const Version = "0.4.1"
+const Version = "0.5.0"
 
 // Name is the extractor's name in corpus manifests.
 const Name = "citecheck-pdftext"
@@ -32,7 +32,11 @@ type Document struct {
 
 // Page is one page's text.
 type Page struct {
-	Text     string
+	Text string
+	// Alts are Text as other extractors read glyphs that have no ToUnicode
+	// mapping, by their font codes ("6=" where we read CMSY's negationslash
+	// and "="), code point for code point (codeAlias); nil for most pages.
+	Alts     []string
 	Boxes    []corpus.GlyphBox // where each glyph's text lies on the page
 	Label    string            // from /PageLabels, when the document declares them
 	Flags    []string          // FlagExtractionError
@@ -86,9 +90,10 @@ func Extract(data []byte, opts Options) (*Document, error) {
 func extractPage(x *interp, p pageInfo) (page Page, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			text, boxes := layout(x.glyphs)
+			text, boxes, alts := layout(x.glyphs)
 			page = Page{
 				Text:     text,
+				Alts:     alts,
 				Boxes:    boxes,
 				Flags:    []string{FlagExtractionError},
 				Warnings: append(x.warnings, fmt.Sprintf("internal error, page text may be incomplete: %v", r)),
@@ -103,6 +108,6 @@ func extractPage(x *interp, p pageInfo) (page Page, err error) {
 		}
 		warnings = append(warnings, err.Error())
 	}
-	text, boxes := layout(glyphs)
-	return Page{Text: text, Boxes: boxes, Warnings: warnings}, nil
+	text, boxes, alts := layout(glyphs)
+	return Page{Text: text, Alts: alts, Boxes: boxes, Warnings: warnings}, nil
 }

@@ -29,6 +29,7 @@ type font struct {
 	// Simple fonts: per byte code.
 	text  [256]string
 	width [256]float64 // glyph space, 1/1000 text space unit (after FontMatrix for Type3)
+	alias [256]codeAlias
 	// Composite fonts.
 	encoding  *cmap.CMap
 	toUnicode *cmap.CMap
@@ -51,6 +52,7 @@ type font struct {
 // glyphCode is one code of a shown string.
 type glyphCode struct {
 	text  string
+	alias codeAlias
 	width float64 // glyph space units / 1000
 	// wordSpace is true for the single-byte code 32, to which Tw applies.
 	wordSpace bool
@@ -60,7 +62,7 @@ type glyphCode struct {
 func (f *font) decode(dst []glyphCode, s []byte) []glyphCode {
 	if !f.composite {
 		for _, c := range s {
-			dst = append(dst, glyphCode{text: f.text[c], width: f.width[c], wordSpace: c == 32})
+			dst = append(dst, glyphCode{text: f.text[c], alias: f.alias[c], width: f.width[c], wordSpace: c == 32})
 		}
 		return dst
 	}
@@ -343,9 +345,13 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 	// names none, and fills codes the dictionary leaves empty (as poppler
 	// does: TeX's math fonts rely on it).
 	builtin := x.builtinEncoding(desc, f.name, warn)
+	var fromBuiltin [256]bool // the code's name is the program's own
 	if enc == nil && builtin != nil {
 		cp := *builtin
 		enc = &cp
+		for c := range enc {
+			fromBuiltin[c] = enc[c] != ""
+		}
 	}
 	if enc == nil {
 		switch {
@@ -367,6 +373,7 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 			}
 			if name, ok := o.name(v); ok && code >= 0 && code < 256 {
 				enc[code] = name
+				fromBuiltin[code] = false
 				code++
 			}
 		}
@@ -376,6 +383,7 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 		for c, name := range builtin {
 			if enc[c] == "" {
 				enc[c] = name
+				fromBuiltin[c] = name != ""
 			}
 		}
 	}
@@ -427,14 +435,16 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 			warn("font %s: unknown glyph names read through the base encoding", f.name)
 		}
 	}()
+	var viaToUnicode [256]bool
+	defer func() { f.alias = codeAliases(&f.text, enc, &fromBuiltin, &viaToUnicode, zapf) }()
 	for c := range 256 {
 		if toUnicode != nil {
 			if s, ok := toUnicodeText(toUnicode, cmap.Code{Value: uint32(c), Len: 1, Valid: true}); ok {
-				f.text[c] = s
+				f.text[c], viaToUnicode[c] = s, true
 				continue
 			}
 			if s, ok := toUnicodeText(toUnicode, cmap.Code{Value: uint32(c), Len: 2, Valid: true}); ok {
-				f.text[c] = s
+				f.text[c], viaToUnicode[c] = s, true
 				continue
 			}
 		}
@@ -462,6 +472,48 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 		}
 		f.text[c] = replacement
 	}
+}
+
+// codeAlias is how other extractors read a glyph that we read by its name,
+// per reading (readingNames, readingCodes): the code as its own character,
+// or 0 where that reading agrees with ours.
+type codeAlias [numReadings]rune
+
+// The readings codeAliases emulates.
+const (
+	// readingNames: a glyph name outside the AGL read as its code (poppler
+	// and pdf.js: "6" for CMSY's negationslash, "I" for MSAM's
+	// trianglerightsld, "S" for CMEX's big union).
+	readingNames = iota
+	// readingCodes: that, and also a font whose names come from its
+	// embedded program read through StandardEncoding (pdfminer: ";" for
+	// CMMI's comma, "!" for its omega, "2" for CMSY's element sign).
+	readingCodes
+	numReadings
+)
+
+// codeAliases returns each code's codeAlias. Only a printable ASCII code
+// whose text comes from no ToUnicode CMap and is one code point gets one,
+// and never for a digit or white space: a digit of the page is read as
+// that digit in every reading.
+func codeAliases(text *[256]string, enc *fontenc.Encoding, fromBuiltin, viaToUnicode *[256]bool, zapf bool) [256]codeAlias {
+	var alias [256]codeAlias
+	for c := 0x21; c <= 0x7e; c++ {
+		if viaToUnicode[c] {
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[c])
+		if n == 0 || n != len(text[c]) || r == rune(c) || unicode.IsDigit(r) || unicode.IsSpace(r) {
+			continue
+		}
+		if name := enc[c]; name == "" || !fontenc.KnownToAGL(name, zapf) {
+			alias[c][readingNames] = rune(c)
+			alias[c][readingCodes] = rune(c)
+		} else if fromBuiltin[c] {
+			alias[c][readingCodes] = rune(c)
+		}
+	}
+	return alias
 }
 
 // builtinEncoding reads the encoding of an embedded Type 1 or CFF font

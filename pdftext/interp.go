@@ -447,7 +447,7 @@ func (x *interp) endMarked() {
 	g := drawn[0]
 	last := drawn[len(drawn)-1]
 	g.ex, g.ey = last.ex, last.ey
-	g.text = sanitize(mc.text)
+	g.text, g.alias = sanitize(mc.text), codeAlias{}
 	x.glyphs = append(x.glyphs[:mc.firstGlyph], g)
 }
 
@@ -530,14 +530,14 @@ func (x *interp) show(s []byte) {
 				adv = tx
 			}
 		}
-		x.emit(g.text, m, adv, f.vertical)
+		x.emit(g.text, g.alias, m, adv, f.vertical)
 		x.tm = matrix{1, 0, 0, 1, tx, ty}.mul(x.tm)
 	}
 }
 
 // emit records a glyph whose text-space origin is (0, rise) under m and
 // whose extent along the writing direction is adv text-space units.
-func (x *interp) emit(text string, m matrix, adv float64, vertical bool) {
+func (x *interp) emit(text string, alias codeAlias, m matrix, adv float64, vertical bool) {
 	if !m.finite() {
 		return
 	}
@@ -568,7 +568,7 @@ func (x *interp) emit(text string, m matrix, adv float64, vertical bool) {
 		x.warn("more than %d glyphs on the page; the rest are dropped", maxGlyphsPerPage)
 		return
 	}
-	x.glyphs = append(x.glyphs, glyph{text: sanitize(text), ox: ox, oy: oy, ex: ex, ey: ey, dx: dx, dy: dy, size: size})
+	x.glyphs = append(x.glyphs, glyph{text: sanitize(text), alias: alias, ox: ox, oy: oy, ex: ex, ey: ey, dx: dx, dy: dy, size: size})
 }
 
 // maxGlyphsPerPage bounds one page's memory; no real page comes near it.

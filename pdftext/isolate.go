@@ -107,6 +107,14 @@ func (resp response) extraction() corpus.Extraction {
 				page.Boxes = []byte(p.Boxes)
 			}
 		}
+		if len(p.Alts) > 0 {
+			// Likewise bad alternative texts are dropped.
+			if err := corpus.ValidateAlts(p.Alts, p.Text); err != nil {
+				page.Warnings = append(page.Warnings, "alternative texts: "+err.Error())
+			} else {
+				page.Alts = p.Alts
+			}
+		}
 		ex.Pages = append(ex.Pages, page)
 	}
 	return ex

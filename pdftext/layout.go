@@ -12,6 +12,7 @@ import (
 // glyph is one shown glyph in user space (the page's default coordinates).
 type glyph struct {
 	text   string
+	alias  codeAlias
 	ox, oy float64 // origin on the baseline
 	ex, ey float64 // end of the glyph's advance (its width and Tc)
 	dx, dy float64 // unit vector of the writing direction
@@ -39,9 +40,17 @@ const (
 // previous one ends; a newline where the baseline or the writing direction changes
 // or the text jumps back along the line. A glyph drawn again on top of the
 // previous one with the same text (fake bold) is dropped.
-func layout(glyphs []glyph) (string, []corpus.GlyphBox) {
+//
+// alts are the same text as other extractors' readings give it (codeAlias),
+// code point for code point, so that their offsets are the text's: one per
+// reading that differs from the text and from the readings before it.
+func layout(glyphs []glyph) (text string, boxes []corpus.GlyphBox, alts []string) {
 	var b []byte
-	var boxes []corpus.GlyphBox
+	type aliasAt struct {
+		cp    int
+		alias codeAlias
+	}
+	var aliases []aliasAt
 	cp := 0 // code points in b
 	// line holds the current line's glyphs, nil standing for a word space,
 	// so that a right-to-left line can be put in logical order first.
@@ -58,6 +67,9 @@ func layout(glyphs []glyph) (string, []corpus.GlyphBox) {
 			b = append(b, g.text...)
 			n := utf8.RuneCountInString(g.text)
 			boxes = append(boxes, g.box(cp, cp+n))
+			if g.alias != (codeAlias{}) && n == 1 {
+				aliases = append(aliases, aliasAt{cp, g.alias})
+			}
 			cp += n
 		}
 		line = line[:0]
@@ -100,7 +112,7 @@ func layout(glyphs []glyph) (string, []corpus.GlyphBox) {
 		prev = g
 	}
 	flush()
-	text := strings.TrimRightFunc(string(b), unicode.IsSpace)
+	text = strings.TrimRightFunc(string(b), unicode.IsSpace)
 	// Trimming removes only white space, which no box starts in unless a
 	// glyph's own text ended with it.
 	n := utf8.RuneCountInString(text)
@@ -110,7 +122,21 @@ func layout(glyphs []glyph) (string, []corpus.GlyphBox) {
 	if k := len(boxes); k > 0 && boxes[k-1].End > n {
 		boxes[k-1].End = n
 	}
-	return text, boxes
+	if len(aliases) == 0 || aliases[0].cp >= n {
+		return text, boxes, nil
+	}
+	for k := range numReadings {
+		rs := []rune(text)
+		for _, a := range aliases {
+			if a.cp < n && a.alias[k] != 0 {
+				rs[a.cp] = a.alias[k]
+			}
+		}
+		if alt := string(rs); alt != text && !slices.Contains(alts, alt) {
+			alts = append(alts, alt)
+		}
+	}
+	return text, boxes, alts
 }
 
 // Glyph box extent across the baseline, in ems: most fonts' ascent and

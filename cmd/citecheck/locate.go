@@ -29,7 +29,7 @@ ambiguous, not_found, not_found_in_document or unknown_document; spans are
 {"page", "start", "end"} in Unicode code points of the stored page text;
 match is the normalization level the match needed (exact, canonical,
 whitespace, hyphenation, typography, ligature, joined_words,
-unmapped_glyphs, reordered).
+unmapped_glyphs, glyph_codes, reordered).
 page_check says how a given page relates to where the quote is: physical,
 page_label, zero_based or not_on_page.
 

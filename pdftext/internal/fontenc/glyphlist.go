@@ -189,3 +189,37 @@ func GlyphListSize() (agl, zapf, tex int) {
 	aglOnce.Do(loadAGL)
 	return len(aglMap), len(zapfMap), len(texMap)
 }
+
+// KnownToAGL reports whether every component of name maps through the
+// Adobe Glyph List alone (or the Zapf Dingbats list when zapf is set, or
+// the "uniXXXX" and "uXXXXX" forms): a name every extractor that follows
+// the AGL specification reads. TeX's names ("negationslash",
+// "trianglerightsld") are not: poppler and pdf.js read such a glyph as its
+// code's character, and so does anything that fails to map a name.
+func KnownToAGL(name string, zapf bool) bool {
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		name = name[:i]
+	}
+	if name == "" {
+		return false
+	}
+	aglOnce.Do(loadAGL)
+	for c := range strings.SplitSeq(name, "_") {
+		if c == "" {
+			return false
+		}
+		if _, ok := aglMap[c]; ok {
+			continue
+		}
+		if _, ok := zapfMap[c]; ok && zapf {
+			continue
+		}
+		if _, ok := texMap[c]; ok {
+			return false
+		}
+		if componentUnicode(c, false) == "" {
+			return false
+		}
+	}
+	return true
+}

@@ -127,3 +127,30 @@ func BenchmarkGlyphUnicode(b *testing.B) {
 		GlyphUnicode(names[i%len(names)], false)
 	}
 }
+
+func TestKnownToAGL(t *testing.T) {
+	tests := []struct {
+		name string
+		zapf bool
+		want bool
+		why  string
+	}{
+		{"comma", false, true, "an AGL name"},
+		{"f_f_i", false, true, "a ligature of AGL names"},
+		{"uni2260", false, true, "the uniXXXX form"},
+		{"u1F600", false, true, "the uXXXXX form"},
+		{"Aacute.sc", false, true, "a suffix is ignored"},
+		{"negationslash", false, false, "a TeX name: poppler and pdf.js read the code instead"},
+		{"trianglerightsld", false, false, "an AMS symbol name"},
+		{"a12", true, true, "a Zapf Dingbats name in ZapfDingbats"},
+		{"a12", false, false, "the same name in another font is unknown"},
+		{"C41", false, false, "a numbered name is no AGL name"},
+		{"", false, false, "no name"},
+		{"f__i", false, false, "an empty component"},
+	}
+	for _, tc := range tests {
+		if got := KnownToAGL(tc.name, tc.zapf); got != tc.want {
+			t.Errorf("%s: KnownToAGL(%q, %v) = %v, want %v", tc.why, tc.name, tc.zapf, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package citations
+
+import (
+	"fmt"
+	"index/suffixarray"
+	"sort"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/textnorm"
+)
+
+// The glyph_codes level (GlyphCodes). A font without a ToUnicode CMap names
+// its glyphs, and extractors that do not know a name, or do not read the
+// embedded font program's own encoding, read the glyph by its code: poppler
+// writes "6=" where TeX overprints CMSY's negationslash on "=", pdf.js "I"
+// for a beamer bullet (MSAM's trianglerightsld), pdfminer ";" for CMMI's
+// comma. The extractor stores such readings of a page as alternative texts
+// (corpus.ValidateAlts: the page text with those glyphs replaced, code point
+// for code point). At this level a quote is looked up in them, as written
+// and then with spaces ignored (never between two digits, for quotes of
+// textnorm.JoinedMinLen code points or more, as joined_words), and the
+// match is reported on the page text at the same offsets.
+//
+//   - Only the replaced glyphs differ: every letter and digit of the page is
+//     the same in its alternatives, so a quote with a changed word or
+//     number is no more found here than in the page text.
+//   - What a quote matched is a reading we believe wrong, so a citation
+//     grounded only this way is never a pass.
+//
+// Only pages with alternatives are indexed for this level.
+
+// altIndex is the level's index.
+type altIndex struct {
+	data, jdata []byte // normalized alternatives, and their Joined forms, each ended by a form feed
+	sa, jsa     *suffixarray.Index
+	alts        []altText // sorted by at, and by jat
+}
+
+type altText struct {
+	at, jat int32 // byte offsets in data and jdata
+	page    int32 // index in Index.pages
+	text    *textnorm.Text
+	joined  *textnorm.Joined
+}
+
+// buildAlts normalizes and indexes the pages' alternative texts.
+func (ix *Index) buildAlts(alts [][]string) {
+	ai := &altIndex{}
+	for p, list := range alts {
+		for _, raw := range list {
+			t := ix.profile.Normalize(raw)
+			j := t.Joined()
+			ai.alts = append(ai.alts, altText{at: int32(len(ai.data)), jat: int32(len(ai.jdata)), page: int32(p), text: t, joined: j})
+			ai.data = append(append(ai.data, t.String()...), '\f')
+			ai.jdata = append(append(ai.jdata, j.String()...), '\f')
+		}
+	}
+	if len(ai.alts) == 0 {
+		return
+	}
+	ai.sa, ai.jsa = suffixarray.New(ai.data), suffixarray.New(ai.jdata)
+	ix.alts = ai
+}
+
+// findGlyphCodes looks the quote up in the alternative texts, as written,
+// then with spaces ignored. Every hit is GlyphCodes.
+func (ix *Index) findGlyphCodes(qt *textnorm.Text, qj *textnorm.Joined) []loc {
+	ai := ix.alts
+	if ai == nil || qt.Len() == 0 {
+		return nil
+	}
+	locs := ix.altHits(ai.sa, []byte(qt.String()), func(i int) int32 { return ai.alts[i].at }, func(a *altText, h int) (int, int, bool) {
+		from := a.text.CodePoint(h - int(a.at))
+		to := from + qt.Len()
+		return from, to, to <= a.text.Len() && edgesOK(a.text, from, a.text, to, qt, true)
+	})
+	if len(locs) == 0 && qj.Eligible() {
+		locs = ix.altHits(ai.jsa, []byte(qj.String()), func(i int) int32 { return ai.alts[i].jat }, func(a *altText, h int) (int, int, bool) {
+			ja := a.joined.CodePoint(h - int(a.jat))
+			if ja+qj.Len() > a.joined.Len() {
+				return 0, 0, false
+			}
+			from, to := a.joined.NormSpan(ja, ja+qj.Len())
+			return from, to, edgesOK(a.text, from, a.text, to, qt, false)
+		})
+	}
+	// A quote found in two alternatives of a page, at the same place, is
+	// one location.
+	ix.sortLocs(locs)
+	out := locs[:0]
+	for _, l := range locs {
+		if len(out) > 0 && sameLoc(out[len(out)-1], l) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// altHits verifies the suffix array's hits of pat: span turns a hit in an
+// alternative into its normalized range there, or refuses it; the range is
+// then reported on the page text, through the raw offsets both share.
+func (ix *Index) altHits(sa *suffixarray.Index, pat []byte, at func(int) int32, span func(*altText, int) (int, int, bool)) []loc {
+	ai := ix.alts
+	hits := sa.Lookup(pat, maxHits+1)
+	if len(hits) > maxHits {
+		hits = hits[:maxHits]
+	}
+	sort.Ints(hits)
+	var locs []loc
+	for _, h := range hits {
+		k := sort.Search(len(ai.alts), func(i int) bool { return int(at(i)) > h }) - 1
+		if k < 0 {
+			continue
+		}
+		a := &ai.alts[k]
+		from, to, ok := span(a, h)
+		if !ok || from >= to {
+			continue
+		}
+		pe := &ix.pages[a.page]
+		ra, rb := a.text.RawSpan(from, to)
+		pf, pt := normAtRaw(pe.text, ra), normAtRaw(pe.text, rb)
+		if pf >= pt || pe.text.Slice(pf, pt) == a.text.Slice(from, to) {
+			continue // the page reads the same here: an earlier stage decides
+		}
+		locs = append(locs, loc{doc: pe.doc, parts: []part{{int(a.page), pf, pt}}, level: GlyphCodes})
+	}
+	return locs
+}
+
+func sameLoc(a, b loc) bool {
+	if a.doc != b.doc || len(a.parts) != len(b.parts) {
+		return false
+	}
+	for i := range a.parts {
+		if a.parts[i] != b.parts[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkAlts refuses alternative texts that do not fit their page.
+func checkAlts(src Source) error {
+	for p, sp := range src.Pages {
+		if err := corpus.ValidateAlts(sp.Alts, sp.Text); err != nil {
+			return fmt.Errorf("citations: %s page %d: alternative texts: %w", src.Name, p+1, err)
+		}
+	}
+	return nil
+}
