@@ -102,7 +102,7 @@ func (resp response) extraction() corpus.Extraction {
 			// The child is not trusted: bad geometry is dropped, the text
 			// kept, and the page says so.
 			if err := corpus.ValidateBoxes([]byte(p.Boxes), utf8.RuneCountInString(p.Text)); err != nil {
-				page.Warnings = append(page.Warnings, err.Error())
+				page.Warnings = append(page.Warnings, "glyph boxes: "+err.Error())
 			} else {
 				page.Boxes = []byte(p.Boxes)
 			}

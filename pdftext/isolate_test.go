@@ -128,3 +128,31 @@ func TestRunnerExtractsThroughChild(t *testing.T) {
 		}
 	}
 }
+
+// TestResponseDropsBrokenGeometryAndAlts: the parent trusts nothing the
+// child sends; glyph boxes or alternative texts that do not fit the page
+// text are dropped, the text kept, and the page says why.
+func TestResponseDropsBrokenGeometryAndAlts(t *testing.T) {
+	tests := []struct {
+		name    string
+		page    wirePage
+		boxes   bool
+		alts    int
+		warning string
+	}{
+		{"good", wirePage{Text: "a \u0338= b", Boxes: string(corpus.EncodeBoxes([]corpus.GlyphBox{{Start: 0, End: 1, X1: 1, Y1: 1}})), Alts: []string{"a 6= b"}}, true, 1, ""},
+		{"boxes past the text", wirePage{Text: "ab", Boxes: string(corpus.EncodeBoxes([]corpus.GlyphBox{{Start: 0, End: 5, X1: 1, Y1: 1}}))}, false, 0, "glyph boxes:"},
+		{"an alternative of another length", wirePage{Text: "a \u0338= b", Alts: []string{"a = b"}}, false, 0, "alternative texts:"},
+	}
+	for _, tc := range tests {
+		ex := response{Status: corpus.StatusOK, Pages: []wirePage{tc.page}}.extraction()
+		p := ex.Pages[0]
+		if p.Text != tc.page.Text || (p.Boxes != nil) != tc.boxes || len(p.Alts) != tc.alts {
+			t.Errorf("%s: text %q boxes %v alts %q", tc.name, p.Text, p.Boxes != nil, p.Alts)
+		}
+		warned := len(p.Warnings) == 1 && strings.HasPrefix(p.Warnings[0], tc.warning)
+		if (tc.warning != "") != warned {
+			t.Errorf("%s: warnings %q, want one starting %q", tc.name, p.Warnings, tc.warning)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -36,7 +37,8 @@ func TestCorpusSweep(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := testRunner(t, "extract", Limits{})
-			report, err := corpus.Build(context.Background(), t.TempDir(), files, corpus.BuildOptions{
+			out := t.TempDir()
+			report, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{
 				Extractor: r.Extractor(), Extract: r.Extract, Jobs: 2,
 			})
 			if err != nil {
@@ -55,6 +57,21 @@ func TestCorpusSweep(t *testing.T) {
 			t.Logf("%s: %d files, %v, %d pages", s.dir, len(files), counts, report.Pages())
 			if ok := report.Count(corpus.StatusOK); ok < s.floorOK {
 				t.Errorf("%d documents ok, below the floor of %d", ok, s.floorOK)
+			}
+			// The parent drops glyph boxes or alternative texts that break
+			// their contract, with a page warning: ours never should.
+			st, err := corpus.Open(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range st.Manifest().Documents {
+				for _, p := range d.Pages {
+					for _, w := range p.Warnings {
+						if strings.HasPrefix(w, "alternative texts:") || strings.HasPrefix(w, "glyph boxes:") {
+							t.Errorf("%s page %d: %s", d.Name, p.Page, w)
+						}
+					}
+				}
 			}
 		})
 	}
