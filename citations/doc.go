@@ -189,12 +189,19 @@ package citations
 // text as a whole, or (column runs) lies in consecutive stored lines; the
 // stored text's own reading order (one per page) limits it. Measured with
 // make bench-fidelity on windows of 6-14 words from the test corpus's page
-// texts, unique in their source's document: 89.4% of pdftotext's, 99.3% of
-// mutool's, 98.4% of pdf.js's and 87.5% of pdfminer's are found on the
-// right page (93.7% in all; the target is 97%). Of the 10,597 misses, 40%
-// hold a word our page text does not have at all, 20% are mostly numbers
-// (numbers are never matched out of context) and 40% are lines cut or
-// skipped in ways the level does not allow.
+// texts, unique in their source's document, with every level: 91.0% of
+// pdftotext's, 99.3% of mutool's, 99.0% of pdf.js's and 88.3% of
+// pdfminer's are found on the right page (94.4% in all; the target is 97%).
+// Of the 9,349 misses, 5,167 are quotes of several lines, all on the page,
+// with a line holding a number the level could not anchor (a number is
+// never matched out of its context); finding every other miss would give
+// 96.9%.
+
+// BUG(citations): glyph_codes searches each of a page's alternative texts
+// as a whole, so a quote that reads some glyphs one extractor's way and
+// others another's (pdf.js knows some TeX names and not others) is not
+// found; nor is one whose accents another extractor moved after their base
+// letter (poppler's "f˜" for our "˜ f").
 
 // BUG(citations): the index keeps every page's textnorm.Text (about 11
 // bytes per code point) in memory beside its suffix arrays: a process that

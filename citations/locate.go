@@ -264,8 +264,9 @@ func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 	if take(locs, count) {
 		return s
 	}
-	if j := qt.Joined(); j.Eligible() {
-		locs := ix.findJoined(qt, j, doc)
+	qj := qt.Joined()
+	if qj.Eligible() {
+		locs := ix.findJoined(qt, qj, doc)
 		if take(locs, len(locs)) {
 			return s
 		}
@@ -273,7 +274,7 @@ func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 	if locs := ix.findUnmapped(qt); take(locs, len(locs)) {
 		return s
 	}
-	if locs := ix.findGlyphCodes(qt, qt.Joined()); take(locs, len(locs)) {
+	if locs := ix.findGlyphCodes(qt, qj); take(locs, len(locs)) {
 		return s
 	}
 	if segs := ix.elisions(qt); len(segs) > 1 {

@@ -100,8 +100,10 @@ package pdftext
 // UTF-8/UTF-32 ones are not.
 
 // BUG(pdftext): A glyph name outside the Adobe Glyph List, the TeX math
-// fonts' names and the uniXXXX forms yields U+FFFD, where pdftotext and pdf.js sometimes fall back to the
-// character code. TrueType programs' cmap and post tables are not read.
+// fonts' names and the uniXXXX forms yields U+FFFD, where pdftotext and
+// pdf.js sometimes fall back to the character code; Page.Alts records that
+// reading only for printable ASCII codes of simple fonts and glyphs of one
+// code point. TrueType programs' cmap and post tables are not read.
 
 // BUG(pdftext): A line of mostly Hebrew or Arabic letters drawn left to
 // right is put in logical order by a simplification of the Unicode
