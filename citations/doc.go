@@ -205,6 +205,6 @@ package citations
 
 // BUG(citations): the index keeps every page's textnorm.Text (about 11
 // bytes per code point) in memory beside its suffix arrays: a process that
-// builds it peaks at about 180 MiB for the 1,900-page test corpus and 900
-// MiB at ten times that (with GOGC 50, as citecheck locate and audit set
-// it; 1.1 GiB with the default).
+// builds it peaks at about 195 MiB for the 1,900-page test corpus and
+// 915-960 MiB at ten times that (with GOGC 50, as citecheck locate and
+// audit set it; 1.1 GiB with the default).
