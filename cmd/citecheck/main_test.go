@@ -168,3 +168,36 @@ func TestReadmeDemoIsReal(t *testing.T) {
 		t.Errorf("README's demo output differs from testdata/demo.txt (the demo's golden output):\n%s", block)
 	}
 }
+
+// TestShowAlts: a page whose font names glyphs other extractors read by
+// their codes has alternative texts; show --alts prints them at the
+// page's offsets, and locate finds a quote read that way at glyph_codes.
+func TestShowAlts(t *testing.T) {
+	var b fixtures.Builder
+	font := b.Add("<< /Type /Font /Subtype /Type1 /BaseFont /CMSY10 /Encoding << /Type /Encoding /Differences [54 /negationslash] >> >>")
+	pdf := b.Document([]fixtures.Page{{Content: "BT /F1 12 Tf 72 700 Td (For every x 6= 0 the map is injective.) Tj ET", Fonts: map[string]int{"F1": font}}})
+	in := filepath.Join(t.TempDir(), "lemma.pdf")
+	if err := os.WriteFile(in, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := filepath.Join(t.TempDir(), "corpus")
+	if out, errOut, code := runCLI(t, "extract", "--out", c, in); code != 0 {
+		t.Fatalf("extract: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, code := runCLI(t, "show", "--corpus", c, "--alts", "lemma.pdf", "1")
+	want := "For every x \u0338= 0 the map is injective.\n" +
+		"--- lemma.pdf page 1: 1 alternative texts (glyphs read by their font codes; offsets as in the text)\n" +
+		"--- alternative 1\nFor every x 6= 0 the map is injective.\n"
+	if code != 0 || out != want {
+		t.Errorf("show --alts: exit %d\n%s\nwant\n%s", code, out, want)
+	}
+	quotes := filepath.Join(t.TempDir(), "q.jsonl")
+	os.WriteFile(quotes, []byte(`{"id": "q1", "document": "lemma.pdf", "quote": "For every x 6= 0 the map is injective."}`+"\n"), 0o644)
+	out, _, _ = runCLI(t, "locate", "--corpus", c, quotes)
+	if !strings.Contains(out, `"status":"unique"`) || !strings.Contains(out, `"match":"glyph_codes"`) {
+		t.Errorf("locate a quote read by codes: %s", out)
+	}
+	if _, errOut, code := runCLI(t, "show", "--corpus", c, "--alts", "lemma.pdf"); code != exitUsage || !strings.Contains(errOut, "--alts needs a PAGE") {
+		t.Errorf("--alts without a page: exit %d %q", code, errOut)
+	}
+}

@@ -11,7 +11,7 @@ import (
 )
 
 func runShow(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(stderr, "show", "show --corpus CORPUS DOC [PAGE] [--ruler] [--boxes] [--json]", `
+	fs := newFlagSet(stderr, "show", "show --corpus CORPUS DOC [PAGE] [--ruler] [--boxes] [--alts] [--json]", `
 Print the stored text of document DOC (its file name or its blake3: hash):
 one page when PAGE (1-based) is given, otherwise every page, separated by a
 form feed. The text is printed exactly as stored, so offsets counted in it
@@ -21,11 +21,15 @@ are the offsets citecheck reports (Unicode code points, 0-based).
 character in the page text; --json prints the document's manifest entry
 (with PAGE, that page's entry and its text) instead. --boxes (with PAGE)
 lists where each glyph's text lies on the page: code-point span and box in
-PDF points, y up (with --json, as a "boxes" array).`)
+PDF points, y up (with --json, as a "boxes" array). --alts (with PAGE)
+prints the page's alternative texts after its text: the page as other
+extractors read glyphs by their font codes, at the same offsets, which
+locate searches at its glyph_codes level (with --json, as "alt_texts").`)
 	dir := fs.String("corpus", "", "corpus `folder` (required)")
 	ruler := fs.Bool("ruler", false, "prefix every line with its code-point offset")
 	asJSON := fs.Bool("json", false, "print the manifest entry as JSON")
 	withBoxes := fs.Bool("boxes", false, "list the page's glyph boxes (needs PAGE)")
+	withAlts := fs.Bool("alts", false, "print the page's alternative texts (needs PAGE)")
 	rest, err := parseFlags(fs, stdout, args)
 	if err != nil {
 		return err
@@ -38,6 +42,9 @@ PDF points, y up (with --json, as a "boxes" array).`)
 	}
 	if *withBoxes && len(rest) < 2 {
 		return usageErrorf("show: --boxes needs a PAGE")
+	}
+	if *withAlts && len(rest) < 2 {
+		return usageErrorf("show: --alts needs a PAGE")
 	}
 	store, err := corpus.Open(*dir)
 	if err != nil {
@@ -71,12 +78,19 @@ PDF points, y up (with --json, as a "boxes" array).`)
 				return fmt.Errorf("show: %w", err)
 			}
 		}
+		var alts []string
+		if *withAlts {
+			if alts, err = store.AltTexts(doc, page); err != nil {
+				return fmt.Errorf("show: %w", err)
+			}
+		}
 		return writeJSON(stdout, struct {
 			Document string `json:"document"`
 			corpus.Page
 			Text       string            `json:"text"`
 			GlyphBoxes []corpus.GlyphBox `json:"glyph_boxes,omitempty"`
-		}{doc.Name, doc.Pages[page-1], text, boxes})
+			AltTexts   []string          `json:"alt_texts,omitempty"`
+		}{doc.Name, doc.Pages[page-1], text, boxes, alts})
 	}
 	if *withBoxes {
 		text, err := store.Text(doc, page)
@@ -115,6 +129,24 @@ PDF points, y up (with --json, as a "boxes" array).`)
 			writeRuler(stdout, text)
 		} else {
 			io.WriteString(stdout, text)
+		}
+	}
+	if *withAlts {
+		alts, err := store.AltTexts(doc, page)
+		if err != nil {
+			return fmt.Errorf("show: %w", err)
+		}
+		if !*ruler {
+			fmt.Fprintln(stdout) // the stored text ends without a newline
+		}
+		fmt.Fprintf(stdout, "--- %s page %d: %d alternative texts (glyphs read by their font codes; offsets as in the text)\n", doc.Name, page, len(alts))
+		for k, alt := range alts {
+			fmt.Fprintf(stdout, "--- alternative %d\n", k+1)
+			if *ruler {
+				writeRuler(stdout, alt)
+			} else {
+				fmt.Fprintln(stdout, alt)
+			}
 		}
 	}
 	return nil
