@@ -15,10 +15,11 @@ import (
 )
 
 // LocateFunc looks a quote up in one document of a corpus, as a citation
-// locator does. It returns the 1-based pages of the quote's one location
-// (nil when it found none or several) and whether it found the quote at
-// all, at any level, once or more.
-type LocateFunc func(quote string) (pages []int, found bool)
+// locator does, with the citation's 1-based page when page > 0. It returns
+// the 1-based pages of the quote's one location (nil when it found none or
+// several) and whether it found the quote at all, at any level, once or
+// more.
+type LocateFunc func(quote string, page int) (pages []int, found bool)
 
 // LocateMiss is a unique window the locator did not place on its page.
 type LocateMiss struct {
@@ -33,7 +34,11 @@ type LocateMiss struct {
 // their page; and, for the same windows with one digit or one content word
 // changed, how many the locator still found (Found counts escapes there).
 type LocateResult struct {
-	Cells        map[string]Cell
+	Cells map[string]Cell
+	// WithPage counts the same windows located with their page given, as a
+	// citation that names its page is (a quote several pages hold is then
+	// settled by the page).
+	WithPage     map[string]Cell
 	ChangedDigit map[string]Cell
 	ChangedWord  map[string]Cell
 	Misses       []LocateMiss
@@ -53,6 +58,7 @@ func addCells(dst *map[string]Cell, src map[string]Cell) {
 // Add adds r2's counts into r.
 func (r *LocateResult) Add(r2 *LocateResult) {
 	addCells(&r.Cells, r2.Cells)
+	addCells(&r.WithPage, r2.WithPage)
 	addCells(&r.ChangedDigit, r2.ChangedDigit)
 	addCells(&r.ChangedWord, r2.ChangedWord)
 	r.Misses = append(r.Misses, r2.Misses...)
@@ -68,7 +74,7 @@ func (r *LocateResult) Add(r2 *LocateResult) {
 // none of the document's texts is a fabrication, and locate must not find
 // it. Escapes are always kept: they are locator bugs.
 func MeasureLocate(key string, texts map[string][]string, locate LocateFunc, keepMisses bool) *LocateResult {
-	r := &LocateResult{Cells: map[string]Cell{}, ChangedDigit: map[string]Cell{}, ChangedWord: map[string]Cell{}}
+	r := &LocateResult{Cells: map[string]Cell{}, WithPage: map[string]Cell{}, ChangedDigit: map[string]Cell{}, ChangedWord: map[string]Cell{}}
 	// Every text of the document, ours included, pages joined: a changed
 	// window found across a page break of one of them is no fabrication.
 	var all []*textnorm.Text
@@ -96,13 +102,19 @@ func MeasureLocate(key string, texts map[string][]string, locate LocateFunc, kee
 				}
 				c := r.Cells[src]
 				c.Total++
-				pages, _ := locate(w)
+				pages, _ := locate(w, 0)
 				if slices.Contains(pages, p+1) {
 					c.Found++
 				} else if keepMisses {
 					r.Misses = append(r.Misses, LocateMiss{Page: p + 1, Source: src, Quote: w, Pages: pages})
 				}
 				r.Cells[src] = c
+				wp := r.WithPage[src]
+				wp.Total++
+				if pages, _ := locate(w, p+1); slices.Contains(pages, p+1) {
+					wp.Found++
+				}
+				r.WithPage[src] = wp
 				for _, ch := range []struct {
 					cells map[string]Cell
 					quote string
@@ -115,7 +127,7 @@ func MeasureLocate(key string, texts map[string][]string, locate LocateFunc, kee
 					}
 					c := ch.cells[src]
 					c.Total++
-					if pages, found := locate(ch.quote); found {
+					if pages, found := locate(ch.quote, 0); found {
 						c.Found++
 						r.Escapes = append(r.Escapes, LocateMiss{Page: p + 1, Source: src, Quote: ch.quote, Pages: pages})
 					}

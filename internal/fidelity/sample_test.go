@@ -98,13 +98,19 @@ func TestMeasureLocate(t *testing.T) {
 		"ref": {page1, page2 + " " + page2}, // page 2 repeats itself: only windows across the seam are unique
 	}
 	var asked []string
-	locate := func(q string) ([]int, bool) {
+	locate := func(q string, page int) ([]int, bool) {
 		if !strings.Contains(page1+" "+page2+" "+page2, q) {
 			return nil, false // a changed window
 		}
 		asked = append(asked, q)
+		if page > 0 {
+			asked = asked[:len(asked)-1] // counted once, without its page
+		}
 		if strings.Contains(q, "one") || strings.Contains(q, "twelve") || strings.Contains(q, "six") {
 			return []int{1}, true
+		}
+		if page == 2 {
+			return []int{2}, true // the page settles what the quote alone could not
 		}
 		return nil, false // the locator finds nothing on page 2
 	}
@@ -124,6 +130,9 @@ func TestMeasureLocate(t *testing.T) {
 	}
 	if c.Found != onPage1 || len(r.Misses) != c.Total-onPage1 {
 		t.Errorf("found %d, misses %d of %d; want the %d page-1 windows found and the rest missed", c.Found, len(r.Misses), c.Total, onPage1)
+	}
+	if wp := r.WithPage["ref"]; wp.Total != c.Total || wp.Found != c.Total {
+		t.Errorf("with the page given: %d of %d found; want every window", wp.Found, wp.Total)
 	}
 	if _, ok := r.Cells[Ours]; ok {
 		t.Error("our own text was sampled as a quote source")

@@ -155,14 +155,17 @@ func benchFidelity(stdout io.Writer, args []string) error {
 			}
 		}
 		fmt.Fprintf(stdout, "\nlocate: windows unique in their source's document text, found by citecheck locate uniquely on their page\n")
-		var all fidelity.Cell
+		fmt.Fprintf(stdout, "  %-10s %-28s %s\n", "", "quote alone", "with its page given")
+		var all, allPage fidelity.Cell
 		for _, q := range names {
-			c := lt.Cells[q]
+			c, wp := lt.Cells[q], lt.WithPage[q]
 			all.Found += c.Found
 			all.Total += c.Total
-			fmt.Fprintf(stdout, "  %-10s %6.2f%%  (%d of %d)\n", q, c.Rate(), c.Found, c.Total)
+			allPage.Found += wp.Found
+			allPage.Total += wp.Total
+			fmt.Fprintf(stdout, "  %-10s %-28s %s\n", q, rateOf(c), rateOf(wp))
 		}
-		fmt.Fprintf(stdout, "  %-10s %6.2f%%  (%d of %d)\n", "all", all.Rate(), all.Found, all.Total)
+		fmt.Fprintf(stdout, "  %-10s %-28s %s\n", "all", rateOf(all), rateOf(allPage))
 		fmt.Fprintf(stdout, "\nthe same windows changed in one digit or one content word (and then in none of the document's texts): not found\n")
 		var digits, words fidelity.Cell
 		for _, q := range names {
@@ -220,8 +223,8 @@ func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool,
 	}
 	var lr *fidelity.LocateResult
 	if ix != nil {
-		lr = fidelity.MeasureLocate(d.BLAKE3, texts, func(q string) ([]int, bool) {
-			r := ix.Locate(citations.Query{Document: d.Name, Quote: q})
+		lr = fidelity.MeasureLocate(d.BLAKE3, texts, func(q string, page int) ([]int, bool) {
+			r := ix.Locate(citations.Query{Document: d.Name, Quote: q, Page: page})
 			switch r.Status {
 			case citations.StatusUnique:
 				return r.Pages(), true
@@ -232,6 +235,11 @@ func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool,
 		}, keepLocMisses)
 	}
 	return fidelity.Measure(d.BLAKE3, texts, keepMisses), lr, nil
+}
+
+// rateOf formats a located share.
+func rateOf(c fidelity.Cell) string {
+	return fmt.Sprintf("%6.2f%%  (%d of %d)", c.Rate(), c.Found, c.Total)
 }
 
 // caught formats how many changed windows were not found: c.Found counts
