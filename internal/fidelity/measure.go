@@ -38,6 +38,12 @@ type Miss struct {
 type Result struct {
 	Cells  map[Pair]Cell
 	Misses []Miss // windows missing from Ours, when asked for
+	// BestPerPage is a ceiling: the windows of every source found in the
+	// one text of each page (ours or a reference tool's) that holds most of
+	// them, a tool's own windows counted as found in its own text. No page
+	// text made of these extractors' reading orders, one order per page,
+	// can do better on these windows.
+	BestPerPage Cell
 }
 
 // Add adds r2's counts into r.
@@ -50,6 +56,8 @@ func (r *Result) Add(r2 *Result) {
 		r.Cells[p] = Cell{a.Found + c.Found, a.Total + c.Total}
 	}
 	r.Misses = append(r.Misses, r2.Misses...)
+	r.BestPerPage.Found += r2.BestPerPage.Found
+	r.BestPerPage.Total += r2.BestPerPage.Total
 }
 
 var profile = textnorm.QuoteV1(textnorm.Options{})
@@ -92,11 +100,15 @@ func Measure(key string, texts map[string][]string, keepMisses bool) *Result {
 				norm[n] = profile.Normalize(texts[n][p])
 			}
 		}
+		foundIn := map[string]int{} // windows of the page found in each text
+		windows := 0
 		for _, src := range names {
 			if src == Ours || p >= len(texts[src]) {
 				continue
 			}
 			for _, w := range Windows(texts[src][p], fmt.Sprintf("%s/%d/%s", key, p+1, src)) {
+				windows++
+				foundIn[src]++
 				for _, tgt := range names {
 					if tgt == src {
 						continue
@@ -106,6 +118,7 @@ func Measure(key string, texts map[string][]string, keepMisses bool) *Result {
 					page, ok := norm[tgt]
 					if ok && Found(page, w) {
 						c.Found++
+						foundIn[tgt]++
 					} else if tgt == Ours && keepMisses {
 						r.Misses = append(r.Misses, Miss{Page: p + 1, Source: src, Quote: w})
 					}
@@ -113,6 +126,12 @@ func Measure(key string, texts map[string][]string, keepMisses bool) *Result {
 				}
 			}
 		}
+		best := 0
+		for _, n := range names {
+			best = max(best, foundIn[n])
+		}
+		r.BestPerPage.Found += best
+		r.BestPerPage.Total += windows
 	}
 	return r
 }

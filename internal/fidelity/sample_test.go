@@ -170,3 +170,54 @@ func TestChanges(t *testing.T) {
 		t.Error("ChangeWord changed a window without a content word")
 	}
 }
+
+// TestBestPerPage: the ceiling takes, page by page, the text that holds
+// most windows of every source, a tool's own windows found in its own text.
+func TestBestPerPage(t *testing.T) {
+	a := "one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+	b := "eight nine ten eleven twelve thirteen fourteen one two three four five six seven"
+	texts := map[string][]string{
+		Ours:    {a, "nothing like the others at all on this page of the document here"},
+		"toolA": {a, b},
+		"toolB": {b, b},
+	}
+	r := Measure("k", texts, false)
+	var windows int
+	for p, c := range r.Cells {
+		if p.Text == Ours {
+			windows += c.Total
+		}
+	}
+	if r.BestPerPage.Total != windows {
+		t.Fatalf("ceiling over %d windows, want every source's %d", r.BestPerPage.Total, windows)
+	}
+	// Page 2: toolA's and toolB's texts are the same, so either holds every
+	// window; page 1: ours (= toolA's) holds toolA's windows and some of toolB's.
+	ours := r.Overall(Ours)
+	if r.BestPerPage.Found <= ours.Found || r.BestPerPage.Found > r.BestPerPage.Total {
+		t.Errorf("ceiling %d of %d, ours %d: want above ours and at most all", r.BestPerPage.Found, r.BestPerPage.Total, ours.Found)
+	}
+	page2 := 0
+	for _, src := range []string{"toolA", "toolB"} {
+		page2 += len(Windows(b, "k/2/"+src))
+	}
+	page1 := 0
+	for _, src := range []string{"toolA", "toolB"} {
+		for _, w := range Windows(texts[src][0], "k/1/"+src) {
+			if src == "toolA" || Found(profile.Normalize(a), w) {
+				page1++
+			}
+		}
+	}
+	alt := 0
+	for _, src := range []string{"toolA", "toolB"} {
+		for _, w := range Windows(texts[src][0], "k/1/"+src) {
+			if src == "toolB" || Found(profile.Normalize(b), w) {
+				alt++
+			}
+		}
+	}
+	if want := page2 + max(page1, alt); r.BestPerPage.Found != want {
+		t.Errorf("ceiling found %d, want %d (page 2: %d, page 1: best of %d and %d)", r.BestPerPage.Found, want, page2, page1, alt)
+	}
+}
