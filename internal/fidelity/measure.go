@@ -40,9 +40,8 @@ type Result struct {
 	Misses []Miss // windows missing from Ours, when asked for
 	// BestPerPage is a ceiling: the windows of every source found in the
 	// one text of each page (ours or a reference tool's) that holds most of
-	// them, a tool's own windows counted as found in its own text. No page
-	// text made of these extractors' reading orders, one order per page,
-	// can do better on these windows.
+	// them, a tool's own windows counted as found in its own text: what
+	// choosing among the texts page by page could reach.
 	BestPerPage Cell
 }
 
