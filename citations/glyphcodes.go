@@ -102,13 +102,8 @@ func (ix *Index) findGlyphCodes(qt *textnorm.Text, qj *textnorm.Joined) []loc {
 // then reported on the page text, through the raw offsets both share.
 func (ix *Index) altHits(sa *suffixarray.Index, pat []byte, at func(int) int32, span func(*altText, int) (int, int, bool)) []loc {
 	ai := ix.alts
-	hits := sa.Lookup(pat, maxHits+1)
-	if len(hits) > maxHits {
-		hits = hits[:maxHits]
-	}
-	sort.Ints(hits)
 	var locs []loc
-	for _, h := range hits {
+	for _, h := range lookupSorted(sa, pat) {
 		k := sort.Search(len(ai.alts), func(i int) bool { return int(at(i)) > h }) - 1
 		if k < 0 {
 			continue

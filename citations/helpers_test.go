@@ -68,6 +68,14 @@ var (
 )
 
 // testIndex indexes the demo and the extra sources once for all tests.
+// levelOf is the level of a result's one location, "" when it has none.
+func levelOf(r Result) string {
+	if l, ok := r.Location(); ok {
+		return l.Level.String()
+	}
+	return ""
+}
+
 func testIndex(t testing.TB) *Index {
 	t.Helper()
 	demoOnce.Do(func() {

@@ -2,6 +2,7 @@ package citations
 
 import (
 	"bytes"
+	"index/suffixarray"
 	"slices"
 	"sort"
 	"strconv"
@@ -497,6 +498,14 @@ func edgesOK(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textnor
 	return true
 }
 
+// lookupSorted returns at most maxHits occurrences of pat in sa, in
+// increasing order.
+func lookupSorted(sa *suffixarray.Index, pat []byte) []int {
+	hits := sa.Lookup(pat, maxHits)
+	sort.Ints(hits)
+	return hits
+}
+
 // findJoined looks the quote up with spaces ignored (never between two
 // digits). Every hit is JoinedWords: had the spaces agreed, findText would
 // have found it.
@@ -506,12 +515,7 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, doc int) []l
 	var locs []loc
 	for shi := range ix.shards {
 		sh := &ix.shards[shi]
-		hits := sh.jsa.Lookup(pat, maxHits+1)
-		if len(hits) > maxHits {
-			hits = hits[:maxHits]
-		}
-		sort.Ints(hits)
-		for _, h := range hits {
+		for _, h := range lookupSorted(sh.jsa, pat) {
 			js := sh.jsegs[sh.jsegAt(h)]
 			pe := &ix.pages[js.page]
 			pj := joined[int(js.page)]

@@ -135,13 +135,8 @@ func (ix *Index) findUnmapped(qt *textnorm.Text) []loc {
 		return nil
 	}
 	pat := []byte(qt.String())
-	hits := um.sa.Lookup(pat, maxHits+1)
-	if len(hits) > maxHits {
-		hits = hits[:maxHits]
-	}
-	sort.Ints(hits)
 	var locs []loc
-	for _, h := range hits {
+	for _, h := range lookupSorted(um.sa, pat) {
 		k := sort.Search(len(um.pages), func(i int) bool { return int(um.pages[i].at) > h }) - 1
 		if k < 0 {
 			continue

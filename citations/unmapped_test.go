@@ -65,10 +65,7 @@ func TestUnmappedGlyphs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		r := ix.Locate(Query{Document: "read.go.pdf", Quote: tc.quote})
-		level := ""
-		if l, ok := r.Location(); ok {
-			level = l.Level.String()
-		}
+		level := levelOf(r)
 		if r.Status != tc.status || level != tc.level {
 			t.Errorf("%s: %q: got %s %q, want %s %q", tc.why, tc.quote, r.Status, level, tc.status, tc.level)
 		}
