@@ -28,6 +28,8 @@ var allowed = map[string][]string{
 	"plan":                            {"spans", "internal/strictjson"},
 	"freeze":                          {"corpus", "internal/atomicfile", "spans", "plan", "textnorm"},
 	"citations":                       {"corpus", "internal/inputerr", "internal/strictjson", "spans", "textnorm"},
+	"absence":                         {"spans", "textnorm"},
+	"grade":                           {"absence", "citations", "corpus", "freeze", "plan", "spans", "textnorm"},
 	"pdftext/internal/fontenc":        {},
 	"pdftext/internal/cmap":           {"pdftext/internal/fontenc"},
 	"pdftext/internal/fontfile":       {"pdftext/internal/fontenc"},

@@ -109,8 +109,8 @@ func TestAdapterOpenAI(t *testing.T) {
 		t.Errorf("file_citation without a quote, url_citation skipped: %+v", runs[0])
 	}
 	ix := testIndex(t)
-	v := ix.Classify(c[0].Citation(), runs[0].Documents, Expected{CanonicalValues: []string{"10 working days"}})
-	if v.Outcome != Unresolved || v.Reason != ReasonNoQuote || v.Detail != "no quote to verify" {
+	v := ix.Ground(c[0].Citation(), runs[0].Documents)
+	if v.Grounding != GroundedUnverifiable || v.Cause != CauseNoQuote || v.Detail != "no quote to verify" {
 		t.Errorf("no quote to verify, never a pass: %+v", v)
 	}
 	if q := runs[1].Citations[0].Quote; q == nil || *q != "The sample size is 32 parts for batches of up to 500 parts" {

@@ -1,9 +1,7 @@
 package citations
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 )
 
 // Grounding is what an audit says about one emitted citation, with no
@@ -144,47 +142,7 @@ func (ix *Index) Audit(runs []RunRecord) AuditReport {
 }
 
 func (ix *Index) auditOne(run RunRecord, rc RunCitation) AuditEntry {
-	e := AuditEntry{Arm: run.Arm, Session: run.Session, Question: run.Question, Line: run.Line, Citation: rc, Result: Result{Chosen: -1}}
-	c := rc.Citation()
-	set := func(g Grounding, format string, args ...any) AuditEntry {
-		e.Grounding, e.Detail = g, fmt.Sprintf(format, args...)
-		return e
-	}
-	dm := ix.Resolve(c.Document, run.Documents)
-	switch dm.Resolution {
-	case DocUnknown:
-		e.Result = ix.Locate(Query{Document: c.Document, Quote: c.Quote})
-		return set(GroundedUnknownDocument, "document %q is not in the corpus", c.Document)
-	case DocAmbiguous:
-		return set(GroundedUnverifiable, "%s", dm.Why(c.Document))
-	}
-	if c.NoQuote || strings.TrimSpace(c.Quote) == "" {
-		return set(GroundedUnverifiable, "no quote to verify")
-	}
-	r := ix.Locate(Query{Document: dm.Name, Quote: c.Quote, Page: c.Page, LastPage: c.LastPage, PageLabel: c.PageLabel})
-	e.Result = r
-	switch r.Status {
-	case StatusNotFound, StatusNotFoundInDocument:
-		if why := textless(r, c.Page); why != "" {
-			return set(GroundedUnverifiable, "%s", why)
-		}
-		if r.Status == StatusNotFoundInDocument {
-			return set(GroundedWrongDocument, "not in %s; found in %s", r.Document, r.Elsewhere[0].Document)
-		}
-		return set(GroundedFabricated, "in no corpus document")
-	}
-	switch r.PageCheck {
-	case PageNotOnPage:
-		return set(GroundedWrongPage, "given page %s; found on page %s", pageText(c), intsText(r.Pages()))
-	case PageZeroBased, PageLabelled:
-		return set(GroundedPageConvention, "given page %s is page %s only as %s", pageText(c), intsText(r.Pages()), r.PageCheck)
-	}
-	if r.Status == StatusAmbiguous {
-		if r.Short {
-			return set(GroundedAmbiguous, "a very short quote that occurs many times")
-		}
-		return set(GroundedAmbiguous, "%d locations on pages %s", len(r.Locations), intsText(r.Pages()))
-	}
-	l, _ := r.Location()
-	return set(GroundedUnique, "%s", l.Level)
+	g := ix.Ground(rc.Citation(), run.Documents)
+	return AuditEntry{Arm: run.Arm, Session: run.Session, Question: run.Question, Line: run.Line, Citation: rc,
+		Grounding: g.Grounding, Result: g.Result, Detail: g.Detail}
 }

@@ -1,9 +1,10 @@
-// Package citations verifies the citations an answer emitted: a quote
-// locator over a corpus's page texts (Index, Locate), the citation
-// classifier of the scoring policy's "Evidence and abstention" rules
-// (Classify, MissingCitation), a reference-free grounding audit (Audit),
-// and adapters from vendors' native formats to the run record of DESIGN §4
-// (ReadRuns, ReadRunRecords).
+// Package citations locates the quotes an answer cited: a quote locator
+// over a corpus's page texts (Index, Locate), the reference-free grounding
+// of one citation (Ground: which document, which page, how many
+// locations) and its audit over whole runs (Audit), and adapters from
+// vendors' native formats to the run record of DESIGN §4 (ReadRuns,
+// ReadRunRecords). Judging whether a located quote supports an answer is
+// package grade's job (grade.Classify).
 //
 // # Calling the locator from another tool
 //
@@ -68,30 +69,22 @@
 // unknown_document. A given page is checked as a physical page, then as a
 // page label, then read 0-based (page+1); PageCheck reports which, or
 // not_on_page. A quote under ShortQuoteLen code points that occurs more than
-// ShortQuoteMaxOccurrences times in the corpus is ambiguous whatever narrows
-// it (Result.Short).
+// ShortQuoteMaxOccurrences times in the corpus is ambiguous unless a given
+// page holds it exactly once (Result.Short).
 //
-// # Citation verdicts
+// # Grounding
 //
-// Classify applies the policy in the order its doc lists. pass needs a
-// unique location (or one settled by a correct page) at a level up to
-// ligature whose span contains a declared evidence span. The reasons and
-// their outcomes are listed in Reasons. Unresolved is data for source
-// review, never an error.
-//
-// The ground truth comes from a reference (package spans) through
-// ExpectedFor: the essential claims' evidence spans and the question's
-// canonical values. A declared span across a page break (end_page) is
-// contained by a location that covers it on both pages, with only page
-// furniture between. A reference span still without offsets is an error
-// (MissingOffsetsError), not a failed citation.
+// Ground resolves the cited document (by name, hash or the run's
+// Mapping; a loose or conflicting match is ambiguous, never accepted) and
+// locates the quote there, in the precedence the grader needs: unknown
+// document, ambiguous mapping, no quote, not found (no text to search:
+// unverifiable; in another document: wrong document; nowhere: fabricated),
+// wrong page or another page convention, several locations, one location.
+// Covers reports whether a location holds a declared span, across a page
+// break too (only page furniture between).
 //
 // # Ambiguities decided, each pinned by a test named after it
 //
-//   - TestDecisionUnknownQuestionEvidence: abstention_evidence is for the
-//     author's source audit (policy: "no such data enters inference"), so
-//     an unknown question has no declared span and its citations are
-//     unresolved no_reference_evidence.
 //   - TestLocate "joined words may end inside a page's word": at the
 //     joined_words level a quote's edge may fall inside a word of the page
 //     ("using de" in "using decimal"), because other extractors split words
@@ -100,34 +93,10 @@
 //     allowing them lets through about 1 in 20,000 changed words whose
 //     replacement is a prefix of the original ("kompakt" for "kompakter"),
 //     always as joined_words, which never passes.
-//   - TestDecisionReorderedNeverPasses: a citation grounded only as reordered
-//     pieces is unresolved (reason reordered), like joined_words: the policy
-//     says an "ordered bag of source words cannot silently create a new
-//     factual assertion", and a reordering is exactly what could.
-//   - TestDecisionJoinedWordsNeverPasses: the same for joined_words (DESIGN
-//     §6: "does not normalize arbitrary word/number joins").
-//   - TestDecisionPageConventionUnresolved: a page that matches only read
-//     0-based or as a label is neither a pass nor wrong_page: unresolved
-//     page_convention (DESIGN §5: "not silently accepted or failed").
-//   - TestDecisionWrongPageBeforeAmbiguity: a given page on which no
-//     occurrence lies fails wrong_page even when the quote is ambiguous
-//     ("A wrong supplied page fails").
 //   - TestDecisionShortQuoteAmbiguous: a very short quote that occurs more
-//     than twice in the corpus is ambiguous even when the named document or
-//     page holds it once.
-//   - TestDecisionAlternateEvidenceSameDocumentOnly: a grounded quote that
-//     holds the canonical value but no declared span is alternate_evidence
-//     only in a document that holds declared evidence ("a different grounded
-//     passage in the same document"); in another document it fails
-//     wrong_document.
-//   - TestDecisionPartialSpanIsNotPass: a quote covering only part of a
-//     declared span does not contain it.
-//   - TestDecisionUnknownDocumentFirst: a citation naming no corpus document
-//     fails unknown_document even when it carries no quote; one that carries
-//     no quote otherwise is unresolved no_quote, never a pass.
-//   - TestDecisionTextlessIsNotFabricated: a quote not found where the
-//     document or the page has no reliable text (encrypted, scanned,
-//     unreliable_text) is unresolved no_text, not fabricated_quote.
+//     than twice in the corpus is ambiguous even when the named document
+//     holds it once; a given page that holds it exactly once settles it
+//     (grading reading A11 and its example q02-identifier-quote-page).
 //   - TestDecisionLooseDocumentName: a document named only loosely
 //     ("Supplier-Policy.PDF", "docs/x.pdf", "x") is an ambiguous document
 //     mapping, never silently accepted.
@@ -171,11 +140,8 @@
 //
 // # What this package does not do
 //
-// It does not read PDFs (only stored page texts), grade answers or parse
-// field labels, normalize values beyond the quote profile (the canonical-value
-// check folds case and applies quote/v1 only), or decide whether an attempt
-// answered or abstained (MissingCitation takes that as input). It never
-// prints or exits.
+// It does not read PDFs (only stored page texts), compare quotes with a
+// reference, grade answers or parse field labels. It never prints or exits.
 package citations
 
 // BUG(citations): a word hyphenated across a page break ("ac-" at the end of

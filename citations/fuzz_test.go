@@ -62,7 +62,12 @@ func FuzzLocate(f *testing.F) {
 			}
 		}
 		_ = NewLocateRecord("x", r)
-		_ = ix.Classify(Citation{Document: "f.pdf", Quote: quote, Page: pg}, nil, Expected{CanonicalValues: []string{quote}})
+		if g := ix.Ground(Citation{Document: "f.pdf", Quote: quote, Page: pg}, nil); g.Grounding == GroundedUnique {
+			l, _ := g.Result.Location()
+			for _, s := range l.Spans {
+				_ = ix.Covers(l, l.Document, s.Page, s.Start, s.End, 0)
+			}
+		}
 	})
 }
 

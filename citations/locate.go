@@ -17,8 +17,9 @@ import (
 // ShortQuoteLen and ShortQuoteMaxOccurrences define a very short quote: one
 // under ShortQuoteLen normalized code points that occurs more than
 // ShortQuoteMaxOccurrences times in the corpus is ambiguous even when a
-// single occurrence is in the named document or on the given page, because
-// where such a string occurs says nothing about what was read.
+// single occurrence is in the named document, because where such a string
+// occurs says nothing about what was read; only a given page that holds it
+// exactly once settles it.
 const (
 	ShortQuoteLen            = 16
 	ShortQuoteMaxOccurrences = 2
@@ -121,9 +122,14 @@ func (ix *Index) Locate(q Query) Result {
 	ix.checkPage(&r)
 	if qt.Len() < ShortQuoteLen && s.count > ShortQuoteMaxOccurrences {
 		r.Short = true
-		r.Status = StatusAmbiguous
-		r.Chosen = -1
-		r.DisambiguatedByPage = false
+		// A given page that holds the quote once settles where it is
+		// (grading reading A11: "QA-7731" cited on page 2 is located, and
+		// judged on what it says).
+		if !(r.Status == StatusUnique && r.PageCheck == PagePhysical) {
+			r.Status = StatusAmbiguous
+			r.Chosen = -1
+			r.DisambiguatedByPage = false
+		}
 	}
 	return r
 }

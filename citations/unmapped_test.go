@@ -75,22 +75,3 @@ func TestUnmappedGlyphs(t *testing.T) {
 		checkSpans(t, ix, r)
 	}
 }
-
-// TestRelaxedLevelsNeverPass: every level past the quote profile's has an
-// unresolved reason and a name that parses back, so a new level cannot pass
-// a citation by default.
-func TestRelaxedLevelsNeverPass(t *testing.T) {
-	for l := JoinedWords; l <= Reordered; l++ {
-		if _, _, relaxed := relaxedReason(l); !relaxed || !l.Relaxed() {
-			t.Errorf("level %v: no unresolved reason", l)
-		}
-		if back, err := ParseLevel(l.String()); err != nil || back != l {
-			t.Errorf("level %v: ParseLevel(%q) = %v, %v", l, l.String(), back, err)
-		}
-	}
-	for l := Exact; l < JoinedWords; l++ {
-		if _, _, relaxed := relaxedReason(l); relaxed {
-			t.Errorf("level %v is the profile's, yet relaxed", l)
-		}
-	}
-}

@@ -1,7 +1,9 @@
-package citations
+package grade
 
 import (
 	"errors"
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/corpus"
 	"slices"
 	"strings"
 	"testing"
@@ -19,7 +21,7 @@ func TestExpectedForFixtureReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := Build(demoSources(), Options{})
+	ix, err := citations.Build(demoSources(), citations.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,13 +43,13 @@ func TestExpectedForFixtureReference(t *testing.T) {
 				t.Errorf("%s: claim value %q not among the canonical values %q", q.ID, c.Value, exp.CanonicalValues)
 			}
 			for _, s := range c.Evidence {
-				v := ix.Classify(Citation{Document: s.Document, Page: s.Page, Quote: s.Text}, nil, exp)
+				v := Classify(ix, citations.Citation{Document: s.Document, Page: s.Page, Quote: s.Text}, nil, exp)
 				if v.Outcome != Pass || v.Reason != ReasonDeclaredSpan {
 					t.Errorf("%s: quoting the declared span %q: %s %s (%s)", q.ID, s.Text, v.Outcome, v.Reason, v.Detail)
 				}
 				checked++
 				changed := changeFirst(s.Text)
-				if v := ix.Classify(Citation{Document: s.Document, Page: s.Page, Quote: changed}, nil, exp); v.Outcome == Pass {
+				if v := Classify(ix, citations.Citation{Document: s.Document, Page: s.Page, Quote: changed}, nil, exp); v.Outcome == Pass {
 					t.Errorf("%s: the changed quote %q passed", q.ID, changed)
 				}
 			}
@@ -85,9 +87,9 @@ func TestExpectedForMissingOffsets(t *testing.T) {
 	}
 }
 
-// TestDecisionUnknownQuestionEvidence pins the reading that abstention
-// evidence is for the author's audit, not for passing citations: an unknown
-// question's citation is unresolved no_reference_evidence.
+// TestDecisionUnknownQuestionEvidence pins reading A20: abstention
+// evidence is for the author's audit, not a supporting span, so a grounded
+// citation on an answer to an unknown question fails wrong_fact.
 func TestDecisionUnknownQuestionEvidence(t *testing.T) {
 	start, end := 0, 15
 	q := &spans.Question{ID: "Q5", ExpectedAbstention: true, AnswerFields: map[string]string{"f": spans.Unknown},
@@ -97,13 +99,13 @@ func TestDecisionUnknownQuestionEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := Build(verdictSources, Options{})
+	ix, err := citations.Build(verdictSources, citations.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := ix.Classify(Citation{Document: "policy.pdf", Page: 1, Quote: "Delivery terms."}, nil, exp)
-	if v.Outcome != Unresolved || v.Reason != ReasonNoReferenceEvidence {
-		t.Errorf("citing the abstention evidence: %s %s; want unresolved no_reference_evidence", v.Outcome, v.Reason)
+	v := Classify(ix, citations.Citation{Document: "policy.pdf", Page: 1, Quote: "Delivery terms."}, nil, exp)
+	if v.Outcome != Fail || v.Reason != ReasonWrongFact {
+		t.Errorf("citing the abstention evidence: %s %s; want fail wrong_fact", v.Outcome, v.Reason)
 	}
 }
 
@@ -111,7 +113,7 @@ func TestDecisionUnknownQuestionEvidence(t *testing.T) {
 // end_page) is contained by a quote across that break, with the page's
 // furniture between; not by the part on either page alone.
 func TestCrossPageEvidence(t *testing.T) {
-	ix, err := Build(verdictSources, Options{})
+	ix, err := citations.Build(verdictSources, citations.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,9 +132,23 @@ func TestCrossPageEvidence(t *testing.T) {
 		{"Payment terms. Invoices are paid within 45 calendar days", Fail, "the second page's part alone"},
 	}
 	for _, tt := range tests {
-		v := ix.Classify(Citation{Document: "policy.pdf", Quote: tt.quote}, nil, exp)
+		v := Classify(ix, citations.Citation{Document: "policy.pdf", Quote: tt.quote}, nil, exp)
 		if v.Outcome != tt.want {
 			t.Errorf("%q: %s %s (%s); want %s: %s", tt.quote, v.Outcome, v.Reason, v.Detail, tt.want, tt.why)
 		}
 	}
+}
+
+// demoSources are the demo fixture PDFs' page texts, as the extractor
+// stores them.
+func demoSources() []citations.Source {
+	var out []citations.Source
+	for _, d := range fixtures.Demo() {
+		s := citations.Source{Name: d.Name, BLAKE3: corpus.Hash(d.Data)}
+		for _, lines := range d.Pages {
+			s.Pages = append(s.Pages, citations.SourcePage{Text: strings.Join(lines, "\n")})
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package citations
+package grade
 
 import (
 	"fmt"
@@ -32,21 +32,22 @@ func (e *MissingOffsetsError) Error() string {
 //
 // abstention_evidence is not evidence here: the policy keeps it for the
 // author's source audit, and a clean abstention cites nothing. An unknown
-// question therefore has no evidence and no values, and its citations
-// classify as no_reference_evidence (TestDecisionUnknownQuestionEvidence).
+// question therefore has no evidence and no values and sets Abstain: its
+// grounded citations fail wrong_fact (reading A20,
+// TestDecisionUnknownQuestionEvidence).
 // Spans without offsets are an error (*MissingOffsetsError), never
 // silently dropped.
 func ExpectedFor(q *spans.Question) (Expected, error) {
-	var exp Expected
+	exp := Expected{Abstain: q.ExpectedAbstention}
 	var missing []string
-	for _, c := range q.EssentialClaims {
+	for ci, c := range q.EssentialClaims {
 		for k, s := range c.Evidence {
 			start, end, ok := s.Offsets()
 			if !ok {
 				missing = append(missing, fmt.Sprintf("claim %s evidence #%d (%s p%d)", c.Field, k+1, s.Document, s.Page))
 				continue
 			}
-			exp.Evidence = append(exp.Evidence, EvidenceSpan{Document: s.Document, Page: s.Page, Start: start, End: end, EndPage: s.EndPage, Text: s.Text})
+			exp.Evidence = append(exp.Evidence, EvidenceSpan{Document: s.Document, Page: s.Page, Start: start, End: end, EndPage: s.EndPage, Text: s.Text, Claim: ci})
 		}
 	}
 	if len(missing) > 0 {

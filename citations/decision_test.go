@@ -1,0 +1,51 @@
+package citations
+
+import "testing"
+
+// decisionSources hold "calendar days" three times, once in prices.pdf.
+var decisionSources = []Source{
+	{Name: "policy.pdf", Pages: []SourcePage{
+		{Text: "Delivery terms.\nOrders must be delivered within 10 working days of the purchase order date.\npolicy.pdf Page 1"},
+		{Text: "Payment terms.\nInvoices are paid within 45 calendar days of receipt.\nSummary: payment within 45 calendar days.\npolicy.pdf Page 2"},
+	}},
+	{Name: "prices.pdf", Pages: []SourcePage{{Text: "Minimum order: 250 pieces.\nPayment within 45 calendar days."}}},
+}
+
+func verdictIndex(t *testing.T) *Index {
+	t.Helper()
+	ix, err := Build(decisionSources, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func TestDecisionShortQuoteAmbiguous(t *testing.T) {
+	ix := verdictIndex(t)
+	r := ix.Locate(Query{Document: "prices.pdf", Quote: "calendar days"})
+	if r.Status != StatusAmbiguous || !r.Short {
+		t.Errorf("a short quote occurring three times, no page: %s short=%v", r.Status, r.Short)
+	}
+	if r := ix.Locate(Query{Document: "prices.pdf", Quote: "calendar days", Page: 1}); r.Status != StatusUnique || !r.Short || r.PageCheck != PagePhysical {
+		t.Errorf("a given page that holds it once settles it: %s short=%v %s", r.Status, r.Short, r.PageCheck)
+	}
+	if r := ix.Locate(Query{Document: "prices.pdf", Quote: "250 pieces"}); r.Status != StatusUnique || r.Short {
+		t.Errorf("a short quote occurring once: %s short=%v", r.Status, r.Short)
+	}
+}
+
+func TestDecisionLooseDocumentName(t *testing.T) {
+	ix := verdictIndex(t)
+	for _, ref := range []string{"Policy.PDF", "docs/policy.pdf", `C:\docs\policy.pdf`, "policy"} {
+		m := ix.Resolve(ref, nil)
+		if m.Resolution != DocAmbiguous || !m.Loose || len(m.Candidates) != 1 || m.Candidates[0] != "policy.pdf" {
+			t.Errorf("%q: %+v", ref, m)
+		}
+	}
+	if m := ix.Resolve("policy.pdf", nil); m.Resolution != DocResolved {
+		t.Errorf("exact name: %+v", m)
+	}
+	if m := ix.Resolve("file-x", Mapping{"file-x": "policy.pdf"}); m.Resolution != DocResolved || m.Name != "policy.pdf" {
+		t.Errorf("mapped: %+v", m)
+	}
+}

@@ -1,0 +1,213 @@
+package citations
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Citation is one citation an answer emitted, as the locator takes it.
+type Citation struct {
+	ID        string
+	Document  string // name, hash, or a key of the run's Mapping
+	Page      int    // 1-based; 0 when none given
+	LastPage  int    // end of a page range, inclusive; 0 when none
+	PageLabel string
+	Quote     string
+	// NoQuote: the format carries no quote (OpenAI file_citation); the
+	// citation can never be grounded.
+	NoQuote bool
+}
+
+// Why a citation is GroundedUnverifiable.
+const (
+	CauseNoQuote          = "no_quote"                   // the citation carries no quote to verify
+	CauseAmbiguousMapping = "ambiguous_document_mapping" // the cited document maps to several or only loosely
+	CauseNoText           = "no_text"                    // not found, and the document or page has no reliable text
+)
+
+// Grounded is where one citation's quote is, with no reference: the
+// reference-free half of citation checking, shared by Audit and the
+// grader's classifier.
+type Grounded struct {
+	Grounding Grounding
+	// Cause says why a citation is GroundedUnverifiable (a Cause constant).
+	Cause  string
+	Result Result // zero (Chosen -1) when nothing was located
+	Detail string
+}
+
+// Ground resolves the cited document and locates the quote, in the order
+// the policy's precedence needs (grading README S8): an unknown document,
+// then an ambiguous document mapping, a missing quote, a quote not found in
+// the cited document (in no text-bearing page: unverifiable; elsewhere in
+// the corpus: wrong document; nowhere: fabricated), a page that does not
+// hold it (wrong page, or another page convention), several locations,
+// and finally one location.
+func (ix *Index) Ground(c Citation, m Mapping) Grounded {
+	g := Grounded{Result: Result{Chosen: -1}}
+	set := func(gr Grounding, format string, args ...any) Grounded {
+		g.Grounding, g.Detail = gr, fmt.Sprintf(format, args...)
+		return g
+	}
+	dm := ix.Resolve(c.Document, m)
+	switch dm.Resolution {
+	case DocUnknown:
+		g.Result = ix.Locate(Query{Document: c.Document, Quote: c.Quote})
+		return set(GroundedUnknownDocument, "document %q is not in the corpus", c.Document)
+	case DocAmbiguous:
+		g.Cause = CauseAmbiguousMapping
+		return set(GroundedUnverifiable, "%s", dm.Why(c.Document))
+	}
+	if c.NoQuote || strings.TrimSpace(c.Quote) == "" {
+		g.Cause = CauseNoQuote
+		return set(GroundedUnverifiable, "no quote to verify")
+	}
+	r := ix.Locate(Query{Document: dm.Name, Quote: c.Quote, Page: c.Page, LastPage: c.LastPage, PageLabel: c.PageLabel})
+	g.Result = r
+	switch r.Status {
+	case StatusNotFound, StatusNotFoundInDocument:
+		if why := textless(r, c.Page); why != "" {
+			g.Cause = CauseNoText
+			return set(GroundedUnverifiable, "%s", why)
+		}
+		if r.Status == StatusNotFoundInDocument {
+			return set(GroundedWrongDocument, "not in %s; found in %s", r.Document, r.Elsewhere[0].Document)
+		}
+		return set(GroundedFabricated, "in no corpus document")
+	}
+	switch r.PageCheck {
+	case PageNotOnPage:
+		return set(GroundedWrongPage, "given page %s; found on page %s", pageText(c), intsText(r.Pages()))
+	case PageZeroBased, PageLabelled:
+		return set(GroundedPageConvention, "given page %s is page %s only as %s", pageText(c), intsText(r.Pages()), r.PageCheck)
+	}
+	if r.Status == StatusAmbiguous {
+		if r.Short {
+			return set(GroundedAmbiguous, "a very short quote that occurs many times")
+		}
+		return set(GroundedAmbiguous, "%d locations on pages %s", len(r.Locations), intsText(r.Pages()))
+	}
+	l, _ := r.Location()
+	return set(GroundedUnique, "%s", l.Level)
+}
+
+// textless explains why a quote not found in the named document may still
+// be printed there: the document has no text, or the given page (or, with
+// no page given, some page) has none that is reliable. "" otherwise.
+func textless(r Result, page int) string {
+	switch {
+	case r.DocumentStatus != "":
+		return fmt.Sprintf("%s has no text (%s)", r.Document, r.DocumentStatus)
+	case page > 0 && hasTextlessFlag(r.PageFlags):
+		return fmt.Sprintf("page %d of %s has no reliable text (%s)", page, r.Document, strings.Join(r.PageFlags, ", "))
+	case page == 0 && r.DocumentHasTextlessPages:
+		return fmt.Sprintf("not found, and %s has pages without reliable text", r.Document)
+	}
+	return ""
+}
+
+func pageText(c Citation) string {
+	switch {
+	case c.Page > 0 && c.LastPage > c.Page:
+		return fmt.Sprintf("%d-%d", c.Page, c.LastPage)
+	case c.Page > 0:
+		return fmt.Sprint(c.Page)
+	}
+	return fmt.Sprintf("label %q", c.PageLabel)
+}
+
+func intsText(ps []int) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = fmt.Sprint(p)
+	}
+	return strings.Join(s, ",")
+}
+
+// Covers reports whether a location holds the span [start, end) of page of
+// doc (code points of the stored text), or, when endPage is page+1, the
+// span from start on page to end on endPage across the page break. Spans of
+// the location on one page that only white space separates count as one
+// (pieces and segments are contiguous there); at a page break only white
+// space and page furniture (a page-number line, the policy's footer) may
+// lie outside the location, as the locator skips them there.
+func (ix *Index) Covers(l Location, doc string, page, start, end, endPage int) bool {
+	if doc != l.Document {
+		return false
+	}
+	merged := ix.mergeSpans(l)
+	if endPage == page+1 {
+		return ix.coversPageBreak(doc, merged, page, start, end, endPage)
+	}
+	if end <= start {
+		return false
+	}
+	for _, s := range merged {
+		if s.Page == page && s.Start <= start && end <= s.End {
+			return true
+		}
+	}
+	return false
+}
+
+func (ix *Index) coversPageBreak(doc string, merged []Span, page, start, end, endPage int) bool {
+	d, ok := ix.docIndex(doc)
+	if !ok || page < 1 || endPage > ix.docs[d].n {
+		return false
+	}
+	first, next := &ix.pages[ix.docs[d].first+page-1], &ix.pages[ix.docs[d].first+endPage-1]
+	// Raw code points where the content ends on the first page and starts
+	// on the next (normalized text has no white space at its ends).
+	if first.contentTo == 0 || next.contentFrom >= next.text.Len() {
+		return false
+	}
+	_, contentEnd := first.text.RawSpan(first.contentTo-1, first.contentTo)
+	contentStart, _ := next.text.RawSpan(next.contentFrom, next.contentFrom+1)
+	tail, head := false, false
+	for _, s := range merged {
+		if s.Page == page && s.Start <= start && s.End >= contentEnd {
+			tail = true
+		}
+		if s.Page == endPage && s.Start <= contentStart && end <= s.End {
+			head = true
+		}
+	}
+	return tail && head
+}
+
+func (ix *Index) mergeSpans(l Location) []Span {
+	var out []Span
+	for _, s := range l.Spans {
+		if n := len(out); n > 0 && out[n-1].Page == s.Page && s.Start >= out[n-1].End {
+			raw, _ := ix.PageText(l.Document, s.Page)
+			if strings.TrimFunc(runeSlice(raw, out[n-1].End, s.Start), unicode.IsSpace) == "" {
+				out[n-1].End = max(out[n-1].End, s.End)
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// runeSlice returns code points [a, b) of s.
+func runeSlice(s string, a, b int) string {
+	i, start := 0, -1
+	for bi := range s {
+		if i == a {
+			start = bi
+		}
+		if i == b {
+			if start < 0 {
+				return ""
+			}
+			return s[start:bi]
+		}
+		i++
+	}
+	if start < 0 {
+		return ""
+	}
+	return s[start:]
+}
