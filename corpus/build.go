@@ -139,6 +139,9 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	if err != nil {
 		return nil, err
 	}
+	if old != nil && old.Extractor.fromText() != opts.Extractor.fromText() {
+		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); extract PDFs into another corpus folder", dir, ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
+	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -188,8 +191,23 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 		return nil, err
 	}
 
-	m := &Manifest{Format: Format, Extractor: opts.Extractor}
-	if old != nil && old.Extractor.Equal(opts.Extractor) {
+	if err := commit(dir, old, opts.Extractor, jobs, results); err != nil {
+		return nil, err
+	}
+	report := &Report{}
+	for i := range results {
+		report.Results = append(report.Results, resultOf(&results[i], jobs[i].reuse != nil))
+	}
+	return report, nil
+}
+
+// commit writes the manifest of a build: the results, and the documents
+// of old not named this time when old was made by the same extractor. It
+// is written last and atomically; page texts no document refers to any
+// more are removed after it.
+func commit(dir string, old *Manifest, ext Extractor, jobs []job, results []Document) error {
+	m := &Manifest{Format: Format, Extractor: ext}
+	if old != nil && old.Extractor.Equal(ext) {
 		// Documents not named this time stay, unless an input replaced them.
 		for _, d := range old.Documents {
 			if !slices.ContainsFunc(jobs, func(j job) bool { return j.name == d.Name }) {
@@ -201,19 +219,12 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	slices.SortFunc(m.Documents, func(a, b Document) int { return strings.Compare(a.Name, b.Name) })
 	b, err := encodeManifest(m)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := writeFileAtomic(filepath.Join(dir, ManifestFile), b); err != nil {
-		return nil, err
+		return err
 	}
-	if err := removeUnreferencedTexts(dir, m); err != nil {
-		return nil, err
-	}
-	report := &Report{}
-	for i := range results {
-		report.Results = append(report.Results, resultOf(&results[i], jobs[i].reuse != nil))
-	}
-	return report, nil
+	return removeUnreferencedTexts(dir, m)
 }
 
 func resultOf(d *Document, reused bool) Result {
@@ -259,9 +270,30 @@ func plan(absDir string, files []string, old *Manifest, ext Extractor) ([]job, e
 		if rel, err := filepath.Rel(absDir, abs); err == nil {
 			source = rel
 		}
-		jobs = append(jobs, job{path: f, name: filepath.Base(f), source: filepath.ToSlash(source)})
+		source = filepath.ToSlash(source)
+		if strings.HasPrefix(source, TextSourcePrefix) {
+			source = "./" + source // a PDF's path never reads as a page folder
+		}
+		jobs = append(jobs, job{path: f, name: filepath.Base(f), source: source})
 	}
-	slices.SortFunc(jobs, func(a, b job) int { return strings.Compare(a.name, b.name) })
+	if clashes := checkNames(jobs, old, ext); len(clashes) > 0 {
+		return nil, clashError(clashes)
+	}
+	return jobs, nil
+}
+
+// clash is one name clash: the input at fault (of inputs clashing with
+// each other, the last in input order) and a description naming all sides.
+type clash struct {
+	file, text string
+}
+
+// checkNames sorts jobs by name (then path) and returns every name clash,
+// sorted by description: inputs whose names differ at most in case, and an
+// input whose name is already in old from another source. For the other
+// inputs already in old, ok and from the same extractor, it sets reuse.
+func checkNames(jobs []job, old *Manifest, ext Extractor) []clash {
+	slices.SortStableFunc(jobs, func(a, b job) int { return strings.Compare(a.name, b.name) })
 
 	// Names that differ only in case clash too: a reference naming "a.pdf"
 	// must not silently match "A.pdf".
@@ -270,14 +302,14 @@ func plan(absDir string, files []string, old *Manifest, ext Extractor) ([]job, e
 		key := strings.ToLower(j.name)
 		byFold[key] = append(byFold[key], i)
 	}
-	var clashes []string
+	var clashes []clash
 	for _, idx := range byFold {
 		if len(idx) > 1 {
 			var names []string
 			for _, i := range idx {
 				names = append(names, fmt.Sprintf("%q (%s)", jobs[i].name, jobs[i].path))
 			}
-			clashes = append(clashes, strings.Join(names, " and "))
+			clashes = append(clashes, clash{jobs[idx[len(idx)-1]].path, strings.Join(names, " and ")})
 		}
 	}
 	if old != nil {
@@ -286,18 +318,24 @@ func plan(absDir string, files []string, old *Manifest, ext Extractor) ([]job, e
 			for _, i := range byFold[strings.ToLower(d.Name)] {
 				switch {
 				case d.Source != jobs[i].source:
-					clashes = append(clashes, fmt.Sprintf("%q (%s) and %q already in the corpus from %s", jobs[i].name, jobs[i].path, d.Name, d.Source))
+					clashes = append(clashes, clash{jobs[i].path, fmt.Sprintf("%q (%s) and %q already in the corpus from %s", jobs[i].name, jobs[i].path, d.Name, d.Source)})
 				case d.Status == StatusOK && old.Extractor.Equal(ext):
 					jobs[i].reuse = d
 				}
 			}
 		}
 	}
-	if len(clashes) > 0 {
-		slices.Sort(clashes)
-		return nil, fmt.Errorf("%w: %s (names must be unique, ignoring case: rename one or build separate corpora)", ErrDuplicateName, strings.Join(clashes, "; "))
+	slices.SortFunc(clashes, func(a, b clash) int { return strings.Compare(a.text, b.text) })
+	return clashes
+}
+
+// clashError describes every clash in one ErrDuplicateName error.
+func clashError(clashes []clash) error {
+	texts := make([]string, len(clashes))
+	for i, c := range clashes {
+		texts[i] = c.text
 	}
-	return jobs, nil
+	return fmt.Errorf("%w: %s (names must be unique, ignoring case: rename one or build separate corpora)", ErrDuplicateName, strings.Join(texts, "; "))
 }
 
 // run reads, hashes and (unless unchanged) extracts one input, writing its
@@ -401,16 +439,22 @@ func fill(doc *Document, ex Extraction) error {
 		if err := ValidateAlts(p.Alts, p.Text); err != nil {
 			return fmt.Errorf("extractor returned bad alternative texts on page %d: %v", i+1, err)
 		}
-		doc.Pages = append(doc.Pages, Page{
-			Page:     i + 1,
-			BLAKE3:   Hash([]byte(p.Text)),
-			Chars:    utf8.RuneCountInString(p.Text),
-			Label:    p.Label,
-			Flags:    pageFlags(p.Text, p.Flags),
-			Warnings: p.Warnings,
-		})
+		doc.Pages = append(doc.Pages, pageEntry(i+1, p))
 	}
 	return nil
+}
+
+// pageEntry describes a page's stored text for the manifest: its hash,
+// length in code points, and flags (the extractor's and pageFlags').
+func pageEntry(page int, p PageText) Page {
+	return Page{
+		Page:     page,
+		BLAKE3:   Hash([]byte(p.Text)),
+		Chars:    utf8.RuneCountInString(p.Text),
+		Label:    p.Label,
+		Flags:    pageFlags(p.Text, p.Flags),
+		Warnings: p.Warnings,
+	}
 }
 
 // pageFlags adds the flags that follow from the text to the extractor's.

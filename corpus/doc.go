@@ -1,13 +1,15 @@
 // Package corpus is the store of extracted page texts that everything after
 // extraction reads: a folder holding a versioned manifest.json and one UTF-8
 // file per page. It imports no PDF library; PDFs are turned into text by an
-// ExtractFunc the caller supplies (package pdftext in the citecheck command).
+// ExtractFunc the caller supplies (package pdftext in the citecheck command),
+// or page texts are imported as they are (ImportText).
 //
 // # Units and identities
 //
 // Pages are 1-based physical page indices. Text lengths ("chars") count
 // Unicode code points, the unit of every offset citecheck reports. A document
-// is identified by the BLAKE3-256 hash of its bytes and named by its file
+// is identified by the BLAKE3-256 hash of its bytes (for a document imported
+// from page texts, of its pages: see ImportText below) and named by its file
 // name; names are unique within a corpus. Digests are written
 // "blake3:<64 lower-case hex digits>" (see Hash).
 //
@@ -50,13 +52,58 @@
 //     rename); page texts are written before it. An interrupted Build leaves
 //     the previous manifest in force.
 //
+// # Contract of ImportText: a corpus from page texts
+//
+// ImportText makes a corpus from text that needs no extraction: the output
+// of OCR on scanned PDFs, or text the user already trusts.
+//
+//   - Each input DIR holds only folders, one per document: DIR/<document
+//     name>/NNNN.txt, NNNN the 1-based page number in exactly four digits.
+//     The folder's name is the document's name. Pages must run 0001 to N
+//     with none missing; a folder holding anything else (another name, page
+//     0000, a subfolder), an empty folder, or a file directly in DIR is an
+//     input error (ErrPageName, ErrPageGap, ErrNotTextFolder).
+//   - Page files are kept byte for byte: they must be valid UTF-8
+//     (ErrInvalidUTF8Page, with the byte offset) without a form feed
+//     (ErrFormFeedPage). Nothing is normalized: a byte-order mark, CR LF line
+//     ends or NUL bytes are stored, and counted in offsets, as they are.
+//   - The document's identity (its "blake3") is the BLAKE3-256 of its page
+//     texts in page order, each followed by one form feed U+000C (TextHash):
+//     for pages "a" and "b", BLAKE3("a\fb\f"). Stored texts never hold a
+//     form feed, so the identity determines the pages. Its "bytes" is the
+//     sum of the page files' sizes.
+//   - Its "source" is "text:" (TextSourcePrefix) and the slash-separated
+//     path of the document's folder relative to the corpus folder, for
+//     example "text:../pages/supplier-qa.pdf". "freeze" re-hashes that
+//     folder as it re-hashes a PDF (ReadTextDocument).
+//   - The manifest's extractor is {"name": "citecheck-import-text",
+//     "version": "1", "limits": {}} (TextExtractor). A corpus is built from
+//     PDFs or from page texts, never both: ImportText into a corpus made by
+//     Build, and Build into one made by ImportText, are refused with
+//     ErrMixedCorpus, and a manifest whose sources do not all match its
+//     extractor does not open.
+//   - Every status is "ok". Page flags are computed as Build computes them
+//     (FlagNoTextLayer, FlagUnreliableText); pages have no label, boxes or
+//     alternative texts.
+//   - Names clash as in Build: the same name (ignoring case) under two
+//     inputs, or a name already in the corpus from another folder, is
+//     ErrDuplicateName. Documents of the corpus not named this time stay.
+//   - Every input is read and checked before anything is written; every
+//     input fault is an *ImportError naming the file (the first fault in
+//     input, name and page order). Importing the same folders again gives the
+//     same bytes; a folder whose pages changed replaces its document.
+//
 // # Failure classes
 //
 // Per-document outcomes are data (Status), not errors. Build returns an
 // error only for faults that stop the whole job: unreadable inputs,
-// ErrDuplicateName, ErrNotCorpus (the output folder holds something else), or
-// I/O errors writing the store. Store.Text returns ErrIntegrity when a page
-// file no longer matches the hash the manifest recorded.
+// ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus (the output folder holds
+// something else), or I/O errors writing the store. ImportText returns an
+// *ImportError for every fault of its inputs (the Err* input errors above,
+// ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus, an unreadable file) and a
+// plain error for I/O errors writing the store. Store.Text returns
+// ErrIntegrity when a page file no longer matches the hash the manifest
+// recorded.
 //
 // This package does not parse PDFs, normalize text or locate quotes.
 package corpus

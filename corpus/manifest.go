@@ -57,6 +57,10 @@ type Extractor struct {
 	Limits  map[string]int64 `json:"limits"`
 }
 
+// fromText reports whether e is ImportText's: the corpus holds page texts
+// imported as they are, not extracted from PDFs.
+func (e Extractor) fromText() bool { return e.Name == TextExtractorName }
+
 // Equal reports whether two extractors would produce the same texts.
 func (e Extractor) Equal(o Extractor) bool {
 	if e.Name != o.Name || e.Version != o.Version || len(e.Limits) != len(o.Limits) {
@@ -70,10 +74,11 @@ func (e Extractor) Equal(o Extractor) bool {
 	return true
 }
 
-// Document is one PDF of the corpus.
+// Document is one PDF of the corpus, or one folder of page texts
+// (ImportText).
 type Document struct {
-	Name      string   `json:"name"`   // file name, unique in the corpus
-	Source    string   `json:"source"` // path of the PDF relative to the corpus folder, slash-separated
+	Name      string   `json:"name"`   // file (or page folder) name, unique in the corpus
+	Source    string   `json:"source"` // path of the PDF relative to the corpus folder, slash-separated; "text:" and the page folder's path for imported text (TextSource)
 	Bytes     int64    `json:"bytes"`
 	BLAKE3    string   `json:"blake3"`
 	Status    Status   `json:"status"`
@@ -139,10 +144,14 @@ func (m *Manifest) validate() error {
 	if m.Format != Format {
 		return fmt.Errorf("format %q: this citecheck reads %q", m.Format, Format)
 	}
+	fromText := m.Extractor.fromText()
 	for i, d := range m.Documents {
 		where := fmt.Sprintf("documents[%d] (%q)", i, d.Name)
 		if d.Name == "" {
 			return fmt.Errorf("%s: empty name", where)
+		}
+		if _, isText := TextSource(d.Source); isText != fromText {
+			return fmt.Errorf("%s: source %q in a corpus made by %s: %w", where, d.Source, m.Extractor.Name, ErrMixedCorpus)
 		}
 		if i > 0 && m.Documents[i-1].Name >= d.Name {
 			return fmt.Errorf("%s: documents not sorted by name or name repeated", where)
@@ -186,6 +195,11 @@ var ErrIntegrity = errors.New("page text does not match the manifest's hash")
 
 // ErrDuplicateName reports two different PDFs with the same file name.
 var ErrDuplicateName = errors.New("two documents with the same name")
+
+// ErrMixedCorpus reports an attempt to add documents extracted from PDFs to
+// a corpus of imported page texts, or the reverse: a corpus is built from
+// PDFs (Build) or from page texts (ImportText), never both.
+var ErrMixedCorpus = errors.New("a corpus is built from PDFs or from page texts, never both")
 
 // ErrNotCorpus reports an output folder that exists, is not empty and holds
 // no corpus manifest: Build refuses to write into it.

@@ -43,14 +43,16 @@ var (
 	ErrReferenceInvalid = errors.New("the reference has span errors")
 	// ErrPlanMismatch: the plan was made for other questions.
 	ErrPlanMismatch = errors.New("the plan does not match the reference")
-	// ErrStaleCorpus: a PDF is missing or no longer matches its corpus
-	// entry, or a stored page text no longer matches its hash.
-	ErrStaleCorpus = errors.New("the corpus does not match its PDFs")
+	// ErrStaleCorpus: a PDF or folder of imported page texts is missing or
+	// no longer matches its corpus entry, or a stored page text no longer
+	// matches its hash.
+	ErrStaleCorpus = errors.New("the corpus does not match its PDFs or page folders")
 )
 
 // Build validates the reference against the corpus (spans.Validate; any
 // error refuses), checks the plan against the reference, re-hashes every
-// PDF and page text, and returns the lock. It writes nothing.
+// PDF (or folder of imported page texts) and page text, and returns the
+// lock. It writes nothing.
 func Build(in Inputs) (*Frozen, error) {
 	lockDir, err := filepath.Abs(filepath.Dir(in.LockPath))
 	if err != nil {
@@ -107,19 +109,37 @@ func Build(in Inputs) (*Frozen, error) {
 	}
 	for i := range m.Documents {
 		d := &m.Documents[i]
-		pdfPath := filepath.Join(in.CorpusDir, filepath.FromSlash(d.Source))
-		size, sum, err := hashFile(pdfPath)
-		if err != nil {
-			return nil, fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
+		if folder, ok := corpus.TextSource(d.Source); ok {
+			// Imported page texts: the folder is re-hashed as ImportText
+			// hashed it.
+			folderPath := filepath.Join(in.CorpusDir, filepath.FromSlash(folder))
+			td, err := corpus.ReadTextDocument(folderPath, corpus.ImportOptions{})
+			if err != nil {
+				return nil, fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
+			}
+			if td.BLAKE3 != d.BLAKE3 || td.Bytes != d.Bytes {
+				return nil, fmt.Errorf("freeze: %w: %s (%s) has changed since it was imported: run citecheck import-text again", ErrStaleCorpus, d.Name, folderPath)
+			}
+			fr, err := rel(folderPath)
+			if err != nil {
+				return nil, err
+			}
+			add("text", d.Name, strconv.FormatInt(d.Bytes, 10), d.BLAKE3, fr)
+		} else {
+			pdfPath := filepath.Join(in.CorpusDir, filepath.FromSlash(d.Source))
+			size, sum, err := hashFile(pdfPath)
+			if err != nil {
+				return nil, fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
+			}
+			if sum != d.BLAKE3 || size != d.Bytes {
+				return nil, fmt.Errorf("freeze: %w: %s (%s) has changed since it was extracted: run citecheck extract again", ErrStaleCorpus, d.Name, pdfPath)
+			}
+			pr, err := rel(pdfPath)
+			if err != nil {
+				return nil, err
+			}
+			add("pdf", d.Name, string(d.Status), strconv.FormatInt(d.Bytes, 10), d.BLAKE3, pr)
 		}
-		if sum != d.BLAKE3 || size != d.Bytes {
-			return nil, fmt.Errorf("freeze: %w: %s (%s) has changed since it was extracted: run citecheck extract again", ErrStaleCorpus, d.Name, pdfPath)
-		}
-		pr, err := rel(pdfPath)
-		if err != nil {
-			return nil, err
-		}
-		add("pdf", d.Name, string(d.Status), strconv.FormatInt(d.Bytes, 10), d.BLAKE3, pr)
 		for _, p := range d.Pages {
 			if _, err := store.Text(d, p.Page); err != nil {
 				return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)

@@ -29,9 +29,9 @@ func (c Change) String() string { return c.Input + ": " + c.Detail }
 type Report struct {
 	Changes  []Change `json:"changes"`  // frozen inputs that changed: refuse
 	Warnings []Change `json:"warnings"` // toolchain drift: proceed
-	// What was re-hashed.
-	PDFs, Pages, Questions, Orders int
-	Lock                           *Lock `json:"-"`
+	// What was re-hashed. Texts counts folders of imported page texts.
+	PDFs, Texts, Pages, Questions, Orders int
+	Lock                                  *Lock `json:"-"`
 }
 
 // OK reports whether every frozen input matches the lock.
@@ -49,10 +49,18 @@ func (r *Report) Err() error {
 	return fmt.Errorf("%w: %s (and %d more)", ErrChanged, r.Changes[0], len(r.Changes)-1)
 }
 
-// Summary counts what was checked.
+// Summary counts what was checked. Text documents are counted only when
+// the lock has some.
 func (r *Report) Summary() string {
-	return fmt.Sprintf("%d PDFs, %d page texts, %d questions, %d plan orders re-hashed: %s, %s",
-		r.PDFs, r.Pages, r.Questions, r.Orders, plural(len(r.Changes), "change"), plural(len(r.Warnings), "warning"))
+	docs := fmt.Sprintf("%d PDFs", r.PDFs)
+	switch {
+	case r.Texts > 0 && r.PDFs == 0:
+		docs = plural(r.Texts, "text document")
+	case r.Texts > 0:
+		docs += ", " + plural(r.Texts, "text document")
+	}
+	return fmt.Sprintf("%s, %d page texts, %d questions, %d plan orders re-hashed: %s, %s",
+		docs, r.Pages, r.Questions, r.Orders, plural(len(r.Changes), "change"), plural(len(r.Warnings), "warning"))
 }
 
 // Check re-hashes everything the lock at lockPath pins, reading each input
@@ -180,10 +188,11 @@ func (c *checker) corpus() {
 			c.change(in, "the corpus entry changed: frozen %s %s bytes %s, now %s %d bytes %s", status, size, sum, d.Status, d.Bytes, d.BLAKE3)
 		}
 	}
+	c.texts(m, frozenDocs)
 	if m != nil {
 		for _, d := range m.Documents {
 			if !frozenDocs[d.Name] {
-				c.change("pdf "+d.Name, "added to the corpus after freeze")
+				c.change(docKind(&d)+" "+d.Name, "added to the corpus after freeze")
 			}
 		}
 	}
@@ -223,10 +232,114 @@ func (c *checker) corpus() {
 	if m != nil {
 		for _, d := range m.Documents {
 			if frozenDocs[d.Name] && len(d.Pages) > frozenPages[d.Name] {
-				c.change("pdf "+d.Name, "has %d pages in the corpus, %d frozen", len(d.Pages), frozenPages[d.Name])
+				c.change(docKind(&d)+" "+d.Name, "has %d pages in the corpus, %d frozen", len(d.Pages), frozenPages[d.Name])
 			}
 		}
 	}
+}
+
+// docKind is the record kind that pins a corpus document: "text" for
+// imported page texts, else "pdf".
+func docKind(d *corpus.Document) string {
+	if _, ok := corpus.TextSource(d.Source); ok {
+		return "text"
+	}
+	return "pdf"
+}
+
+// texts re-hashes every folder of imported page texts the lock pins, as
+// ImportText hashed it (corpus.ReadTextDocument), naming the pages that
+// changed, went missing or were added, and compares it with its corpus
+// entry.
+func (c *checker) texts(m *corpus.Manifest, frozenDocs map[string]bool) {
+	records := c.l.Find("text")
+	if len(records) == 0 {
+		return
+	}
+	// The frozen page hashes: for imported text, the page files' own.
+	frozenPages := map[string]map[int]string{}
+	for _, r := range c.l.Find("page") {
+		if page, err := strconv.Atoi(r.Fields[1]); err == nil {
+			if frozenPages[r.Fields[0]] == nil {
+				frozenPages[r.Fields[0]] = map[int]string{}
+			}
+			frozenPages[r.Fields[0]][page] = r.Fields[3]
+		}
+	}
+	for _, r := range records {
+		name, size, sum, rel := r.Fields[0], r.Fields[1], r.Fields[2], r.Fields[3]
+		frozenDocs[name] = true
+		c.rep.Texts++
+		in := "text " + name
+		folder := c.path(rel)
+		td, err := corpus.ReadTextDocument(folder, corpus.ImportOptions{})
+		if info, serr := os.Stat(folder); errors.Is(serr, os.ErrNotExist) {
+			c.change(in, "missing: no folder at %s", rel)
+		} else if serr == nil && !info.IsDir() {
+			c.change(in, "%s is no longer a folder", rel)
+		} else if err != nil {
+			c.change(in, "%s changed%s and no longer imports: %v", rel, pageChanges(folder, frozenPages[name]), c.relative(err))
+		} else if td.BLAKE3 != sum || strconv.FormatInt(td.Bytes, 10) != size {
+			c.change(in, "%s changed%s: BLAKE3 frozen %s, now %s (%s bytes frozen, %d now)", rel, pageChanges(folder, frozenPages[name]), sum, td.BLAKE3, size, td.Bytes)
+		}
+		if m == nil {
+			continue
+		}
+		d, ok := m.Document(name)
+		if !ok {
+			c.change(in, "no longer in the corpus")
+			continue
+		}
+		if _, isText := corpus.TextSource(d.Source); !isText || d.Status != corpus.StatusOK || strconv.FormatInt(d.Bytes, 10) != size || d.BLAKE3 != sum {
+			c.change(in, "the corpus entry changed: frozen text %s bytes %s, now %s %s %d bytes %s", size, sum, d.Source, d.Status, d.Bytes, d.BLAKE3)
+		}
+	}
+}
+
+// relative names the file of an *corpus.ImportError relative to the
+// lock's folder, as the lock names paths.
+func (c *checker) relative(err error) error {
+	var ie *corpus.ImportError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	r, rerr := filepath.Rel(c.dir, ie.File)
+	if rerr != nil {
+		return err
+	}
+	cp := *ie
+	cp.File = filepath.ToSlash(r)
+	return &cp
+}
+
+// pageChanges names the page files of folder that differ from the frozen
+// page hashes: changed, missing, or added after the last frozen page. It
+// returns "" when none does (the fault is elsewhere: a stray file, say).
+func pageChanges(folder string, frozen map[int]string) string {
+	var out []string
+	for page := 1; page <= len(frozen); page++ {
+		name := corpus.TextPageName(page)
+		b, err := readCapped(filepath.Join(folder, name), corpus.DefaultMaxPageBytes)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			out = append(out, name+" missing")
+		case err != nil:
+			out = append(out, name+" unreadable")
+		case corpus.Hash(b) != frozen[page]:
+			out = append(out, name+" changed")
+		}
+	}
+	if entries, err := os.ReadDir(folder); err == nil {
+		for _, e := range entries {
+			if page, ok := corpus.ParseTextPageName(e.Name()); ok && page > len(frozen) {
+				out = append(out, e.Name()+" added")
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(out, ", ") + ")"
 }
 
 func (c *checker) reference() {

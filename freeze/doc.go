@@ -29,6 +29,9 @@
 //	extractor       NAME VERSION                   from the corpus manifest
 //	extractor.limit NAME VALUE                     one per extraction limit
 //	pdf             DOC STATUS BYTES BLAKE3 PATH   every corpus document and its PDF
+//	text            DOC BYTES BLAKE3 PATH          instead of pdf, a document imported from page
+//	                                               texts (corpus.ImportText): BYTES and BLAKE3 as
+//	                                               the manifest's (corpus.TextHash), PATH its folder
 //	page            DOC PAGE CHARS BLAKE3          every stored page text (chars in code points)
 //	reference       PATH RAW_BLAKE3 CANON_BLAKE3   the file's bytes; spans.Reference.Canonical
 //	question        ID BLAKE3                      spans.CanonicalQuestion, one per question
@@ -53,7 +56,10 @@
 // a root that does not match the records, records out of order or
 // repeated; the corpus manifest, extractor and limits; every PDF re-hashed
 // at its recorded path (missing, changed) and compared with its corpus
-// entry; documents added to the corpus; every page text (its manifest
+// entry; every folder of imported page texts re-read as corpus.ImportText
+// reads it (missing, no longer importable, changed), naming each page file
+// changed, missing or added, and compared with its corpus entry; documents
+// added to the corpus; every page text (its manifest
 // entry, and its file re-hashed through corpus.Store.Text); the reference's
 // raw and canonical hashes, and each question by id (added, removed, or
 // which parts changed); the plan's hash, its decoding (an edited order is
@@ -67,8 +73,8 @@
 //
 // Build (and Write) refuse with ErrReferenceInvalid when span validation
 // finds errors (Frozen.Spans holds them), ErrPlanMismatch when the plan was
-// made for other questions, ErrStaleCorpus when a PDF or page text no
-// longer matches the corpus. Decoding faults of the reference and plan are
+// made for other questions, ErrStaleCorpus when a PDF, a folder of imported
+// page texts or a stored page text no longer matches the corpus. Decoding faults of the reference and plan are
 // returned as their packages' *DecodeError. Check's error is only for a
 // lock it cannot read; every change is data in the Report, and Report.Err
 // wraps ErrChanged. The package never prints or exits.

@@ -29,6 +29,7 @@ var kinds = map[string]struct {
 	"extractor":       {2, false}, // name, version (from the corpus manifest)
 	"extractor.limit": {2, false}, // limit name, value
 	"pdf":             {5, false}, // document name, status, bytes, blake3, PDF path (relative to the lock)
+	"text":            {4, false}, // document name, bytes, blake3 (corpus.TextHash), page folder (relative to the lock)
 	"page":            {4, false}, // document name, page, code points, blake3 of the stored text
 	"reference":       {3, false}, // path (relative to the lock), raw blake3, canonical blake3
 	"question":        {2, false}, // question id, blake3 of its canonical encoding

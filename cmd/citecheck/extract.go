@@ -102,7 +102,7 @@ Prints a summary table; exits 1 when any document did not extract ok.`)
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
-		if errors.Is(err, corpus.ErrDuplicateName) || errors.Is(err, corpus.ErrNotCorpus) {
+		if errors.Is(err, corpus.ErrDuplicateName) || errors.Is(err, corpus.ErrNotCorpus) || errors.Is(err, corpus.ErrMixedCorpus) {
 			return inputError(fmt.Errorf("extract: %w", err))
 		}
 		return fmt.Errorf("extract: %w", err)

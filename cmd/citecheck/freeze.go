@@ -91,8 +91,14 @@ func printFrozen(w io.Writer, name string, fr *freeze.Frozen) {
 		}
 	}
 	l := fr.Lock
-	fmt.Fprintf(w, "wrote %s: pinned %d PDFs, %d page texts, the reference and its %d questions, %d plan orders, the toolchain\n",
-		name, len(l.Find("pdf")), len(l.Find("page")), len(l.Find("question")), len(l.Find("plan.order")))
+	docs := fmt.Sprintf("%d PDFs", len(l.Find("pdf")))
+	if n := len(l.Find("text")); n > 0 && len(l.Find("pdf")) == 0 {
+		docs = countOf(n, "text document")
+	} else if n > 0 {
+		docs += ", " + countOf(n, "text document")
+	}
+	fmt.Fprintf(w, "wrote %s: pinned %s, %d page texts, the reference and its %d questions, %d plan orders, the toolchain\n",
+		name, docs, len(l.Find("page")), len(l.Find("question")), len(l.Find("plan.order")))
 }
 
 // isInputFault reports whether err is a fault in the user's inputs rather

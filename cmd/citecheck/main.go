@@ -34,6 +34,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{name: "extract", summary: "extract page text and hashes from PDFs into a corpus store", run: runExtract},
+		{name: "import-text", summary: "make a corpus store from page texts (OCR output, trusted text) instead of PDFs", run: runImportText},
 		{name: "show", summary: "print a document's stored page text, with an offset ruler on request", run: runShow},
 		{name: "locate", summary: "find where each quote lies: unique, ambiguous, not found, and at what level", run: runLocate},
 		{name: "spans", summary: "validate a reference's evidence spans against the corpus; --fix fills unique offsets", run: runSpans},
@@ -80,9 +81,15 @@ func runHelp(stdout, stderr io.Writer, args []string) error {
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "usage: citecheck VERB [flags] [args]\n\nVerbs:\n")
+	width := 0
 	for _, c := range commands {
 		if !c.hidden {
-			fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+			width = max(width, len(c.name))
+		}
+	}
+	for _, c := range commands {
+		if !c.hidden {
+			fmt.Fprintf(w, "  %-*s %s\n", width, c.name, c.summary)
 		}
 	}
 	fmt.Fprintf(w, "\nRun \"citecheck VERB --help\" for a verb's flags.\n")

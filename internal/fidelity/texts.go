@@ -10,8 +10,9 @@ import (
 // DocumentTexts gathers the page texts Measure and MeasureLocate compare:
 // ours from the corpus store (under Ours) and each tool's, through the
 // cache, from the PDF the store records. A tool that fails on the file is
-// left out; only a cancelled context or an unreadable stored text is an
-// error.
+// left out, and so is every tool for a document imported from page texts
+// (corpus.TextSource), which has no PDF; only a cancelled context or an
+// unreadable stored text is an error.
 func DocumentTexts(ctx context.Context, store *corpus.Store, d *corpus.Document, tools []*Tool, cache *Cache) (map[string][]string, error) {
 	ours := make([]string, len(d.Pages))
 	for i := range d.Pages {
@@ -22,6 +23,9 @@ func DocumentTexts(ctx context.Context, store *corpus.Store, d *corpus.Document,
 		ours[i] = t
 	}
 	texts := map[string][]string{Ours: ours}
+	if _, ok := corpus.TextSource(d.Source); ok {
+		return texts, nil
+	}
 	path := filepath.Join(store.Dir(), filepath.FromSlash(d.Source))
 	for _, t := range tools {
 		pages, _ := cache.Pages(ctx, t, path, d.BLAKE3)

@@ -222,8 +222,8 @@ func benchSpacing(stdout io.Writer, args []string) error {
 	}
 	var total, ours, theirs, docs int
 	for _, d := range store.Manifest().Documents {
-		if d.Status != corpus.StatusOK {
-			continue
+		if _, fromText := corpus.TextSource(d.Source); d.Status != corpus.StatusOK || fromText {
+			continue // no text, or no PDF to compare with (imported page texts)
 		}
 		path := filepath.Join(*storeDir, filepath.FromSlash(d.Source))
 		ref := pagesOf(commandOutput(60*time.Second, "pdftotext", "-q", path, "-"))

@@ -1,0 +1,374 @@
+package corpus
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zeebo/blake3"
+)
+
+// The extractor ImportText records in the manifest. Imported texts are kept
+// as they are, so it has no limits: its Limits is empty, never nil.
+const (
+	TextExtractorName    = "citecheck-import-text"
+	TextExtractorVersion = "1"
+)
+
+// TextExtractor returns the Extractor of a corpus made by ImportText.
+func TextExtractor() Extractor {
+	return Extractor{Name: TextExtractorName, Version: TextExtractorVersion, Limits: map[string]int64{}}
+}
+
+// TextSourcePrefix starts the Source of every document imported from page
+// texts: "text:" and the slash-separated path of its page folder relative
+// to the corpus folder (absolute when it cannot be made relative).
+const TextSourcePrefix = "text:"
+
+// TextSource reports whether source (a Document's Source) names a folder
+// of page texts, and returns that folder's path as recorded: slash-separated,
+// relative to the corpus folder unless absolute.
+func TextSource(source string) (folder string, ok bool) {
+	return strings.CutPrefix(source, TextSourcePrefix)
+}
+
+// DefaultMaxPageBytes is the default cap on one page file of ImportText.
+const DefaultMaxPageBytes = 64 << 20
+
+// ImportOptions configures ImportText and ReadTextDocument.
+type ImportOptions struct {
+	// MaxPageBytes is the largest page file read; a larger one is an input
+	// error (ErrPageTooLarge). 0 means DefaultMaxPageBytes.
+	MaxPageBytes int64
+}
+
+// Input errors of ImportText and ReadTextDocument, wrapped in an
+// *ImportError naming the file.
+var (
+	// ErrInvalidUTF8Page: a page file is not valid UTF-8 (the ImportError's
+	// Offset is the first bad byte).
+	ErrInvalidUTF8Page = errors.New("page text is not valid UTF-8")
+	// ErrFormFeedPage: a page file holds a form feed (U+000C), which stored
+	// texts never hold (Offset is its byte).
+	ErrFormFeedPage = errors.New("page text holds a form feed (U+000C)")
+	// ErrPageGap: a document folder's pages are not 0001.txt to NNNN.txt
+	// with none missing: a page is missing, a page is numbered 0000, or the
+	// folder holds no page at all.
+	ErrPageGap = errors.New("pages are not numbered 0001 to N without a gap")
+	// ErrPageName: a document folder holds something other than a page
+	// file named with exactly four digits and ".txt".
+	ErrPageName = errors.New("not a page file named NNNN.txt")
+	// ErrPageTooLarge: a page file is over ImportOptions.MaxPageBytes.
+	ErrPageTooLarge = errors.New("page file too large")
+	// ErrNotTextFolder: an input is not a folder holding one folder per
+	// document: it is a file, it is empty, or it holds a file.
+	ErrNotTextFolder = errors.New("not a folder of document folders")
+)
+
+// ImportError is a fault in the input of ImportText or ReadTextDocument:
+// the file or folder at fault and, for a page's bytes, the byte offset.
+// Err wraps one of the Err* input errors of this package (ErrPageGap,
+// ErrDuplicateName, ErrMixedCorpus, ...) or the error of reading the file.
+type ImportError struct {
+	File   string // as the caller named it (joined with the input folder)
+	Offset int64  // byte offset in File; -1 when the fault has no position
+	Err    error
+}
+
+func (e *ImportError) Error() string {
+	if e.Offset >= 0 {
+		return fmt.Sprintf("%s: byte %d: %v", e.File, e.Offset, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *ImportError) Unwrap() error { return e.Err }
+
+// importErr returns the ImportError of file; an *fs.PathError about file
+// is unwrapped, so the message names the file once.
+func importErr(file string, err error) *ImportError {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == file {
+		err = pe.Err
+	}
+	return &ImportError{File: file, Offset: -1, Err: err}
+}
+
+// TextPageName returns the file name of a page (1-based) in a document
+// folder: four digits and ".txt".
+func TextPageName(page int) string { return fmt.Sprintf("%04d.txt", page) }
+
+// ParseTextPageName returns the page number a page file's name gives:
+// exactly four ASCII digits then ".txt". "0000.txt" parses, as page 0,
+// which no document has.
+func ParseTextPageName(name string) (page int, ok bool) {
+	digits, ok := strings.CutSuffix(name, ".txt")
+	if !ok || len(digits) != 4 {
+		return 0, false
+	}
+	for _, c := range []byte(digits) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		page = 10*page + int(c-'0')
+	}
+	return page, true
+}
+
+// textHasher computes a text document's identity: the BLAKE3-256 of its
+// pages in order, each followed by one form feed.
+type textHasher struct{ h *blake3.Hasher }
+
+func newTextHasher() textHasher { return textHasher{blake3.New()} }
+
+func (t textHasher) page(text []byte) {
+	t.h.Write(text)
+	t.h.Write([]byte{'\f'})
+}
+
+func (t textHasher) sum() string { return "blake3:" + hex.EncodeToString(t.h.Sum(nil)) }
+
+// TextHash returns the identity (Document.BLAKE3) of a document imported
+// from page texts: the BLAKE3-256 of the page texts in page order, each
+// followed by one form feed (U+000C). Page texts hold no form feed, so
+// different page lists never give the same input.
+func TextHash(pages []string) string {
+	t := newTextHasher()
+	for _, p := range pages {
+		t.page([]byte(p))
+	}
+	return t.sum()
+}
+
+// TextDocument is one document folder of page texts, read and checked.
+type TextDocument struct {
+	Bytes  int64  // the page files' sizes, summed
+	BLAKE3 string // the identity: TextHash of the pages
+	Pages  []Page // as the manifest records them
+}
+
+// ReadTextDocument reads and checks the page files of one document folder
+// (folder/0001.txt to folder/NNNN.txt) exactly as ImportText does, and
+// describes them. Every fault is an *ImportError naming the file; the first
+// found, in page order, is returned.
+func ReadTextDocument(folder string, opts ImportOptions) (*TextDocument, error) {
+	files, err := textPageFiles(folder)
+	if err != nil {
+		return nil, err
+	}
+	td := &TextDocument{}
+	th := newTextHasher()
+	for i, f := range files {
+		b, err := readTextPage(f, opts)
+		if err != nil {
+			return nil, err
+		}
+		th.page(b)
+		td.Bytes += int64(len(b))
+		td.Pages = append(td.Pages, pageEntry(i+1, PageText{Text: string(b)}))
+	}
+	td.BLAKE3 = th.sum()
+	return td, nil
+}
+
+// textPageFiles returns the paths of a document folder's pages, page 1
+// first, or the *ImportError of a folder that is not 0001.txt to NNNN.txt.
+func textPageFiles(folder string) ([]string, error) {
+	entries, err := os.ReadDir(folder) // sorted by name: four digits sort as numbers
+	if err != nil {
+		return nil, importErr(folder, err)
+	}
+	if len(entries) == 0 {
+		return nil, importErr(folder, fmt.Errorf("%w: the document folder is empty; it must hold its pages, 0001.txt to NNNN.txt", ErrPageGap))
+	}
+	var files []string
+	for _, e := range entries {
+		path := filepath.Join(folder, e.Name())
+		page, ok := ParseTextPageName(e.Name())
+		if !ok {
+			return nil, importErr(path, fmt.Errorf("%w: a document folder holds only its pages, 0001.txt to NNNN.txt (four digits, 1-based)", ErrPageName))
+		}
+		if info, err := os.Stat(path); err != nil {
+			return nil, importErr(path, err)
+		} else if !info.Mode().IsRegular() {
+			return nil, importErr(path, fmt.Errorf("%w: it is not a regular file", ErrPageName))
+		}
+		if page == 0 {
+			return nil, importErr(path, fmt.Errorf("%w: page 0000: pages are numbered from 0001", ErrPageGap))
+		}
+		if want := len(files) + 1; page != want {
+			return nil, importErr(filepath.Join(folder, TextPageName(want)), fmt.Errorf("%w: page %d is missing; the folder's next page is %s", ErrPageGap, want, e.Name()))
+		}
+		files = append(files, path)
+	}
+	return files, nil
+}
+
+// readTextPage reads one page file and checks that the store can hold it
+// as it is: valid UTF-8 without a form feed, within the size cap.
+func readTextPage(path string, opts ImportOptions) ([]byte, error) {
+	limit := opts.MaxPageBytes
+	if limit <= 0 {
+		limit = DefaultMaxPageBytes
+	}
+	b, size, err := readCapped(path, limit)
+	if err != nil {
+		return nil, importErr(path, err)
+	}
+	if size > limit {
+		return nil, importErr(path, fmt.Errorf("%w: %d bytes, over the %d-byte limit", ErrPageTooLarge, size, limit))
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return nil, &ImportError{File: path, Offset: int64(i), Err: ErrInvalidUTF8Page}
+		}
+		i += n
+	}
+	if i := bytes.IndexByte(b, '\f'); i >= 0 {
+		return nil, &ImportError{File: path, Offset: int64(i), Err: fmt.Errorf("%w: stored texts never hold one (pages are separated by it)", ErrFormFeedPage)}
+	}
+	return b, nil
+}
+
+// ImportText makes or updates the corpus in dir from folders of page
+// texts: every folder inputs[i]/<document name>/ holding 0001.txt to
+// NNNN.txt becomes the document <document name>. It returns what happened
+// to each document, sorted by name. See the package doc for the contract;
+// every input fault is an *ImportError, and nothing is written unless every
+// input is sound.
+func ImportText(dir string, inputs []string, opts ImportOptions) (*Report, error) {
+	ext := TextExtractor()
+	old, err := existingManifest(dir)
+	if errors.Is(err, ErrNotCorpus) {
+		return nil, importErr(dir, fmt.Errorf("%w: it is not empty and has no %s", ErrNotCorpus, ManifestFile))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if old != nil && !old.Extractor.fromText() {
+		return nil, importErr(filepath.Join(dir, ManifestFile), fmt.Errorf("%w: this corpus was extracted from PDFs by %s %s; import page texts into a new corpus folder", ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version))
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := textJobs(absDir, inputs)
+	if err != nil {
+		return nil, err
+	}
+	if clashes := checkNames(jobs, old, ext); len(clashes) > 0 {
+		return nil, importErr(clashes[0].file, clashError(clashes))
+	}
+
+	// Every document is read and checked before anything is written.
+	docs := make([]Document, len(jobs))
+	for i, j := range jobs {
+		td, err := ReadTextDocument(j.path, opts)
+		if err != nil {
+			return nil, err
+		}
+		docs[i] = Document{Name: j.name, Source: j.source, Bytes: td.Bytes, BLAKE3: td.BLAKE3,
+			Status: StatusOK, PageCount: len(td.Pages), Pages: td.Pages}
+	}
+	report := &Report{}
+	for i, j := range jobs {
+		if err := writeTextPages(dir, j.path, &docs[i], opts); err != nil {
+			return nil, err
+		}
+		reused := j.reuse != nil && j.reuse.BLAKE3 == docs[i].BLAKE3 && j.reuse.Bytes == docs[i].Bytes
+		report.Results = append(report.Results, resultOf(&docs[i], reused))
+	}
+	if err := commit(dir, old, ext, jobs, docs); err != nil {
+		return nil, err
+	}
+	return report, nil
+}
+
+// textJobs lists the document folders of every input, refusing an input
+// that is not a folder of document folders. A folder named twice (the same
+// input given twice) is taken once.
+func textJobs(absDir string, inputs []string) ([]job, error) {
+	var jobs []job
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		info, err := os.Stat(in)
+		if err != nil {
+			return nil, importErr(in, err)
+		}
+		if !info.IsDir() {
+			return nil, importErr(in, fmt.Errorf("%w: it is a file; give the folder holding one folder per document, each with its pages 0001.txt to NNNN.txt", ErrNotTextFolder))
+		}
+		entries, err := os.ReadDir(in)
+		if err != nil {
+			return nil, importErr(in, err)
+		}
+		if len(entries) == 0 {
+			return nil, importErr(in, fmt.Errorf("%w: it is empty; it must hold one folder per document, each with its pages 0001.txt to NNNN.txt", ErrNotTextFolder))
+		}
+		for _, e := range entries {
+			path := filepath.Join(in, e.Name())
+			info, err := os.Stat(path)
+			if err != nil {
+				return nil, importErr(path, err)
+			}
+			if !info.IsDir() {
+				hint := ""
+				if _, ok := ParseTextPageName(e.Name()); ok {
+					hint = fmt.Sprintf(" (is %s itself a document folder? give the folder above it)", in)
+				}
+				return nil, importErr(path, fmt.Errorf("%w: a file directly in %s, which must hold only document folders, each with its pages 0001.txt to NNNN.txt%s", ErrNotTextFolder, in, hint))
+			}
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return nil, err
+			}
+			if seen[abs] {
+				continue
+			}
+			seen[abs] = true
+			source := abs
+			if rel, err := filepath.Rel(absDir, abs); err == nil {
+				source = rel
+			}
+			jobs = append(jobs, job{path: path, name: e.Name(), source: TextSourcePrefix + filepath.ToSlash(source)})
+		}
+	}
+	return jobs, nil
+}
+
+// writeTextPages stores the page texts of a document read by
+// ReadTextDocument, reading each page file again: one that no longer hashes
+// as it did is refused. A stored text that already holds the bytes is left
+// as it is, so re-importing rewrites nothing and repairs a damaged store.
+func writeTextPages(dir, folder string, doc *Document, opts ImportOptions) error {
+	for i := range doc.Pages {
+		p := &doc.Pages[i]
+		path := filepath.Join(folder, TextPageName(p.Page))
+		b, err := readTextPage(path, opts)
+		if err != nil {
+			return err
+		}
+		if Hash(b) != p.BLAKE3 {
+			return importErr(path, errors.New("changed while it was being imported: import again"))
+		}
+		rel, err := pageFile(doc.BLAKE3, p.Page)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(rel))
+		if stored, err := os.ReadFile(dst); err == nil && bytes.Equal(stored, b) {
+			continue
+		}
+		if err := writeFileAtomic(dst, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
