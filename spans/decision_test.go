@@ -113,4 +113,47 @@ func TestDecisionEmptyEqualsAbsent(t *testing.T) {
 	if string(ra.Canonical()) != string(rb.Canonical()) {
 		t.Errorf("empty lists and maps must encode like absent ones:\n%s\n%s", ra.Canonical(), rb.Canonical())
 	}
+	c := unknown()
+	d := unknown()
+	audit(d)["source_names"] = []any{}
+	rc, _ := spans.Decode(refJSON(c), "c")
+	rd, _ := spans.Decode(refJSON(d), "d")
+	if string(rc.Canonical()) != string(rd.Canonical()) {
+		t.Errorf("an empty source_names must encode like an absent one:\n%s\n%s", rc.Canonical(), rd.Canonical())
+	}
+}
+
+func TestDecisionStatementsByField(t *testing.T) {
+	two := func(statements any) obj {
+		q := unknown()
+		q["required_fields"] = append(q["required_fields"].([]any), obj{"field": "claim_deadline", "label": "Claim deadline"})
+		audit(q)["statements"] = statements
+		return q
+	}
+	// The object form may leave a required field without statements:
+	// nothing is registered for it.
+	ref, rep := validate(t, refJSON(two(obj{"warranty": []any{"The policy does not state a warranty."}})), spans.Options{})
+	if len(rep.Problems) != 0 {
+		t.Errorf("a field without statements in the object form is fine\n%s", problems(rep))
+	}
+	st := ref.Questions[0].AbsenceAudit.Statements
+	if got := st.For("warranty"); len(got) != 1 || got[0] != "The policy does not state a warranty." || st.For("claim_deadline") != nil {
+		t.Errorf("For: %q, %q", st.For("warranty"), st.For("claim_deadline"))
+	}
+	// A plain list on two fields does not say which field it is about.
+	_, rep = validate(t, refJSON(two([]any{"The policy does not state a warranty."})), spans.Options{})
+	if len(rep.Problems) != 1 || rep.Problems[0].Code != spans.CodeStatementsNeedFields || !rep.HasErrors() {
+		t.Errorf("a plain list on a two-field question must be an error\n%s", problems(rep))
+	}
+	// An empty list registers nothing, so it names no field wrongly: only
+	// the no_statements warning.
+	_, rep = validate(t, refJSON(two([]any{})), spans.Options{})
+	if len(rep.Problems) != 1 || rep.Problems[0].Code != spans.CodeNoStatements {
+		t.Errorf("an empty list on a two-field question\n%s", problems(rep))
+	}
+	// On a one-field question the list is that field's.
+	ref, rep = validate(t, refJSON(unknown()), spans.Options{})
+	if len(rep.Problems) != 0 || len(ref.Questions[0].AbsenceAudit.Statements.For("warranty")) != 1 {
+		t.Errorf("the list form on a one-field question\n%s", problems(rep))
+	}
 }

@@ -129,7 +129,8 @@ func decodeQuestion(d *strictjson.Decoder, v *strictjson.Value, path string) Que
 			d.Object(v, p,
 				strictjson.Field{Name: "topic", Required: true, Decode: func(v *strictjson.Value, p string) { a.Topic = d.String(v, p) }},
 				strictjson.Field{Name: "sources", Required: true, Decode: func(v *strictjson.Value, p string) { a.Sources = d.Strings(v, p) }},
-				strictjson.Field{Name: "statements", Required: true, Decode: func(v *strictjson.Value, p string) { a.Statements = d.Strings(v, p) }},
+				strictjson.Field{Name: "source_names", Decode: func(v *strictjson.Value, p string) { a.SourceNames = d.Strings(v, p) }},
+				strictjson.Field{Name: "statements", Required: true, Decode: func(v *strictjson.Value, p string) { a.Statements = decodeStatements(d, v, p) }},
 				strictjson.Field{Name: "note", Decode: func(v *strictjson.Value, p string) { a.Note = d.String(v, p) }},
 			)
 			q.AbsenceAudit = a
@@ -144,6 +145,22 @@ func decodeQuestion(d *strictjson.Decoder, v *strictjson.Value, path string) Que
 		q.AcceptedAlternatives = nil
 	}
 	return q
+}
+
+// decodeStatements reads an absence audit's statements: a list of strings,
+// or an object from field name to a list of strings.
+func decodeStatements(d *strictjson.Decoder, v *strictjson.Value, path string) AbsenceStatements {
+	switch v.Kind {
+	case strictjson.Object:
+		m := map[string][]string{}
+		d.Map(v, path, func(k string, e *strictjson.Value, p string) { m[k] = d.Strings(e, p) })
+		return AbsenceStatements{ByField: m}
+	case strictjson.Array:
+		return AbsenceStatements{List: d.Strings(v, path)}
+	default:
+		d.Errorf(v, path, ErrType, "expected an array of strings or an object of arrays of strings, found %s", v.Kind)
+		return AbsenceStatements{}
+	}
 }
 
 func decodeClaim(d *strictjson.Decoder, v *strictjson.Value, path string) Claim {

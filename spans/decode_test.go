@@ -1,10 +1,12 @@
 package spans_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +30,15 @@ func refWith(spanJSON string) string {
      ]}]}
   ]
 }
+`
+}
+
+// unknownWith returns a reference file with one unknown question whose
+// absence audit ends with members (the audit is on line 3).
+func unknownWith(members string) string {
+	return `{"format": "citecheck-reference/1.5", "questions": [
+  {"id": "U1", "question": "q", "required_fields": [{"field": "f", "label": "F"}], "expected_abstention": true,
+   "absence_audit": {"topic": "t", "sources": ["d.pdf"], ` + members + `}}]}
 `
 }
 
@@ -67,6 +78,16 @@ func TestDecodeErrors(t *testing.T) {
 			`refs.json:1:1: missing required field "format"`, spans.ErrMissing},
 		{"expected_abstention missing", `{"format": "citecheck-reference/1.5", "questions": [{"id": "Q1", "question": "q", "required_fields": []}]}`,
 			`refs.json:1:53: questions[0]: missing required field "expected_abstention"`, spans.ErrMissing},
+		{"statements as a string", unknownWith(`"statements": "none"`),
+			`refs.json:3:72: questions[0].absence_audit.statements: wrong type: expected an array of strings or an object of arrays of strings, found string`, spans.ErrType},
+		{"statement list as a string", unknownWith(`"statements": {"f": "none"}`),
+			`refs.json:3:78: questions[0].absence_audit.statements.f: wrong type: expected an array, found string`, spans.ErrType},
+		{"statement not a string", unknownWith(`"statements": {"f": ["a", 1]}`),
+			`refs.json:3:84: questions[0].absence_audit.statements.f[1]: wrong type: expected a string, found number`, spans.ErrType},
+		{"source names as a string", unknownWith(`"statements": [], "source_names": "the d"`),
+			`refs.json:3:92: questions[0].absence_audit.source_names: wrong type: expected an array, found string`, spans.ErrType},
+		{"unknown audit key", unknownWith(`"statements": [], "source_name": ["the d"]`),
+			`refs.json:3:76: questions[0].absence_audit.source_name: unknown field "source_name" (known fields: note, source_names, sources, statements, topic)`, spans.ErrUnknownField},
 		{"syntax", `{"format": "citecheck-reference/1.5", "questions": [}`,
 			`refs.json:1:53: questions[0]: invalid JSON: unexpected '}', expected a value`, spans.ErrSyntax},
 	}
@@ -131,9 +152,12 @@ func TestDecodeRoundTrip(t *testing.T) {
 		EssentialClaims:      []spans.Claim{{Field: "f", Value: "v", AcceptedValues: []string{"w"}, Evidence: []spans.Span{{Document: "d.pdf", Page: 1, Start: &start, End: &end, EndPage: 2, Text: "t"}}}},
 		AcceptedAlternatives: map[string][]string{"f": {"a", "b"}},
 		AbstentionEvidence:   []spans.Span{{Document: "d.pdf", Page: 2, Text: "u"}},
-		AbsenceAudit:         &spans.AbsenceAudit{Topic: "t", Sources: []string{"d.pdf"}, Statements: []string{"s"}, Note: "n"},
+		AbsenceAudit:         &spans.AbsenceAudit{Topic: "t", Sources: []string{"d.pdf"}, SourceNames: []string{"the d", "d.pdf"}, Statements: spans.AbsenceStatements{List: []string{"s"}}, Note: "n"},
 	}
-	ref.Questions = append(ref.Questions, full)
+	byField := full
+	byField.ID = "Q10"
+	byField.AbsenceAudit = &spans.AbsenceAudit{Topic: "t", Sources: []string{"d.pdf"}, Statements: spans.AbsenceStatements{ByField: map[string][]string{"f": {"s <&>"}, "g": nil}}}
+	ref.Questions = append(ref.Questions, full, byField)
 	back, err := spans.Decode(ref.Canonical(), "canonical.json")
 	if err != nil {
 		t.Fatalf("the canonical encoding does not decode: %v", err)
@@ -160,5 +184,58 @@ func TestCanonicalIgnoresLayout(t *testing.T) {
 	}
 	if string(ra.Canonical()) == string(rc.Canonical()) {
 		t.Errorf("a changed label did not change the canonical encoding")
+	}
+}
+
+// TestStatementsKeepTheirForm: the statements' list form encodes as a list
+// and the object form as an object, so a file in either form keeps its
+// canonical encoding (and freeze's locks); For reads both.
+func TestStatementsKeepTheirForm(t *testing.T) {
+	for _, tc := range []struct {
+		name, members, canonical string
+		forF, forG               []string
+	}{
+		{"list", `"statements": ["S1", "S2"]`, `"statements":["S1","S2"]`, []string{"S1", "S2"}, []string{"S1", "S2"}},
+		{"empty list", `"statements": []`, `"statements":[]`, nil, nil},
+		{"object", `"statements": {"g": [], "f": ["S1"]}`, `"statements":{"f":["S1"],"g":[]}`, []string{"S1"}, nil},
+		{"empty object", `"statements": {}`, `"statements":{}`, nil, nil},
+		{"source names", `"source_names": ["the d", "d.pdf"], "statements": ["a & b"]`, `"source_names":["the d","d.pdf"],"statements":["a & b"]`, []string{"a & b"}, []string{"a & b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ref, err := spans.Decode([]byte(unknownWith(tc.members)), "r.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			canon := string(ref.Canonical())
+			want := `"absence_audit":{"topic":"t","sources":["d.pdf"],` + tc.canonical + `}`
+			if !strings.Contains(canon, want) {
+				t.Errorf("canonical encoding\n got %s\nwant it to hold %s", canon, want)
+			}
+			back, err := spans.Decode([]byte(canon), "c.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(back.Questions, ref.Questions) || string(back.Canonical()) != canon {
+				t.Errorf("the canonical encoding does not decode to the same reference")
+			}
+			if part := string(spans.QuestionParts(&ref.Questions[0])["absence_audit"]); !strings.Contains(want, part) {
+				t.Errorf("QuestionParts absence_audit %s", part)
+			}
+			a := ref.Questions[0].AbsenceAudit
+			if got := a.Statements.For("f"); !slices.Equal(got, tc.forF) {
+				t.Errorf("For(f) = %q, want %q", got, tc.forF)
+			}
+			if got := a.Statements.For("g"); !slices.Equal(got, tc.forG) {
+				t.Errorf("For(g) = %q, want %q", got, tc.forG)
+			}
+			// encoding/json reads the form back too.
+			var viaJSON spans.Reference
+			if err := json.Unmarshal([]byte(canon), &viaJSON); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(viaJSON.Questions[0].AbsenceAudit.Statements.All(), a.Statements.All()) {
+				t.Errorf("encoding/json read %+v", viaJSON.Questions[0].AbsenceAudit.Statements)
+			}
+		})
 	}
 }

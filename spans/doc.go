@@ -31,7 +31,17 @@
 //	       "evidence": [{"document": "supplier-policy.pdf", "page": 1, "start": 243, "end": 318, "text": "..."}]}],
 //	   "accepted_alternatives": {"delivery_deadline": ["..."]},
 //	   "abstention_evidence": [span, ...],
-//	   "absence_audit": {"topic": "...", "sources": ["doc.pdf"], "statements": ["..."], "note": "..."}}]}
+//	   "absence_audit": {"topic": "...", "sources": ["doc.pdf"], "source_names": ["the policy", "doc.pdf"],
+//	       "statements": {"warranty_period": ["..."]}, "note": "..."}}]}
+//
+// An absence audit's statements are either an object from a required field
+// to the documentary-absence statements registered for it (a field may
+// have none) or, for a question with exactly one required field, a plain
+// list of them; AbsenceStatements keeps the form (List or ByField) and its
+// For(field) returns a field's statements in either. The canonical
+// encoding writes the form the file used, so a list stays a list.
+// source_names (optional) lists how answer prose may name the source ("the
+// price list", "price-list.pdf").
 //
 // reference.schema.json is the JSON Schema of the format. Required keys:
 // format, questions; per question id, question, required_fields and
@@ -83,7 +93,13 @@
 // with evidence, and every claim has evidence; a required field with no
 // claim is a warning. An unknown question has no claims, its answer_fields
 // (if any) are "UNKNOWN", and its absence audit, when present, has a topic,
-// sources in the corpus and (a warning otherwise) statements.
+// sources in the corpus and (a warning otherwise) statements. The object
+// form of statements names required fields only
+// (statement_field_not_required); a non-empty plain list on a question with
+// several required fields is an error (statements_need_fields: use the
+// object form). Statements, alternatives, accepted values and source names
+// are neither empty nor only white space (empty_value), nor repeated (a
+// warning).
 //
 // # Ambiguities decided, each pinned by a test named after it
 //
@@ -110,7 +126,13 @@
 //     which a JSON object would not keep.
 //   - TestDecisionEmptyEqualsAbsent: an empty answer_fields,
 //     accepted_alternatives or accepted_values encodes canonically like an
-//     absent one.
+//     absent one (and an empty source_names likewise).
+//   - TestDecisionStatementsByField: in the object form a required field
+//     without statements is fine (nothing is registered for it); a plain
+//     list is that of the question's only field, and an error on a question
+//     with several, except an empty list, which names no field wrongly.
+//     Unlike the maps above, an empty statements object stays an object:
+//     statements is required, and the form is kept.
 //
 // # Canonical encoding
 //

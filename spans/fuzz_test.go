@@ -18,6 +18,7 @@ func FuzzDecodeReference(f *testing.F) {
 	f.Add([]byte(refWith(`{"document": "a.pdf", "page": 1, "text": "x"}`)))
 	f.Add([]byte(refWith(`{"document": "a.pdf", "page": 1, "start": 0, "end": 3, "end_page": 2, "text": "abc"}`)))
 	f.Add([]byte(`{"format": "citecheck-reference/1.5", "questions": [{"id": "U", "question": "q", "required_fields": [{"field": "f", "label": "F"}], "expected_abstention": true, "absence_audit": {"topic": "t", "sources": ["a.pdf"], "statements": []}, "abstention_evidence": [{"document": "a.pdf", "page": 2, "text": "d\nx"}]}]}`))
+	f.Add([]byte(`{"format": "citecheck-reference/1.5", "questions": [{"id": "U", "question": "q", "required_fields": [{"field": "f", "label": "F"}, {"field": "g", "label": "G"}], "expected_abstention": true, "absence_audit": {"topic": "t", "sources": ["a.pdf"], "source_names": ["the a", " "], "statements": {"f": ["s"], "g": [], "h": [""]}}}]}`))
 	corpus := spans.Pages{
 		"a.pdf": {"x abc x 10 days", "day 2 text\nmore"},
 		"b.pdf": {"x"},

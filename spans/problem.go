@@ -55,6 +55,8 @@ const (
 	CodeEmptyTopic            = "empty_topic"
 	CodeNoSources             = "no_sources"
 	CodeNoStatements          = "no_statements"
+	CodeStatementsNeedFields  = "statements_need_fields"
+	CodeStatementFieldNotReq  = "statement_field_not_required"
 	CodeEvidenceOutsideSource = "evidence_outside_sources"
 	CodeUnknownDocument       = "unknown_document"
 	CodeNoText                = "no_text"
@@ -93,8 +95,8 @@ var Codes = []CodeInfo{
 	{CodeAnswerFieldMissing, Error, "an answerable question has no canonical value for a required field"},
 	{CodeUnknownAnswerValue, Error, "an unknown question's answer_fields holds something other than UNKNOWN"},
 	{CodeAlternativeNotReq, Error, "accepted_alternatives names a field that is not in required_fields"},
-	{CodeDuplicateAlternative, Warning, "an accepted alternative or value is listed twice"},
-	{CodeEmptyValue, Error, "a value, accepted value or alternative is empty"},
+	{CodeDuplicateAlternative, Warning, "an accepted alternative or value, an absence statement or a source name is listed twice"},
+	{CodeEmptyValue, Error, "a value, accepted value or alternative, absence statement or source name is empty or only white space"},
 	{CodeClaimFieldNotReq, Error, "a claim's field is not in required_fields"},
 	{CodeClaimWithoutEvidence, Error, "a claim has no evidence span"},
 	{CodeNoEvidence, Error, "an answerable question has no claim with evidence"},
@@ -105,6 +107,8 @@ var Codes = []CodeInfo{
 	{CodeEmptyTopic, Error, "an absence audit has no topic"},
 	{CodeNoSources, Error, "an absence audit names no source document"},
 	{CodeNoStatements, Warning, "an absence audit registers no absence statement: only a clean UNKNOWN can pass"},
+	{CodeStatementsNeedFields, Error, "an absence audit's statements are a plain list on a question with several required fields: the object form {field: [statements]} must say which field each is about"},
+	{CodeStatementFieldNotReq, Error, "an absence audit's statements object names a field that is not in required_fields"},
 	{CodeEvidenceOutsideSource, Warning, "an abstention evidence span is in a document the absence audit does not name"},
 	{CodeUnknownDocument, Error, "a span or source names a document that is not in the corpus"},
 	{CodeNoText, Error, "a span's document did not extract, so it has no text"},

@@ -105,14 +105,98 @@ func (s Span) LastPage() int {
 }
 
 // AbsenceAudit is the author's record of a documentary absence: the topic a
-// question asks about, the documents named as its source, and the absence
-// statements ("The price list does not state a volume discount.") that the
-// abstention grader may accept in place of UNKNOWN.
+// question asks about, the documents named as its source, how answer prose
+// may name that source, and the absence statements ("The price list does
+// not state a volume discount.") that the abstention grader may accept in
+// place of UNKNOWN.
 type AbsenceAudit struct {
-	Topic      string   `json:"topic"`
-	Sources    []string `json:"sources"`
-	Statements []string `json:"statements"`
-	Note       string   `json:"note,omitempty"`
+	Topic   string   `json:"topic"`
+	Sources []string `json:"sources"`
+	// SourceNames are the ways answer prose may name the source ("the price
+	// list", "price list", "price-list.pdf"); optional.
+	SourceNames []string          `json:"source_names,omitempty"`
+	Statements  AbsenceStatements `json:"statements"`
+	Note        string            `json:"note,omitempty"`
+}
+
+// AbsenceStatements are an absence audit's registered documentary-absence
+// statements, in the form the file writes them: a plain JSON list (List;
+// valid only for a question with exactly one required field) or an object
+// from a required field's name to its statements (ByField). Exactly one of
+// the two is used: ByField when it is non-nil, else List. The JSON encoding
+// keeps the form, so a file's canonical encoding does not change when it is
+// decoded and encoded again.
+type AbsenceStatements struct {
+	List    []string
+	ByField map[string][]string
+}
+
+// For returns the statements registered for a required field: in the list
+// form the whole list, whatever the field (Validate allows the list form
+// only on a question with one required field, so the list is that field's);
+// in the object form the field's list, nil when it has none.
+func (s AbsenceStatements) For(field string) []string {
+	if s.ByField != nil {
+		return s.ByField[field]
+	}
+	return s.List
+}
+
+// All returns every statement: the list, or the object's lists in the
+// order of their field names.
+func (s AbsenceStatements) All() []string {
+	if s.ByField == nil {
+		return s.List
+	}
+	var out []string
+	for _, k := range sortedKeys(s.ByField) {
+		out = append(out, s.ByField[k]...)
+	}
+	return out
+}
+
+// MarshalJSON writes the list form as a JSON array and the object form as
+// an object with sorted keys; nil lists are written as [], and HTML
+// characters are not escaped here (the caller's encoder decides).
+func (s AbsenceStatements) MarshalJSON() ([]byte, error) {
+	var v any = nonNil(s.List)
+	if s.ByField != nil {
+		m := make(map[string][]string, len(s.ByField))
+		for k, l := range s.ByField {
+			m[k] = nonNil(l)
+		}
+		v = m
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON reads either form (for callers that use encoding/json;
+// Decode reads references strictly). null leaves s unchanged.
+func (s *AbsenceStatements) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	switch {
+	case bytes.Equal(data, []byte("null")):
+		return nil
+	case len(data) > 0 && data[0] == '{':
+		var m map[string][]string
+		if err := json.Unmarshal(data, &m); err != nil {
+			return err
+		}
+		*s = AbsenceStatements{ByField: m}
+	default:
+		var l []string
+		if err := json.Unmarshal(data, &l); err != nil {
+			return err
+		}
+		*s = AbsenceStatements{List: l}
+	}
+	return nil
 }
 
 // Answerable counts the questions that expect an answer and Unknown those
@@ -171,7 +255,7 @@ func canonicalQuestion(q *Question) Question {
 	if c.AbsenceAudit != nil {
 		a := *c.AbsenceAudit
 		a.Sources = nonNil(a.Sources)
-		a.Statements = nonNil(a.Statements)
+		// Statements: AbsenceStatements.MarshalJSON writes nil lists as [].
 		c.AbsenceAudit = &a
 	}
 	return c

@@ -52,6 +52,14 @@ func TestSchemaAgreesWithDecoder(t *testing.T) {
 		{"offset as string", strings.Replace(valid, `"start": 243`, `"start": "243"`, 1), false, false, "offsets are integers"},
 		{"no expected_abstention", strings.Replace(valid, `"expected_abstention": false,`, ``, 1), false, false, "expected_abstention is required"},
 		{"duplicate key", strings.Replace(valid, `"page": 1,`, `"page": 1, "page": 1,`, 1), true, false, "JSON Schema cannot see duplicate keys; the decoder refuses them"},
+		{"statements by field", strings.Replace(valid, `"statements": ["The price list does not state a volume discount."]`, `"statements": {"volume_discount": ["The price list does not state a volume discount."]}`, 1), true, true, "statements may map a required field to its statements"},
+		{"statements by field, none", strings.Replace(valid, `"statements": ["The price list does not state a volume discount."]`, `"statements": {}`, 1), true, true, "an empty object registers nothing (Validate warns: no_statements)"},
+		{"statements as a string", strings.Replace(valid, `"statements": ["The price list does not state a volume discount."]`, `"statements": "The price list does not state a volume discount."`, 1), false, false, "statements are a list or an object of lists"},
+		{"statements object of strings", strings.Replace(valid, `"statements": ["The price list does not state a volume discount."]`, `"statements": {"volume_discount": "The price list does not state a volume discount."}`, 1), false, false, "each field's statements are a list"},
+		{"statements key with a space", strings.Replace(valid, `"statements": ["The price list does not state a volume discount."]`, `"statements": {"volume discount": ["x"]}`, 1), false, true, "the schema checks the key is a name; the decoder leaves it to Validate (statement_field_not_required)"},
+		{"empty statement", strings.Replace(valid, `"statements": ["The price list does not state a volume discount."]`, `"statements": {"volume_discount": [""]}`, 1), false, true, "minLength 1; the decoder leaves it to Validate (empty_value)"},
+		{"source names", strings.Replace(valid, `"sources": ["price-list.pdf"],`, `"sources": ["price-list.pdf"], "source_names": ["the price list", "price-list.pdf"],`, 1), true, true, "source_names is an optional list of strings"},
+		{"source names as a string", strings.Replace(valid, `"sources": ["price-list.pdf"],`, `"sources": ["price-list.pdf"], "source_names": "the price list",`, 1), false, false, "source_names is a list"},
 	}
 	for _, c := range cases {
 		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(c.doc))

@@ -266,25 +266,28 @@ func (v *validator) question(q *Question, path string, ids map[string]int, i int
 		if !fields[k] {
 			v.add(Error, CodeAlternativeNotReq, qid, ap, "use one of the required fields: "+required(), "accepted alternatives for %q, which is not a required field", k)
 		}
-		v.valueList(qid, ap, q.AcceptedAlternatives[k], q.AnswerFields[k])
+		v.valueList(qid, ap, q.AcceptedAlternatives[k], q.AnswerFields[k], "alternative")
 	}
 
 	if q.ExpectedAbstention {
-		v.unknown(q, path)
+		v.unknown(q, path, fields, required)
 	} else {
 		v.answerable(q, path, fields, required)
 	}
 }
 
-// valueList checks a list of equivalent strings: none empty, none repeated
-// (nor equal to the value they are alternatives of).
-func (v *validator) valueList(qid, path string, list []string, value string) {
+// valueList checks a list of equivalent strings: none empty or only white
+// space, none repeated (nor equal to the value they are alternatives of).
+// what names an entry in messages ("alternative", "statement").
+func (v *validator) valueList(qid, path string, list []string, value, what string) {
 	seen := map[string]bool{value: true}
 	for j, s := range list {
 		p := strictjson.JoinIndex(path, j)
 		switch {
+		case s == "":
+			v.add(Error, CodeEmptyValue, qid, p, "remove it", "an empty %s", what)
 		case blank(s):
-			v.add(Error, CodeEmptyValue, qid, p, "remove it", "an empty alternative")
+			v.add(Error, CodeEmptyValue, qid, p, "remove it", "the %s %s is empty but for white space", what, quote(s, 20))
 		case seen[s]:
 			v.add(Warning, CodeDuplicateAlternative, qid, p, "remove the repeated entry", "%s is listed twice", quote(s, 60))
 		}
@@ -313,7 +316,7 @@ func (v *validator) answerable(q *Question, path string, fields map[string]bool,
 		if blank(c.Value) {
 			v.add(Error, CodeEmptyValue, qid, cp+".value", "write the compact value of the fact", "the claim's value is empty")
 		}
-		v.valueList(qid, cp+".accepted_values", c.AcceptedValues, c.Value)
+		v.valueList(qid, cp+".accepted_values", c.AcceptedValues, c.Value, "alternative")
 		if len(c.Evidence) == 0 {
 			v.add(Error, CodeClaimWithoutEvidence, qid, cp+".evidence", "add the exact passage that states the fact", "the claim has no evidence span")
 		} else {
@@ -331,7 +334,7 @@ func (v *validator) answerable(q *Question, path string, fields map[string]bool,
 	}
 }
 
-func (v *validator) unknown(q *Question, path string) {
+func (v *validator) unknown(q *Question, path string, fields map[string]bool, required func() string) {
 	qid := q.ID
 	if len(q.EssentialClaims) > 0 {
 		v.add(Error, CodeClaimsOnUnknown, qid, path+".essential_claims", "remove the claims, or set expected_abstention to false", "an unknown question has %d essential claims", len(q.EssentialClaims))
@@ -359,10 +362,8 @@ func (v *validator) unknown(q *Question, path string) {
 				v.add(Error, CodeUnknownDocument, qid, strictjson.JoinIndex(ap+".sources", k), v.nearNames(s), "source %q is not in the corpus", s)
 			}
 		}
-		if len(a.Statements) == 0 {
-			v.add(Warning, CodeNoStatements, qid, ap+".statements", "register the absence statements a system may make", "the absence audit registers no statement: only a clean UNKNOWN can pass")
-		}
-		v.valueList(qid, ap+".statements", a.Statements, "")
+		v.valueList(qid, ap+".source_names", a.SourceNames, "", "source name")
+		v.statements(q, ap+".statements", fields, required)
 	}
 	v.spanList(qid, q.AbstentionEvidence, path+".abstention_evidence", nil)
 	if q.AbsenceAudit != nil {
@@ -371,6 +372,34 @@ func (v *validator) unknown(q *Question, path string) {
 				v.add(Warning, CodeEvidenceOutsideSource, qid, strictjson.JoinIndex(path+".abstention_evidence", k)+".document", "add the document to absence_audit.sources, or cite a source it names", "%q is not among the absence audit's sources", s.Document)
 			}
 		}
+	}
+}
+
+// statements checks an absence audit's statements: the object form names
+// required fields only; the list form (non-empty) needs a question with one
+// required field, since it does not say which field a statement is about.
+// A required field without statements in the object form is fine: nothing
+// is registered for it.
+func (v *validator) statements(q *Question, sp string, fields map[string]bool, required func() string) {
+	qid := q.ID
+	st := q.AbsenceAudit.Statements
+	if len(st.All()) == 0 {
+		v.add(Warning, CodeNoStatements, qid, sp, "register the absence statements a system may make", "the absence audit registers no statement: only a clean UNKNOWN can pass")
+	}
+	if st.ByField == nil {
+		if len(st.List) > 0 && len(fields) > 1 {
+			v.add(Error, CodeStatementsNeedFields, qid, sp, `use the object form {"field": ["statement", ...]} with one of the required fields `+required()+" per key",
+				"a plain list of statements on a question with %d required fields does not say which field each statement is about", len(fields))
+		}
+		v.valueList(qid, sp, st.List, "", "statement")
+		return
+	}
+	for _, k := range sortedKeys(st.ByField) {
+		kp := strictjson.JoinKey(sp, k)
+		if !fields[k] {
+			v.add(Error, CodeStatementFieldNotReq, qid, kp, "use one of the required fields: "+required(), "absence statements for %q, which is not a required field", k)
+		}
+		v.valueList(qid, kp, st.ByField[k], "", "statement")
 	}
 }
 

@@ -196,6 +196,7 @@ func TestValidationChecks(t *testing.T) {
 			q := unknown()
 			q["required_fields"] = append(q["required_fields"].([]any), obj{"field": "term", "label": "WARRANTY"})
 			q["answer_fields"].(obj)["term"] = "UNKNOWN"
+			audit(q)["statements"] = obj{"warranty": audit(q)["statements"]}
 			return []obj{q}
 		}, false, spans.CodeDuplicateLabel, "questions[0].required_fields[1].label", "also the label", "labelled answers could not be parsed"},
 		// answer_fields.
@@ -267,6 +268,31 @@ func TestValidationChecks(t *testing.T) {
 		}, false, spans.CodeUnknownDocument, "questions[0].absence_audit.sources[1]", `"warranty.pdf"`, "a named source is a corpus document"},
 		{"audit without statements", func() []obj { q := unknown(); audit(q)["statements"] = []any{}; return []obj{q} },
 			false, spans.CodeNoStatements, "questions[0].absence_audit.statements", "no statement", "nothing registered: a warning"},
+		{"statements list on a question with two fields", func() []obj {
+			q := unknown()
+			q["required_fields"] = append(q["required_fields"].([]any), obj{"field": "claim_deadline", "label": "Claim deadline"})
+			return []obj{q}
+		}, false, spans.CodeStatementsNeedFields, "questions[0].absence_audit.statements", "use the object form", "a list does not say which field a statement is about"},
+		{"statements for a field not required", func() []obj {
+			q := unknown()
+			audit(q)["statements"] = obj{"warranty": []any{"The policy does not state a warranty."}, "warranty_period": []any{"The policy does not state a warranty period."}}
+			return []obj{q}
+		}, false, spans.CodeStatementFieldNotReq, "questions[0].absence_audit.statements.warranty_period", "not a required field", "statements keys are required fields"},
+		{"empty statement in the object form", func() []obj {
+			q := unknown()
+			audit(q)["statements"] = obj{"warranty": []any{""}}
+			return []obj{q}
+		}, false, spans.CodeEmptyValue, "questions[0].absence_audit.statements.warranty[0]", "an empty statement", "an empty statement would match any prose"},
+		{"white-space statement in the list form", func() []obj { q := unknown(); audit(q)["statements"] = []any{"\u00a0\t"}; return []obj{q} },
+			false, spans.CodeEmptyValue, "questions[0].absence_audit.statements[0]", "empty but for white space", "white space is no statement"},
+		{"white-space source name", func() []obj { q := unknown(); audit(q)["source_names"] = []any{"the policy", " "}; return []obj{q} },
+			false, spans.CodeEmptyValue, "questions[0].absence_audit.source_names[1]", "source name", "a blank name would match any prose"},
+		{"source name listed twice", func() []obj {
+			q := unknown()
+			audit(q)["source_names"] = []any{"the policy", "the policy"}
+			return []obj{q}
+		},
+			false, spans.CodeDuplicateAlternative, "questions[0].absence_audit.source_names[1]", "listed twice", "a repeated name is a slip"},
 		{"abstention evidence outside the sources", func() []obj { q := unknown(); audit(q)["sources"] = []any{"price-list.pdf"}; return []obj{q} },
 			false, spans.CodeEvidenceOutsideSource, "questions[0].abstention_evidence[0].document", "not among", "the passages show what the named source says"},
 		// Spans: document and page.
