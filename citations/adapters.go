@@ -27,7 +27,8 @@ var Formats = []string{"run", "anthropic", "openai", "gemini", "lmstudio", "lang
 //
 // documents is a list (Anthropic's document_index is a position in the
 // request's documents) or an object from the vendor's file id, title or
-// path to a corpus name or hash. status defaults to "ok".
+// path to a corpus name or hash, or to a list of candidate names (see
+// Mapping). status defaults to "ok".
 type Envelope struct {
 	Arm        string          `json:"arm"`
 	Session    int             `json:"session"`
@@ -137,7 +138,7 @@ func envelopeDocuments(raw json.RawMessage) (Mapping, string, error) {
 	var list []string
 	if json.Unmarshal(raw, &list) == nil {
 		for i, name := range list {
-			m[indexKey(i)] = name
+			m[indexKey(i)] = []string{name}
 		}
 		return m, "", nil
 	}
@@ -376,7 +377,8 @@ func adaptOpenAI(rec *RunRecord, raw json.RawMessage) (string, error) {
 // from a retrieval tool (retrievedContext) has the document's title or uri
 // and the chunk's text, which is the quote. One citation per chunk that a
 // support references, in order of first reference: chunks no support
-// references are retrieval results, not citations.
+// references are retrieval results, not citations, and go verbatim to the
+// record's Retrieval.
 func adaptGemini(rec *RunRecord, raw json.RawMessage) (string, error) {
 	var resp struct {
 		Candidates []struct {
@@ -480,6 +482,22 @@ func adaptGemini(rec *RunRecord, raw json.RawMessage) (string, error) {
 	for k := range rec.Citations {
 		native, _ := json.Marshal(map[string]any{"chunk": chunkRefs[k][0], "supports": chunkRefs[k][1:]})
 		rec.Citations[k].Native = native
+	}
+	// The chunks no support references, as the vendor wrote them.
+	var rawChunks struct {
+		Candidates []struct {
+			GroundingMetadata *struct {
+				GroundingChunks []json.RawMessage `json:"groundingChunks"`
+			} `json:"groundingMetadata"`
+		} `json:"candidates"`
+	}
+	_ = json.Unmarshal(raw, &rawChunks) // decoded strictly above
+	if rg := rawChunks.Candidates[0].GroundingMetadata; rg != nil && len(rg.GroundingChunks) == len(gm.GroundingChunks) {
+		for ci, chunk := range rg.GroundingChunks {
+			if _, cited := byChunk[ci]; !cited {
+				rec.Retrieval = append(rec.Retrieval, chunk)
+			}
+		}
 	}
 	return "", nil
 }
@@ -679,7 +697,8 @@ var (
 // "source_nodes": [{"node": {"text": "Source 1:\n...", "metadata":
 // {"file_name", "page_label"}, "start_char_idx", "end_char_idx"},
 // "score"}]}. Source nodes the answer does not cite with [n] were
-// retrieved, not cited, and are skipped. A marker beyond the source nodes
+// retrieved, not cited: they go verbatim to the record's Retrieval, never
+// to its citations. A marker beyond the source nodes
 // cites an unknown document. The "Source n:" prefix the engine adds is not
 // part of the quote; start_char_idx is recorded, not trusted.
 func adaptLlamaIndex(rec *RunRecord, raw json.RawMessage) (string, error) {
@@ -726,6 +745,11 @@ func adaptLlamaIndex(rec *RunRecord, raw json.RawMessage) (string, error) {
 		rc := RunCitation{ID: fmt.Sprintf("[%d]", n), Document: ref(rec.Documents, sn.Metadata.FileName, name),
 			Quote: ptr(llamaSource.ReplaceAllString(sn.Text, "")), PageLabel: labelString(sn.Metadata.PageLabel), Native: nodes[n-1]}
 		rec.Citations = append(rec.Citations, rc)
+	}
+	for i, node := range nodes {
+		if !slices.Contains(cited, i+1) {
+			rec.Retrieval = append(rec.Retrieval, node)
+		}
 	}
 	return "", nil
 }

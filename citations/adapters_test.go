@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,7 +85,7 @@ func TestAdapterAnthropic(t *testing.T) {
 	if r.Response != "According to the policy, orders must be delivered within 10 working days and the minimum order is 250 pieces." || r.StopReason != "end_turn" || r.Status != "ok" || r.Format != "anthropic" {
 		t.Errorf("%+v", r)
 	}
-	if len(r.Citations) != 2 || r.Citations[0].Document != "document_index:0" || r.Documents["document_index:1"] != "price-list.pdf" {
+	if len(r.Citations) != 2 || r.Citations[0].Document != "document_index:0" || !slices.Equal(r.Documents["document_index:1"], []string{"price-list.pdf"}) {
 		t.Errorf("%+v %v", r.Citations, r.Documents)
 	}
 	got := groundings(testIndex(t), runs)
@@ -194,11 +195,20 @@ func TestDecisionRetrievalIsNotCitation(t *testing.T) {
 			t.Errorf("an unreferenced chunk became a citation: %+v", c)
 		}
 	}
+	if len(g[0].Retrieval) != 1 || !strings.Contains(string(g[0].Retrieval[0]), `"uri": "fileSearchStores/policies-8k2/documents/price-list-pdf-2y"`) {
+		t.Errorf("the unreferenced chunk is kept, verbatim, as retrieval: %s", g[0].Retrieval)
+	}
 	li := readFormat(t, "llamaindex")
 	for _, c := range li[0].Citations {
 		if c.Document == "price-list.pdf" {
 			t.Errorf("an unmarked source node became a citation: %+v", c)
 		}
+	}
+	if len(li[0].Retrieval) != 1 || !strings.Contains(string(li[0].Retrieval[0]), `"file_name": "price-list.pdf"`) {
+		t.Errorf("the unmarked source node is kept, verbatim, as retrieval: %s", li[0].Retrieval)
+	}
+	if n := len(testIndex(t).Audit(li).Entries); n != len(li[0].Citations) {
+		t.Errorf("the audit checked %d entries for %d citations: retrieval is not audited", n, len(li[0].Citations))
 	}
 	lc, err := ReadRuns(strings.NewReader(`{"arm": "D", "session": 1, "question": "q", "response": {"context": [{"page_content": "x", "metadata": {"source": "a.pdf", "page": 0}}], "answer": "a plain answer"}}`), "lc.jsonl", "langchain")
 	if err != nil || len(lc[0].Citations) != 0 {

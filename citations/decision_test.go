@@ -45,7 +45,7 @@ func TestDecisionLooseDocumentName(t *testing.T) {
 	if m := ix.Resolve("policy.pdf", nil); m.Resolution != DocResolved {
 		t.Errorf("exact name: %+v", m)
 	}
-	if m := ix.Resolve("file-x", Mapping{"file-x": "policy.pdf"}); m.Resolution != DocResolved || m.Name != "policy.pdf" {
+	if m := ix.Resolve("file-x", Mapping{"file-x": {"policy.pdf"}}); m.Resolution != DocResolved || m.Name != "policy.pdf" {
 		t.Errorf("mapped: %+v", m)
 	}
 }

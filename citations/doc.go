@@ -75,7 +75,8 @@
 // # Grounding
 //
 // Ground resolves the cited document (by name, hash or the run's
-// Mapping; a loose or conflicting match is ambiguous, never accepted) and
+// Mapping; a loose or conflicting match, or a mapping to two or more
+// candidate corpus documents, is ambiguous, never accepted) and
 // locates the quote there, in the precedence the grader needs: unknown
 // document, ambiguous mapping, no quote, not found (no text to search:
 // unverifiable; in another document: wrong document; nowhere: fabricated),
@@ -118,9 +119,21 @@
 //   - TestDecisionRetrievalIsNotCitation: Gemini chunks no support references
 //     and LlamaIndex source nodes the answer does not mark with [n] are
 //     retrieval results, not citations ("Native retrieval cards alone are not
-//     answer citations").
+//     answer citations"): the adapters keep them, verbatim, in the record's
+//     retrieval, which nothing locates or grades.
 //
 // # Input formats and failure classes
+//
+// A run record (RunRecord, one JSON Lines record; ReadRunRecords) holds
+// arm, session, question, status, response and citations (required), and
+// optionally stop_reason, fields, timing, format, documents and retrieval.
+// documents maps how a citation names a document to a corpus name or
+// "blake3:" hash, or to a non-empty list of candidate names (Mapping): a
+// one-name list is the name, and two or more candidates in the corpus make
+// the cited document an ambiguous mapping. retrieval is a list of native
+// retrieval cards, JSON objects kept verbatim and written back with the
+// record, never read as citations. A line longer than MaxLineBytes (8 MiB)
+// is refused before it is decoded.
 //
 // JSON Lines inputs (ReadLocateRequests, ReadRunRecords, ReadRuns) are read
 // strictly: invalid UTF-8, duplicate keys, keys differing only in case,

@@ -107,6 +107,7 @@ func FuzzReadRuns(f *testing.F) {
 		f.Add(string(data), uint8(i))
 	}
 	f.Add(`{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "quote": "y"}]}`, uint8(0))
+	f.Add(`{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "file-2", "quote": "y"}], "retrieval": [{"text": "y", "score": 0.5}], "documents": {"file-2": ["a.pdf", "b.pdf"], "file-3": "c.pdf", "file-4": []}}`, uint8(0))
 	f.Add(`{"id": "q1", "document": "a.pdf", "quote": "x y", "page": 2, "page_label": "iv"}`, uint8(0))
 	f.Add("{\"id\": \"q\", \"quote\": \"\\ud800\", \"QUOTE\": 1}\n{", uint8(3))
 	f.Fuzz(func(t *testing.T, data string, which uint8) {

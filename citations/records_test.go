@@ -1,10 +1,16 @@
 package citations
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
+	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/shareddata"
 )
 
 func TestReadLocateRequests(t *testing.T) {
@@ -75,6 +81,13 @@ func TestReadRunRecords(t *testing.T) {
 		{"duplicate id", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x"}, {"id": "c", "document": "a", "quote": "x"}]}`, "citations[1].id"},
 		{"last page alone", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x", "last_page": 2}]}`, "citations[0].last_page"},
 		{"timing key", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "timing": {"total": 3}}`, "timing.total"},
+		{"retrieval not a list", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "retrieval": {"text": "x"}}`, "retrieval"},
+		{"retrieval card not an object", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "retrieval": [{"text": "x"}, "y"]}`, "retrieval[1]"},
+		{"retrieval card case variants", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "retrieval": [{"text": "x", "Text": "y"}]}`, "retrieval[0].Text"},
+		{"documents empty list", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": {"file-1": "a.pdf", "file-2": []}}`, "documents.file-2"},
+		{"documents number", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": {"file-2": 2}}`, "documents.file-2"},
+		{"documents list of numbers", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": {"file-2": ["a.pdf", 2]}}`, "documents.file-2"},
+		{"documents a list", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": ["a.pdf"]}`, "documents"},
 	}
 	for _, tc := range bad {
 		_, err := ReadRunRecords(strings.NewReader(tc.in), "run.jsonl")
@@ -101,4 +114,111 @@ func TestLocateRecordShape(t *testing.T) {
 	if want := `{"id":"q2","status":"not_found","pages":[],"spans":[],"match":null,"document":"supplier-policy.pdf"}`; string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
+}
+
+// TestRunRecordRetrievalAndCandidates: a run record's retrieval cards are
+// kept verbatim and shown with the record, never as citations; a documents
+// value may list several candidate names.
+func TestRunRecordRetrievalAndCandidates(t *testing.T) {
+	in := `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "x", "citations": [], ` +
+		`"retrieval": [{"title": "price-list.pdf", "text": "Prices valid until 31 December 2024.", "score": 0.82, "extra": {"k": [1, 2.50]}}], ` +
+		`"documents": {"file-1": "a.pdf", "file-2": ["warehouse-sop.pdf", "price-list.pdf"], "file-3": ["b.pdf"]}}`
+	runs, err := ReadRunRecords(strings.NewReader(in), "run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runs[0]
+	if len(r.Citations) != 0 || len(r.Retrieval) != 1 {
+		t.Fatalf("retrieval cards are not citations: %+v", r)
+	}
+	if want := `{"title": "price-list.pdf", "text": "Prices valid until 31 December 2024.", "score": 0.82, "extra": {"k": [1, 2.50]}}`; string(r.Retrieval[0]) != want {
+		t.Errorf("the card is not kept verbatim: %s", r.Retrieval[0])
+	}
+	if !slices.Equal(r.Documents["file-2"], []string{"warehouse-sop.pdf", "price-list.pdf"}) || !slices.Equal(r.Documents["file-3"], []string{"b.pdf"}) {
+		t.Errorf("documents %v", r.Documents)
+	}
+	out, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"retrieval":[{"title":"price-list.pdf","text":"Prices valid until 31 December 2024.","score":0.82,"extra":{"k":[1,2.50]}}]`,
+		`"documents":{"file-1":"a.pdf","file-2":["warehouse-sop.pdf","price-list.pdf"],"file-3":"b.pdf"}`,
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the record shows\n%s\nwithout\n%s", out, want)
+		}
+	}
+	back, err := ReadRunRecords(bytes.NewReader(out), "again.jsonl")
+	if err != nil || len(back) != 1 || len(back[0].Retrieval) != 1 || !slices.Equal(back[0].Documents["file-2"], r.Documents["file-2"]) {
+		t.Errorf("a written record does not read back: %v %+v", err, back)
+	}
+}
+
+// TestSharedGradingRuns: the grading examples' run records
+// (../shared/grading/runs.jsonl, one with a list of candidate documents)
+// read without error.
+func TestSharedGradingRuns(t *testing.T) {
+	f, err := os.Open(shareddata.Path(t, "grading/runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := ReadRunRecords(f, "runs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 64 {
+		t.Errorf("%d records, want 64", len(runs))
+	}
+	lists := 0
+	for _, r := range runs {
+		for _, names := range r.Documents {
+			if len(names) > 1 {
+				lists++
+			}
+		}
+	}
+	if lists == 0 {
+		t.Error("no record maps a document to several candidates any more: this test reads that form")
+	}
+}
+
+// TestLongLineRefused: a run record line over MaxLineBytes (10 MB here) is
+// an input error naming the file and line, found before the line is held
+// whole; the test streams the line rather than building it.
+func TestLongLineRefused(t *testing.T) {
+	if MaxLineBytes != 8<<20 {
+		t.Fatalf("MaxLineBytes is %d", MaxLineBytes)
+	}
+	good := `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "x", "citations": []}` + "\n"
+	long := io.MultiReader(
+		strings.NewReader(good),
+		strings.NewReader(`{"arm": "A", "session": 1, "question": "q", "status": "ok", "citations": [], "response": "`),
+		io.LimitReader(repeatReader('a'), 10_000_000),
+		strings.NewReader(`"}`+"\n"),
+	)
+	_, err := ReadRunRecords(long, "big.jsonl")
+	var ie *InputError
+	if !errors.As(err, &ie) || !errors.Is(err, ErrTooLarge) || ie.File != "big.jsonl" || ie.Line != 2 {
+		t.Fatalf("a 10 MB line: %v, want ErrTooLarge at big.jsonl:2", err)
+	}
+	if !strings.HasPrefix(err.Error(), "big.jsonl:2: ") {
+		t.Errorf("message %q does not start with file:line", err)
+	}
+	// Native formats share the limit.
+	_, err = ReadRuns(io.LimitReader(repeatReader(' '), 10_000_000), "big.jsonl", "gemini")
+	if !errors.As(err, &ie) || !errors.Is(err, ErrTooLarge) || ie.Line != 1 {
+		t.Errorf("native format: %v", err)
+	}
+}
+
+// repeatReader is an endless stream of one byte.
+type repeatReader byte
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
 }

@@ -1,12 +1,16 @@
 package citations
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // RunRecord is one attempt of a run (DESIGN §4), one JSON Lines record:
@@ -14,12 +18,18 @@ import (
 //	{"arm": "A", "session": 1, "question": "q01", "status": "ok",
 //	 "stop_reason": "eos", "response": "...", "fields": {"limit": "..."},
 //	 "citations": [{"id": "c1", "document": "policy.pdf", "page": 2, "quote": "..."}],
-//	 "documents": {"file-abc": "policy.pdf"},
+//	 "retrieval": [{"title": "policy.pdf", "text": "...", "score": 0.82}],
+//	 "documents": {"file-abc": "policy.pdf", "file-2": ["sop.pdf", "prices.pdf"]},
 //	 "timing": {"retrieval_ms": 12.5, "generation_ms": 840, "total_ms": 901}}
 //
 // The response is kept verbatim. A citation's document is a corpus file
 // name, a "blake3:" hash, or a key of documents; its quote may be null when
-// the format carries none.
+// the format carries none. A documents value is a name or a non-empty list
+// of candidate names (Mapping; several corpus documents make the mapping
+// ambiguous). retrieval holds the native retrieval cards of the attempt
+// (any JSON objects), verbatim: they are shown with the record and never
+// treated as citations ("Native retrieval cards alone are not answer
+// citations").
 type RunRecord struct {
 	Arm        string            `json:"arm"`
 	Session    int               `json:"session"`
@@ -29,8 +39,13 @@ type RunRecord struct {
 	Response   string            `json:"response"`
 	Fields     map[string]string `json:"fields,omitempty"`
 	Citations  []RunCitation     `json:"citations"`
-	Documents  Mapping           `json:"documents,omitempty"`
-	Timing     *Timing           `json:"timing,omitempty"`
+	// Retrieval are the retrieval results (cards, chunks, source nodes) the
+	// attempt reports beside its citations, each a JSON object kept
+	// verbatim; adapters put here what a vendor retrieved but the answer
+	// did not cite.
+	Retrieval []json.RawMessage `json:"retrieval,omitempty"`
+	Documents Mapping           `json:"documents,omitempty"`
+	Timing    *Timing           `json:"timing,omitempty"`
 	// Format names the native format an adapter read ("anthropic", ...).
 	Format string `json:"format,omitempty"`
 	// Line is the record's line in its file (not serialized).
@@ -85,7 +100,7 @@ func (c RunCitation) Citation() Citation {
 
 var runSchema = object(map[string]*schema{
 	"arm": nil, "session": nil, "question": nil, "status": nil, "stop_reason": nil, "response": nil,
-	"fields": freeSchema, "documents": freeSchema, "format": nil,
+	"fields": freeSchema, "documents": freeSchema, "format": nil, "retrieval": arrayOf(freeSchema),
 	"citations": arrayOf(object(map[string]*schema{
 		"id": nil, "document": nil, "page": nil, "last_page": nil, "page_label": nil, "quote": nil, "claim": nil, "native": freeSchema,
 	})),
@@ -153,6 +168,16 @@ func (rec *RunRecord) Validate() (string, error) {
 			return f("last_page"), bad("last_page needs a page at or before it")
 		}
 		seen[c.ID] = true
+	}
+	for i, card := range rec.Retrieval {
+		if t := bytes.TrimSpace(card); len(t) == 0 || t[0] != '{' {
+			return fmt.Sprintf("retrieval[%d]", i), bad("a retrieval card is a JSON object")
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(rec.Documents)) {
+		if len(rec.Documents[k]) == 0 {
+			return strictjson.JoinKey("documents", k), bad("an empty list of document names (give one name, or the candidates)")
+		}
 	}
 	return "", nil
 }

@@ -30,10 +30,12 @@ var (
 	ErrInvalid      = errors.New("invalid value")
 )
 
-// MaxLineBytes caps one JSON Lines record (a run record holds a whole
-// response); MaxInputBytes caps a whole input file.
+// MaxLineBytes caps one JSON Lines record: 8 MiB holds a run record with a
+// whole long response, its citations and retrieval cards many times over,
+// while a longer line is refused before it is decoded (input error naming
+// file and line). MaxInputBytes caps a whole input file.
 const (
-	MaxLineBytes  = 16 << 20
+	MaxLineBytes  = 8 << 20
 	MaxInputBytes = 1 << 30
 )
 
