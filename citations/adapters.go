@@ -76,36 +76,47 @@ func keySet(fields string) map[string]string {
 // adapter trusts a vendor's offsets: they are kept in the citation's Native
 // field and every quote is located again in the corpus's own text.
 func ReadRuns(r io.Reader, file, format string) ([]RunRecord, error) {
+	var out []RunRecord
+	err := EachRun(r, file, format, func(rec *RunRecord) error {
+		out = append(out, *rec)
+		return nil
+	})
+	return out, err
+}
+
+// EachRun reads a run file as ReadRuns does and calls fn with each record
+// in file order, as it is read, so that a grader can stream files of any
+// length; it stops at the first input error or error of fn. fn may keep
+// the record.
+func EachRun(r io.Reader, file, format string, fn func(*RunRecord) error) error {
 	if format == "run" || format == "" {
-		return ReadRunRecords(r, file)
+		return eachRunRecord(r, file, fn)
 	}
 	adapt, ok := adapters[format]
 	if !ok {
-		return nil, &InputError{File: file, Err: fmt.Errorf("%w: format %q (want one of %s)", ErrInvalid, format, strings.Join(Formats, ", "))}
+		return &InputError{File: file, Err: fmt.Errorf("%w: format %q (want one of %s)", ErrInvalid, format, strings.Join(Formats, ", "))}
 	}
-	var out []RunRecord
-	err := eachLine(r, file, func(n int, data []byte) error {
+	return eachLine(r, file, func(n int, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
-		if f, err := checkKeys(data, envelopeSchema, vendorKeys[format]); err != nil {
+		v, f, err := checkKeys(data, envelopeSchema, vendorKeys[format])
+		if err != nil {
 			return fail(f, err)
 		}
 		var env Envelope
 		if f, err := decodeStrict(data, &env); err != nil {
 			return fail(f, err)
 		}
-		for _, k := range []string{"arm", "session", "question", "response"} {
-			if !hasKey(data, k) {
-				return fail(k, ErrMissing)
-			}
+		if k := missingKey(v, "arm", "session", "question", "response"); k != "" {
+			return fail(k, ErrMissing)
 		}
-		rec := RunRecord{Arm: env.Arm, Session: env.Session, Question: env.Question, Status: env.Status,
+		rec := &RunRecord{Arm: env.Arm, Session: env.Session, Question: env.Question, Status: env.Status,
 			StopReason: env.StopReason, Timing: env.Timing, Format: format, Line: n, Citations: []RunCitation{}}
 		m, f, err := envelopeDocuments(env.Documents)
 		if err != nil {
 			return fail(f, err)
 		}
 		rec.Documents = m
-		if f, err := adapt(&rec, env.Response); err != nil {
+		if f, err := adapt(rec, env.Response); err != nil {
 			return fail("response"+f, err)
 		}
 		if rec.Status == "" {
@@ -122,10 +133,8 @@ func ReadRuns(r io.Reader, file, format string) ([]RunRecord, error) {
 		if f, err := rec.Validate(); err != nil {
 			return fail(f, err)
 		}
-		out = append(out, rec)
-		return nil
+		return fn(rec)
 	})
-	return out, err
 }
 
 // envelopeDocuments turns the envelope's documents into a Mapping; a list

@@ -1,13 +1,17 @@
 package citations
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // FuzzLocate indexes two pages cut from the input, locates the quote in
@@ -125,6 +129,19 @@ func FuzzReadRuns(f *testing.F) {
 			}
 		}
 		format := Formats[int(which)%len(Formats)]
+		// The run records' tree decoder agrees with encoding/json.
+		for _, line := range strings.Split(data, "\n") {
+			v, _, err := checkKeys([]byte(line), runSchema, nil)
+			if err != nil || v.Kind != strictjson.Object {
+				continue
+			}
+			var got, want RunRecord
+			_, err = decodeRunRecord(v, []byte(line), &got)
+			jerr := json.Unmarshal([]byte(line), &want)
+			if (err == nil) != (jerr == nil) || err == nil && !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q: tree decoder %v %+v; encoding/json %v %+v", line, err, got, jerr, want)
+			}
+		}
 		_, err := ReadRuns(strings.NewReader(data), "in.jsonl", format)
 		check(err)
 		_, err = ReadLocateRequests(strings.NewReader(data), "in.jsonl")

@@ -1,7 +1,6 @@
 package citations
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -38,14 +37,15 @@ func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	var out []LocateRequest
 	err := eachLine(r, file, func(n int, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
-		if f, err := checkKeys(data, locateSchema, nil); err != nil {
+		v, f, err := checkKeys(data, locateSchema, nil)
+		if err != nil {
 			return fail(f, err)
 		}
 		var req LocateRequest
 		if f, err := decodeStrict(data, &req); err != nil {
 			return fail(f, err)
 		}
-		if !hasKey(data, "quote") {
+		if missingKey(v, "quote") != "" {
 			return fail("quote", ErrMissing)
 		}
 		switch {
@@ -62,16 +62,6 @@ func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 		return nil
 	})
 	return out, err
-}
-
-// hasKey reports whether the top-level object has key (after checkKeys).
-func hasKey(data []byte, key string) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(data, &m) != nil {
-		return false
-	}
-	_, ok := m[key]
-	return ok
 }
 
 // LocateRecord is one output record of "citecheck locate", in DESIGN §2's

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -221,4 +222,48 @@ func (r repeatReader) Read(p []byte) (int, error) {
 		p[i] = byte(r)
 	}
 	return len(p), nil
+}
+
+// TestRunDecoderAgreesWithEncodingJSON: the tree decoder of run records
+// gives what encoding/json gives, value for value, and refuses what it
+// refuses, with the field at fault.
+func TestRunDecoderAgreesWithEncodingJSON(t *testing.T) {
+	tests := []struct {
+		line, field string
+		why         string
+	}{
+		{`{"arm": "A", "session": 2, "question": "q1", "status": "ok", "response": "r", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "page_label": "ii", "quote": "x", "claim": "c", "native": {"k": [1, 2]}}], "fields": {"f": "v"}, "stop_reason": "eos", "format": "run", "retrieval": [{"t": 1}], "documents": {"k": "a.pdf", "l": ["a.pdf", "b.pdf"]}, "timing": {"retrieval_ms": 1.5, "embedding_ms": 2, "prompt_ms": 3e2, "generation_ms": 4, "total_ms": 5, "cold_start_ms": 6, "indexing_ms": 7}}`, "", "every field"},
+		{`{"arm": null, "session": null, "question": "q1", "status": "ok", "response": null, "citations": [{"id": "c1", "document": "a.pdf", "quote": null, "page": null}], "fields": null, "timing": null, "retrieval": null, "documents": null}`, "", "nulls leave zero values"},
+		{`{"arm": "A", "session": "1", "question": "q1", "status": "ok", "response": "r", "citations": []}`, "session", "a string for an int"},
+		{`{"arm": "A", "session": 1.5, "question": "q1", "status": "ok", "response": "r", "citations": []}`, "session", "a fraction for an int"},
+		{`{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": 5, "citations": []}`, "response", "a number for a string"},
+		{`{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": "r", "citations": [{"id": "c1", "document": "a.pdf", "page": "2"}]}`, "citations[0].page", "a nested type fault"},
+		{`{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": "r", "citations": [], "timing": {"total_ms": "x"}}`, "timing.total_ms", "a string for a float"},
+		{`{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": "r", "citations": [], "fields": {"f": 1}}`, "fields.f", "a number in the fields map"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			data := []byte(tt.line)
+			v, _, err := checkKeys(data, runSchema, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got RunRecord
+			field, err := decodeRunRecord(v, data, &got)
+			var want RunRecord
+			jerr := json.Unmarshal(data, &want)
+			if (err == nil) != (jerr == nil) {
+				t.Fatalf("tree decoder: %v; encoding/json: %v", err, jerr)
+			}
+			if err != nil {
+				if field != tt.field {
+					t.Errorf("field %q, want %q (%v)", field, tt.field, err)
+				}
+				return
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("tree decoder:\n%+v\nencoding/json:\n%+v", got, want)
+			}
+		})
+	}
 }

@@ -113,27 +113,32 @@ var runSchema = object(map[string]*schema{
 // what is refused), in file order.
 func ReadRunRecords(r io.Reader, file string) ([]RunRecord, error) {
 	var out []RunRecord
-	err := eachLine(r, file, func(n int, data []byte) error {
-		if f, err := checkKeys(data, runSchema, nil); err != nil {
+	err := eachRunRecord(r, file, func(rec *RunRecord) error {
+		out = append(out, *rec)
+		return nil
+	})
+	return out, err
+}
+
+func eachRunRecord(r io.Reader, file string, fn func(*RunRecord) error) error {
+	return eachLine(r, file, func(n int, data []byte) error {
+		v, f, err := checkKeys(data, runSchema, nil)
+		if err != nil {
 			return &InputError{File: file, Line: n, Field: f, Err: err}
 		}
-		var rec RunRecord
-		if f, err := decodeStrict(data, &rec); err != nil {
+		rec := &RunRecord{}
+		if f, err := decodeRunRecord(v, data, rec); err != nil {
 			return &InputError{File: file, Line: n, Field: f, Err: err}
 		}
-		for _, k := range []string{"arm", "session", "question", "status", "response", "citations"} {
-			if !hasKey(data, k) {
-				return &InputError{File: file, Line: n, Field: k, Err: ErrMissing}
-			}
+		if k := missingKey(v, "arm", "session", "question", "status", "response", "citations"); k != "" {
+			return &InputError{File: file, Line: n, Field: k, Err: ErrMissing}
 		}
 		rec.Line = n
 		if f, err := rec.Validate(); err != nil {
 			return &InputError{File: file, Line: n, Field: f, Err: err}
 		}
-		out = append(out, rec)
-		return nil
+		return fn(rec)
 	})
-	return out, err
 }
 
 // Validate checks a record's values (adapters call it on what they build)

@@ -111,19 +111,38 @@ var fold = cases.Fold()
 // last; keys equal under case folding, which it binds to one field; lone
 // surrogate escapes; trailing data), then refuses keys the schema does not
 // list. It returns the JSON path of the fault.
-func checkKeys(data []byte, sch *schema, vendorKeys map[string]string) (string, error) {
+func checkKeys(data []byte, sch *schema, vendorKeys map[string]string) (*strictjson.Value, string, error) {
 	v, err := strictjson.Parse(data, "", strictjson.Limits{})
 	if err != nil {
 		var se *strictjson.Error
 		if !errors.As(err, &se) {
-			return "", err
+			return nil, "", err
 		}
 		if errors.Is(se.Err, strictjson.ErrDuplicateKey) {
-			return se.Path, se.Err
+			return nil, se.Path, se.Err
 		}
-		return se.Path, fmt.Errorf("%w: %w", ErrInvalid, se.Err)
+		return nil, se.Path, fmt.Errorf("%w: %w", ErrInvalid, se.Err)
 	}
-	return checkValue(v, sch, "", vendorKeys)
+	p, err := checkValue(v, sch, "", vendorKeys)
+	return v, p, err
+}
+
+// missingKey returns the first of keys that the parsed top-level object
+// lacks, or "" when it has them all.
+func missingKey(v *strictjson.Value, keys ...string) string {
+	for _, k := range keys {
+		found := false
+		for _, m := range v.Members {
+			if m.Key == k {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return k
+		}
+	}
+	return ""
 }
 
 // checkValue walks a parsed value against its schema.
@@ -193,8 +212,7 @@ func jsonSyntax(err error) error {
 // decodeStrict decodes a checked line into v, turning type errors into a
 // field path.
 func decodeStrict(data []byte, v any) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
+	if err := json.Unmarshal(data, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return te.Field, fmt.Errorf("%w: expected %s, found JSON %s", ErrInvalid, te.Type, te.Value)

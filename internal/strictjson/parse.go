@@ -1,6 +1,7 @@
 package strictjson
 
 import (
+	"bytes"
 	"github.com/citecheck/citecheck/internal/inputerr"
 
 	"errors"
@@ -238,6 +239,17 @@ func (p *parser) value(path string, depth int) (*Value, error) {
 	}
 }
 
+// foldKey folds a key's case for the case-variant check: lower case for
+// ASCII (what Unicode folding gives there), full case folding otherwise.
+func foldKey(fold cases.Caser, key string) string {
+	for i := 0; i < len(key); i++ {
+		if key[i] >= utf8.RuneSelf {
+			return fold.String(key)
+		}
+	}
+	return strings.ToLower(key)
+}
+
 func (p *parser) object(path string, depth int) (*Value, error) {
 	v := &Value{Kind: Object, Offset: p.pos}
 	p.pos++                     // {
@@ -259,7 +271,7 @@ func (p *parser) object(path string, depth int) (*Value, error) {
 			return nil, err
 		}
 		child := JoinKey(path, key)
-		f := p.fold.String(key)
+		f := foldKey(p.fold, key)
 		if prev, dup := seen[f]; dup {
 			if prev == key {
 				return nil, p.errAt(keyOff, child, fmt.Errorf("%w %q", ErrDuplicateKey, key))
@@ -325,6 +337,19 @@ func (p *parser) array(path string, depth int) (*Value, error) {
 // str reads a string literal at p.pos (on its opening quote).
 func (p *parser) str(path string) (string, error) {
 	p.pos++ // "
+	// Fast path: no escape, no control character, valid UTF-8 up to the
+	// closing quote (most strings); the loop below handles the rest.
+	if end := bytes.IndexByte(p.data[p.pos:], '"'); end >= 0 {
+		seg := p.data[p.pos : p.pos+end]
+		plain := bytes.IndexByte(seg, '\\') < 0 && utf8.Valid(seg)
+		for i := 0; plain && i < len(seg); i++ {
+			plain = seg[i] >= 0x20
+		}
+		if plain {
+			p.pos += end + 1
+			return string(seg), nil
+		}
+	}
 	var b strings.Builder
 	for {
 		if p.pos >= len(p.data) {
