@@ -175,6 +175,25 @@
 //   - TestDecisionInsertedSpaceSpan: a space inserted by the footer repair
 //     maps to an empty raw span at its insertion point.
 //
+// # The value profile value/v1
+//
+// NormalizeValue reads a field value (an answer's or a reference's) into
+// tokens for the answer grader, by the policy's "Deterministic
+// normalization" paragraph; its doc lists every rule, and Value.Rules
+// records which ones changed a value. Unlike quote/v1 it folds case,
+// drops punctuation and articles, and reads plurals, cardinal words,
+// units and comparison phrases, but like quote/v1 it never changes a
+// digit, a sign, a decimal point or comma, or an identifier's hyphen, and
+// never converts a unit. Tokens carry a kind (number, unit, identifier,
+// comparison, weekday, ...) so that the grader can tell a changed number
+// from a changed word. SameNumber says whether two number spellings may
+// mean the same number.
+//
+//   - TestDecisionValueCaseInsensitive: value grading and UNKNOWN detection
+//     are case-insensitive (grading reading A01).
+//   - TestDecisionDecimalCommaKept: "0,5" stays distinct from "0.5"; the
+//     two are SameNumber (reading A03: unresolved, not wrong).
+//
 // # Limits
 //
 // A raw text must be shorter than 2^31 bytes (Normalize panics otherwise);
