@@ -168,7 +168,7 @@ func Build(in Inputs) (*Frozen, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := matchPlan(p, ref); err != nil {
+		if err := MatchPlan(p, ref); err != nil {
 			return nil, fmt.Errorf("freeze: %w: %v", ErrPlanMismatch, err)
 		}
 		fr.Plan = p
@@ -201,8 +201,10 @@ func Write(in Inputs) (*Frozen, error) {
 	return fr, nil
 }
 
-// matchPlan requires the plan's questions and counts to be the reference's.
-func matchPlan(p *plan.Plan, ref *spans.Reference) error {
+// MatchPlan requires the plan's questions and counts to be the reference's
+// (Build refuses a lock otherwise, wrapping ErrPlanMismatch).
+// The error says what differs.
+func MatchPlan(p *plan.Plan, ref *spans.Reference) error {
 	ids := make([]string, len(ref.Questions))
 	for i, q := range ref.Questions {
 		ids[i] = q.ID

@@ -28,3 +28,38 @@ func TestWrite(t *testing.T) {
 		t.Error("writing into a missing folder succeeded")
 	}
 }
+
+func TestCreateCommitAbort(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results.jsonl")
+	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("new\n")
+	if b, _ := os.ReadFile(path); string(b) != "old\n" {
+		t.Fatalf("the old file changed before Commit: %q", b)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new\n" {
+		t.Fatalf("after Commit: %q", b)
+	}
+	f.Abort() // no effect after Commit
+	g, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.WriteString("half")
+	g.Abort()
+	if b, _ := os.ReadFile(path); string(b) != "new\n" {
+		t.Fatalf("Abort touched the file: %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("temporary files left: %v", entries)
+	}
+}
