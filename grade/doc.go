@@ -1,4 +1,73 @@
 // Package grade grades answers to document questions by the scoring
-// policy's grade_response: the citation classifier (Classify) and the
-// ground truth it needs from a reference (ExpectedFor).
+// policy's grade_response (spec document-scoring-policy-v1.5.md, sections
+// "Reference contract and concise values", "Deterministic normalization
+// and output structure", "Evidence and abstention") with the readings the
+// project takes where it is silent (../shared/grading/README.md, S1-S14
+// and A01-A28).
+//
+//	g, err := grade.New(ix, ref, true)                 // once per evaluation
+//	sum, err := g.Run(inputs, w, grade.RunOptions{Plan: p}) // results.jsonl on w
+//	r := g.Grade(&rec, "runs.jsonl", grade.AttemptOK, 1)  // one attempt
+//
+// # What one attempt gets
+//
+//   - Citations: Classify checks each emitted citation against the corpus
+//     (citations.Index.Ground) and the question's declared evidence
+//     (ExpectedFor): pass, fail or unresolved with a Reason, in the
+//     precedence of reading S8. An answer to an answerable question that
+//     emitted none gets the missing_citation entry (S7), a decline too.
+//   - Fields (answerable questions): ParseResponse splits the response by
+//     the required fields' display labels; each value is normalized by
+//     textnorm's value/v1 and compared with the canonical value, the
+//     accepted alternatives and the claims' values (the best verdict wins).
+//     The comparison aligns tokens (compare): allowed omissions (a bound
+//     the question asks for, scope shortening, dispatch-batch scope, a
+//     stage the label states) and the question's own wording cost nothing;
+//     every other difference is a finding, and the worst finding decides:
+//     a closed-class element dropped or replaced by a contrary one of the
+//     same class (a number, unit, identifier, weekday, month, comparison,
+//     condition, day basis, stage) is incorrect (S1-S5, A08), as is a
+//     content word dropped with nothing in its place, an added number or
+//     identifier, UNKNOWN or a decline; wording in place of an element, a
+//     dropped subject or function word, an added word and an element in
+//     another place are unresolved (A02-A04, A07). A value that is a source
+//     passage holding the fact is correct with a passing citation that
+//     contains it, unresolved without (A02).
+//   - Abstention (unknown questions): package absence.
+//   - Derived: factual is the three-valued AND of the fields; supported the
+//     AND of factual and each essential claim's support (a passing citation
+//     containing one of its declared spans; else unresolved if any emitted
+//     citation is unresolved; else fail).
+//
+// Every verdict carries machine-readable reasons; the raw response is kept
+// in the result. Unresolved is data, never an error.
+//
+// # Runs
+//
+// Run grades run files against an optional plan (see its doc for the order
+// of results, missing, duplicate, extra and out-of-order work), in
+// parallel, with memory flat in the number of records; its Summary counts
+// verdicts per arm and session.
+//
+// # Ambiguities decided, each pinned by a test named after it
+//
+//   - TestWorkedExamples: every example of ../shared/grading, contested
+//     ones included, gets the verdicts its expectation lists.
+//   - TestDecisionAlternateEvidenceAnyDocument (A14), TestDecisionUnknown-
+//     QuestionEvidence (A20), TestDecisionJoinedWordsNeverPasses (A09),
+//     TestDecisionReorderedNeverPasses, TestDecisionPageConventionUnresolved,
+//     TestDecisionWrongPageBeforeAmbiguity, TestDecisionPartialSpanIsNotPass
+//     (A10), TestDecisionUnknownDocumentFirst, TestDecisionTextlessIsNotFabricated:
+//     the citation classifier's readings.
+//   - TestDecisionFields: one table of field readings with the reading each
+//     case pins (A02-A08, A13, A17-A19, A25, S1-S5, S11).
+//   - TestDecisionMarkersAreNotValues: "[1]" and "(p. 2)" in an answer are
+//     citation markers, not numbers the answer asserts.
+//   - TestDecisionStructuredFields: a run's structured fields are graded
+//     like labelled prose.
+//
+// # What this package does not do
+//
+// It does not read PDFs, build the index, verify locks (package freeze) or
+// compute metrics and bounds across attempts. It never prints or exits.
 package grade

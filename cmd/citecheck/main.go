@@ -41,6 +41,7 @@ func init() {
 		{name: "plan", summary: "make the frozen question order of every session", run: runPlan},
 		{name: "freeze", summary: "pin corpus, reference and plan by hash in a lock; --verify checks one", run: runFreeze},
 		{name: "audit", summary: "audit every citation of runs for grounding; no reference needed", run: runAudit},
+		{name: "grade", summary: "grade every attempt of runs against a frozen evaluation: fields, citations, abstention", run: runGrade},
 		{name: "typed", summary: "score typed transcription answers (booleans, integers, strings, lists)", run: runTyped},
 		{name: "demo", summary: "run the pipeline on the embedded fixture PDFs", run: runDemo},
 		{name: "help", summary: "describe the verbs", run: runHelp},

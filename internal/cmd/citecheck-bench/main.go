@@ -16,6 +16,9 @@
 //	    after quote/v1 normalization; a matrix of text source x quote source.
 //	    With --locate, also the share of windows unique in their source's
 //	    document that citecheck locate places uniquely on their page.
+//	citecheck-bench grade --citecheck BIN [--grading DIR] [--attempts 10000,100000]
+//	    wall time, attempts per second and peak memory of "citecheck grade"
+//	    on runs made by repeating the worked examples of ../shared/grading.
 package main
 
 import (
@@ -51,7 +54,7 @@ func main() {
 
 func run(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: citecheck-bench extract|spacing|fidelity [flags]")
+		return errors.New("usage: citecheck-bench extract|spacing|fidelity|grade [flags]")
 	}
 	switch args[0] {
 	case "extract":
@@ -60,6 +63,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return benchSpacing(stdout, args[1:])
 	case "fidelity":
 		return benchFidelity(stdout, args[1:])
+	case "grade":
+		return benchGrade(stdout, args[1:])
 	}
 	return fmt.Errorf("unknown bench %q", args[0])
 }

@@ -1,0 +1,251 @@
+package grade
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/spans"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The decision tests grade against this small bank: page texts and
+// questions written for the tests, in the shape of ../shared/grading.
+var decisionPages = []citations.Source{
+	{Name: "qa.pdf", Pages: []citations.SourcePage{
+		{Text: "QUALITY AGREEMENT QA-1 | Rev. B\n4.1 The supplier shall draw 12 samples per batch for dimensional checks.\n4.2 The flatness of plate P-220 must not exceed 0.5 mm.\n4.3 Deviations require written approval from the buyer before dispatch.\nqa.pdf Page 1"},
+		{Text: "QUALITY AGREEMENT QA-1 | Rev. B\n5. Complaints are answered within 10 working days unless agreed otherwise in writing.\n6. Spare plates are supplied under part number P-225.\nqa.pdf Page 2"},
+	}},
+	{Name: "sop.pdf", Pages: []citations.SourcePage{
+		{Text: "Export orders are consolidated into the Tuesday and Friday dispatch batches.\nThe gap between adjacent pallets must be at least 10 cm.\nFrozen goods must be stored at -18 °C or colder.\nAt final inspection, the seal width must be at least 5 mm.\nPrices are valid until 31 March 2025.\nsop.pdf Page 1"},
+	}},
+}
+
+func decisionReference(t *testing.T) *spans.Reference {
+	t.Helper()
+	q := func(id, question, field, label, value string, alts ...string) spans.Question {
+		qq := spans.Question{ID: id, Question: question, RequiredFields: []spans.RequiredField{{Field: field, Label: label}},
+			AnswerFields: map[string]string{field: value}, EssentialClaims: []spans.Claim{{Field: field, Value: value}}}
+		if len(alts) > 0 {
+			qq.AcceptedAlternatives = map[string][]string{field: alts}
+		}
+		return qq
+	}
+	ref := &spans.Reference{Format: spans.Format, Questions: []spans.Question{
+		q("samples", "How many samples must the supplier draw for dimensional checks?", "samples", "Samples", "12 samples per batch"),
+		q("flatness", "What is the maximum flatness deviation of plate P-220?", "flatness", "Maximum flatness deviation", "at most 0.5 mm"),
+		q("approval", "What do deviations require?", "approval", "Deviation approval", "require written approval from the buyer before dispatch"),
+		q("deadline", "Within what time must complaints be answered?", "deadline", "Response time", "within 10 working days unless agreed otherwise in writing"),
+		q("part", "Under which part number are spare plates supplied?", "part", "Part number", "P-225"),
+		q("batches", "Into which dispatch batches are export orders consolidated?", "batches", "Dispatch batches", "the Tuesday and Friday dispatch batches"),
+		q("gap", "What minimum gap must be kept between adjacent pallets?", "gap", "Minimum gap", "at least 10 cm between adjacent pallets"),
+		q("frozen", "At what temperature must frozen goods be stored?", "frozen", "Storage temperature", "-18 °C or colder", "at most -18 °C"),
+		q("seal", "What is the minimum seal width at final inspection?", "seal", "Seal width at final inspection", "at least 5 mm at final inspection"),
+		q("validity", "Until what date are the prices valid?", "validity", "Price validity", "until 31 March 2025"),
+		q("discount", "What discount applies to an order of 8 boxes?", "discount", "Discount", "no discount", "0% discount"),
+		{ID: "storage", Question: "For how long is pallet storage free of charge, and what fee applies after that?",
+			RequiredFields: []spans.RequiredField{{Field: "free", Label: "Free storage period"}, {Field: "fee", Label: "Storage fee"}},
+			AnswerFields:   map[string]string{"free": "the first 14 calendar days of pallet storage", "fee": "2.50 EUR per pallet per calendar day"},
+			EssentialClaims: []spans.Claim{{Field: "free", Value: "the first 14 calendar days of pallet storage"},
+				{Field: "fee", Value: "2.50 EUR per pallet per calendar day"}}},
+	}}
+	// Declared spans: where each claim's sentence is (offsets found here).
+	spanOf := map[string][2]string{
+		"samples":  {"qa.pdf", "The supplier shall draw 12 samples per batch for dimensional checks."},
+		"flatness": {"qa.pdf", "The flatness of plate P-220 must not exceed 0.5 mm."},
+		"part":     {"qa.pdf", "Spare plates are supplied under part number P-225."},
+	}
+	for i := range ref.Questions {
+		qq := &ref.Questions[i]
+		for c := range qq.EssentialClaims {
+			sp, ok := spanOf[qq.ID]
+			if !ok {
+				continue
+			}
+			qq.EssentialClaims[c].Evidence = []spans.Span{evidence(t, sp[0], sp[1])}
+		}
+	}
+	return ref
+}
+
+func evidence(t *testing.T, doc, text string) spans.Span {
+	t.Helper()
+	for _, d := range decisionPages {
+		if d.Name != doc {
+			continue
+		}
+		for p, pg := range d.Pages {
+			if i := strings.Index(pg.Text, text); i >= 0 {
+				a := len([]rune(pg.Text[:i]))
+				b := a + len([]rune(text))
+				return spans.Span{Document: doc, Page: p + 1, Start: &a, End: &b, Text: text}
+			}
+		}
+	}
+	t.Fatalf("%q not in %s", text, doc)
+	return spans.Span{}
+}
+
+func decisionGrader(t *testing.T) *Grader {
+	t.Helper()
+	ix, err := citations.Build(decisionPages, citations.Options{})
+	require.NoError(t, err)
+	g, err := New(ix, decisionReference(t), false)
+	require.NoError(t, err)
+	return g
+}
+
+func attempt(question, response string, cites ...citations.RunCitation) *citations.RunRecord {
+	if cites == nil {
+		cites = []citations.RunCitation{}
+	}
+	return &citations.RunRecord{Arm: "A", Session: 1, Question: question, Status: "ok", Response: response, Citations: cites}
+}
+
+func cite(doc, quote string, page int) citations.RunCitation {
+	c := citations.RunCitation{ID: "c1", Document: doc, Quote: &quote}
+	if page > 0 {
+		c.Page = &page
+	}
+	return c
+}
+
+// TestDecisionFields pins the field readings, one case each.
+func TestDecisionFields(t *testing.T) {
+	g := decisionGrader(t)
+	tests := []struct {
+		question, response string
+		field              string
+		want               Outcome
+		reason             string
+		why                string
+	}{
+		{"samples", "Samples: 12 samples", "samples", Incorrect, "missing_basis", "S1: a dropped basis is incorrect"},
+		{"samples", "Samples: 12 samples per lot", "samples", Unresolved, FieldUnregistered, "A07: a basis in other words is unresolved"},
+		{"samples", "The supplier must draw 12 samples per batch.", "samples", Correct, FieldNeutralWording, "A13, S11: the question's own wording is neutral"},
+		{"samples", "Samples: twelve samples per batch", "samples", Correct, FieldExact, "cardinal words"},
+		{"samples", "Samples: 12 samples per batch [1]", "samples", Correct, FieldExact, "a citation marker is not a number"},
+		{"samples", "Samples: UNKNOWN", "samples", Incorrect, FieldUnknownOnAnswerable, "UNKNOWN on an answerable field"},
+		{"samples", "Samples: The agreement does not state the sample size.", "samples", Incorrect, FieldDecline, "a decline on an answerable question fails"},
+		{"samples", "Samples: 12 samples per batch\nLet me know if you need anything else.", "samples", Unresolved, FieldAdditionalWording, "A25: trailing output stays in the value"},
+		{"samples", "Here is the answer:\nSamples: 12 samples per batch", "samples", Correct, FieldExact, "A18: a preface that asserts nothing is a flag only"},
+		{"flatness", "Maximum flatness deviation: 0.5 mm", "flatness", Correct, FieldImplicitLimit, "the question asks the bound"},
+		{"flatness", "Maximum flatness deviation: at least 0.5 mm", "flatness", Incorrect, "opposite_direction", "S3"},
+		{"flatness", "Maximum flatness deviation: exactly 0.5 mm", "flatness", Incorrect, "exact_vs_limit", "S3"},
+		{"flatness", "Maximum flatness deviation: at most 0,5 mm", "flatness", Unresolved, "ambiguous_comma", "A03"},
+		{"flatness", "Maximum flatness deviation: at most 0.05 cm", "flatness", Incorrect, "unit_conversion", "S4"},
+		{"flatness", "must not exceed 0.5 mm", "flatness", Unresolved, FieldSourceNoSupport, "A02: a source passage without linked support"},
+		{"approval", "Deviation approval: requires written approval from buyer before dispatch", "approval", Correct, FieldExact, "verb variant, article"},
+		{"approval", "Deviation approval: require approval from the buyer before dispatch", "approval", Incorrect, "missing_word", "S1: written acceptance dropped"},
+		{"approval", "Deviation approval: require written approval from the buyer", "approval", Incorrect, "missing_condition", "S1: the event dropped"},
+		{"approval", "Deviation approval: require written approval from the buyer after dispatch", "approval", Incorrect, "contrary_condition", "A08"},
+		{"approval", "Deviation approval: require written approval from the buyer prior to dispatch", "approval", Unresolved, FieldUnregistered, "A07: a condition in other words"},
+		{"deadline", "Response time: 10 working days unless agreed otherwise in writing", "deadline", Correct, FieldImplicitLimit, "'within' asked by the question"},
+		{"deadline", "Response time: within 10 calendar days unless agreed otherwise in writing", "deadline", Incorrect, "wrong_day_basis", "S1: calendar vs working"},
+		{"deadline", "Response time: within 10 business days unless agreed otherwise in writing", "deadline", Unresolved, FieldUnregistered, "A07: business for working"},
+		{"deadline", "Response time: within 10 working days", "deadline", Incorrect, "missing_condition", "the exclusion must be supplied"},
+		{"part", "Part number: P 225", "part", Unresolved, "identifier_variant", "A04"},
+		{"part", "Part number: P-220", "part", Incorrect, "wrong_identifier", "S3: explicit wrong identifier"},
+		{"batches", "Dispatch batches: Tuesdays and Fridays", "batches", Correct, FieldDispatchBatchScope, "plural and dispatch-batch scope"},
+		{"batches", "Dispatch batches: Tuesday", "batches", Incorrect, "missing_weekday", "S1"},
+		{"batches", "Dispatch batches: Monday and Thursday", "batches", Incorrect, "wrong_weekday", "S5"},
+		{"batches", "Dispatch batches: Friday and Tuesday", "batches", Unresolved, "reordered", "A07: the weekdays in the other order"},
+		{"gap", "Minimum gap: at least 10 centimetres", "gap", Correct, FieldScopeShortening, "unit spelling and scope shortening"},
+		{"gap", "Minimum gap: more than 10 cm", "gap", Incorrect, "strict_vs_inclusive", "S3"},
+		{"gap", "Minimum gap: at least 100 mm", "gap", Incorrect, "unit_conversion", "S4"},
+		{"frozen", "Storage temperature: at most −18°C", "frozen", Correct, FieldAcceptedAlternative, "A05: the minus sign; no space before °C"},
+		{"frozen", "Storage temperature: -18 °C", "frozen", Incorrect, "missing_limit_qualifier", "S1: the qualifier dropped"},
+		{"seal", "Seal width at final inspection: 5 mm", "seal", Correct, FieldStageFromLabel, "the label states the stage"},
+		{"seal", "Seal width at final inspection: at least 5 mm at goods receipt", "seal", Incorrect, "contrary_stage", "explicit contrary stage"},
+		{"validity", "Price validity: 31 March 2025", "validity", Incorrect, "missing_condition", "S2: until is never supplied by the question"},
+		{"validity", "Price validity: until the end of March 2025", "validity", Unresolved, FieldUnregistered, "A07: a date in other words"},
+		{"validity", "Price validity: until 31 May 2025", "validity", Incorrect, "wrong_month", "S5"},
+		{"validity", "Price validity: until 31.03.2025", "validity", Unresolved, FieldUnregistered, "a date written another way is unresolved"},
+		{"discount", "Discount: 0%", "discount", Unresolved, "dropped_subject_word", "A07: 0% for the alias 0% discount"},
+		{"discount", "Discount: 3% discount", "discount", Incorrect, "wrong_number", "an explicit wrong number"},
+		{"storage", "Free storage period: the first 14 calendar days\nStorage fee: 2.50 EUR per pallet per calendar day", "free", Correct, FieldScopeShortening, "scope shortening with 'of'"},
+		{"storage", "Free storage period: the first 14 calendar days", "fee", Incorrect, FieldMissing, "a missing field is incorrect"},
+		{"storage", "Storage is free for the first 14 calendar days; then 2.50 EUR per pallet per calendar day.", "fee", Unresolved, FieldMissingLabel, "A19: several fields without labels"},
+		{"storage", "Storage fee: 2.50 EUR per pallet per calendar day\nStorage fee: 2.50 EUR per pallet per calendar day\nFree storage period: the first 14 calendar days", "fee", Correct, FieldDuplicateSame, "A17: an identical repeated line is a flag only"},
+		{"storage", "Storage fee: 2.50 EUR per pallet per calendar day\nStorage fee: 3 EUR per pallet per calendar day\nFree storage period: the first 14 calendar days", "fee", Unresolved, FieldConflictingLabels, "A17: conflicting values under one label"},
+		{"storage", "- **Free storage period:** the first 14 calendar days\n- **Storage fee:** 2.50 EUR per pallet per calendar day", "fee", Correct, FieldExact, "markdown bullets and bold"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			r := g.Grade(attempt(tt.question, tt.response), "t", AttemptOK, 1)
+			fv := r.Fields[tt.field]
+			assert.Equal(t, tt.want, fv.Verdict, "%q: %+v", tt.response, fv)
+			assert.Contains(t, fv.Reasons, tt.reason, "%q: %+v", tt.response, fv)
+		})
+	}
+}
+
+// TestDecisionSourcePassage: a source passage holding the fact is correct
+// with a passing citation that contains it, unresolved without (A02).
+func TestDecisionSourcePassage(t *testing.T) {
+	g := decisionGrader(t)
+	sentence := "The flatness of plate P-220 must not exceed 0.5 mm."
+	r := g.Grade(attempt("flatness", sentence, cite("qa.pdf", sentence, 1)), "t", AttemptOK, 1)
+	assert.Equal(t, Correct, r.Fields["flatness"].Verdict, "%+v", r.Fields["flatness"])
+	assert.Equal(t, Pass, *r.Supported)
+	r = g.Grade(attempt("flatness", "must not exceed 0.5 mm", cite("qa.pdf", sentence, 1)), "t", AttemptOK, 1)
+	assert.Equal(t, []string{FieldSourceWithSupport}, r.Fields["flatness"].Reasons)
+	r = g.Grade(attempt("flatness", "must not exceed 0.5 mm"), "t", AttemptOK, 1)
+	assert.Equal(t, Unresolved, *r.Factual)
+	assert.Equal(t, Fail, *r.Supported, "no citation: the claim is not supported")
+}
+
+// TestDecisionMarkersAreNotValues: citation markers in an answer are not
+// numbers it asserts.
+func TestDecisionMarkersAreNotValues(t *testing.T) {
+	g := decisionGrader(t)
+	for _, resp := range []string{"Samples: 12 samples per batch [1]", "Samples: 12 samples per batch (p. 1)",
+		"Samples: 12 samples per batch【4:0†qa.pdf】", "Samples: 12 samples per batch [qa.pdf, p. 1]"} {
+		r := g.Grade(attempt("samples", resp), "t", AttemptOK, 1)
+		assert.Equal(t, Correct, r.Fields["samples"].Verdict, resp)
+	}
+}
+
+// TestDecisionStructuredFields: a run's structured fields are graded like
+// labelled prose; a field the question does not ask for is a review flag.
+func TestDecisionStructuredFields(t *testing.T) {
+	g := decisionGrader(t)
+	rec := attempt("storage", "(prose ignored)")
+	rec.Fields = map[string]string{"free": "the first 14 calendar days", "fee": "2.50 EUR per pallet per calendar day", "notes": "x"}
+	r := g.Grade(rec, "t", AttemptOK, 1)
+	assert.Equal(t, Correct, r.Fields["free"].Verdict)
+	assert.Equal(t, Correct, r.Fields["fee"].Verdict)
+	assert.Contains(t, r.Review, FlagUnknownField)
+}
+
+// TestDerivedVerdicts: missing_citation, the three-valued ANDs, and a
+// failing extra citation that does not undo support (A16).
+func TestDerivedVerdicts(t *testing.T) {
+	g := decisionGrader(t)
+	good := cite("qa.pdf", "The supplier shall draw 12 samples per batch for dimensional checks.", 1)
+	bad := cite("qa.pdf", "Samples are drawn by the buyer.", 1)
+	bad.ID = "c2"
+	r := g.Grade(attempt("samples", "Samples: 12 samples per batch", good, bad), "t", AttemptOK, 1)
+	require.Len(t, r.Citations, 2)
+	assert.Equal(t, Pass, r.Citations[0].Verdict)
+	assert.Equal(t, ReasonFabricatedQuote, r.Citations[1].Reason)
+	assert.Equal(t, Pass, *r.Supported, "A16: precision takes the loss, support stays")
+	r = g.Grade(attempt("samples", "Samples: UNKNOWN"), "t", AttemptOK, 1)
+	require.Len(t, r.Citations, 1)
+	assert.Nil(t, r.Citations[0].ID)
+	assert.Equal(t, ReasonMissingCitation, r.Citations[0].Reason)
+	assert.Equal(t, Fail, *r.Factual)
+	assert.Nil(t, r.Abstention)
+	r = g.Grade(attempt("samples", "Samples: 12 samples per lot", good), "t", AttemptOK, 1)
+	assert.Equal(t, Unresolved, *r.Factual)
+	assert.Equal(t, Unresolved, *r.Supported)
+	for _, status := range []string{AttemptError, AttemptTimeout, AttemptInterrupted} {
+		rec := attempt("samples", "Samples: 12 samples per batch", good)
+		rec.Status = status
+		r := g.Grade(rec, "t", AttemptOK, 1)
+		assert.Equal(t, status, r.Attempt)
+		assert.Equal(t, Fail, *r.Factual, "%s counts as a failure", status)
+		assert.Equal(t, []string{"attempt_" + status}, r.Fields["samples"].Reasons)
+	}
+}

@@ -1,0 +1,532 @@
+package grade
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/plan"
+)
+
+// Input is one run file: Each calls fn with its records in file order and
+// returns the first error (a read or input error, or fn's).
+type Input struct {
+	File string
+	Each func(fn func(rec *citations.RunRecord) error) error
+}
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// Plan, when set, is the frozen plan the runs are checked against.
+	Plan *plan.Plan
+	// Workers grade attempts in parallel; runtime.GOMAXPROCS(0) when < 1.
+	Workers int
+	// SpillDir holds a temporary file while results are put in plan order
+	// (os.TempDir() when ""). It is removed before Run returns.
+	SpillDir string
+	// Progress, when set, is called after each graded record, from one
+	// goroutine at a time.
+	Progress func(records int)
+}
+
+// ErrUnknownQuestion is the cause of an input error for a record whose
+// question the reference does not have.
+var ErrUnknownQuestion = errors.New("no such question in the reference")
+
+// Run grades every record of the inputs and writes one result per line to
+// out (results.jsonl), in this order:
+//
+//   - with a plan: one result for every planned (arm, session, question),
+//     sessions in the plan's declared running order and questions in their
+//     repetition's order, Position 1..n; a record's session is its arm's
+//     repetition number. A planned attempt no record answers is
+//     AttemptMissing. Then, in input order, every further record for a
+//     planned attempt (AttemptDuplicate) and every record the plan does not
+//     have (AttemptExtra: another arm, a session past the repetitions);
+//     both are graded as failures, never dropped. A record that comes
+//     after a record planned later in its session is flagged OutOfOrder.
+//   - without a plan: every record in input order, Position counting the
+//     records of its arm and session; a repeated (arm, session, question)
+//     is AttemptDuplicate.
+//
+// A record naming a question the reference lacks is an input error
+// (*citations.InputError wrapping ErrUnknownQuestion), as is any error of
+// an Input; Run then stops and returns it. Memory stays flat in the number
+// of records when they arrive in plan order (or without a plan): results
+// are written as they are graded, and in plan order through a spill file
+// whose offsets, 16 bytes per planned attempt, are all that is kept.
+func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, error) {
+	workers := opts.Workers
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	sum := newSummary()
+	s := &scheduler{g: g, plan: opts.Plan, seen: map[armSession][]bool{}, next: map[armSession]int{}}
+	if opts.Plan != nil {
+		s.index()
+	}
+	bw := bufio.NewWriterSize(out, 256<<10)
+	var sink resultSink
+	if opts.Plan == nil {
+		sink = &directSink{w: bw}
+	} else {
+		dir := opts.SpillDir
+		if dir == "" {
+			dir = os.TempDir()
+		}
+		f, err := os.CreateTemp(dir, ".citecheck-spill-*")
+		if err != nil {
+			return nil, fmt.Errorf("grade: %w", err)
+		}
+		defer os.Remove(f.Name())
+		defer f.Close()
+		sp := &spillSink{f: f, w: bufio.NewWriterSize(f, 256<<10), slots: make([]span, len(s.slots))}
+		sink = sp
+	}
+
+	jobs := make(chan job, 4*workers)
+	done := make(chan graded, 4*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				r := g.Grade(j.rec, j.file, j.attempt, j.position)
+				r.OutOfOrder = j.outOfOrder
+				buf := lines.Get().(*bytes.Buffer)
+				buf.Reset()
+				enc := json.NewEncoder(buf)
+				enc.SetEscapeHTML(false)
+				err := enc.Encode(&r)
+				done <- graded{seq: j.seq, slot: j.slot, line: buf, tally: tallyOf(&r), err: err}
+			}
+		}()
+	}
+	// The writer puts results back in input order.
+	writeErr := make(chan error, 1)
+	go func() {
+		pending := map[int]graded{}
+		next, records := 0, 0
+		var err error
+		for d := range done {
+			pending[d.seq] = d
+			for {
+				p, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				next++
+				if err == nil && p.err != nil {
+					err = fmt.Errorf("grade: encode: %w", p.err)
+				}
+				if err == nil {
+					err = sink.put(p.slot, p.line.Bytes())
+				}
+				lines.Put(p.line)
+				sum.add(p.tally)
+				records++
+				if opts.Progress != nil {
+					opts.Progress(records)
+				}
+			}
+		}
+		writeErr <- err
+	}()
+
+	seq := 0
+	var readErr error
+	for _, in := range inputs {
+		err := in.Each(func(rec *citations.RunRecord) error {
+			if !g.Known(rec.Question) {
+				return &citations.InputError{File: in.File, Line: rec.Line, Field: "question",
+					Err: fmt.Errorf("%w: %q", ErrUnknownQuestion, rec.Question)}
+			}
+			j := s.place(rec)
+			j.seq, j.rec, j.file = seq, rec, in.File
+			seq++
+			jobs <- j
+			return nil
+		})
+		if err != nil {
+			readErr = err
+			break
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	close(done)
+	if err := <-writeErr; err != nil {
+		return nil, err
+	}
+	if readErr != nil {
+		return nil, readErr
+	}
+	if sp, ok := sink.(*spillSink); ok {
+		if err := sp.finish(bw, s, g, sum); err != nil {
+			return nil, err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, fmt.Errorf("grade: %w", err)
+	}
+	sum.finish()
+	return sum, nil
+}
+
+type armSession struct {
+	arm     string
+	session int
+}
+
+type job struct {
+	seq        int
+	rec        *citations.RunRecord
+	file       string
+	attempt    string
+	position   int
+	slot       int // planned slot, -1 for duplicates, extras and runs without a plan
+	outOfOrder bool
+}
+
+// lines recycles the buffers results are encoded in.
+var lines = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+type graded struct {
+	seq   int
+	slot  int
+	line  *bytes.Buffer
+	tally tally
+	err   error
+}
+
+// slotKey names one planned attempt.
+type slotKey struct {
+	arm      string
+	session  int
+	question string
+}
+
+// scheduler decides, in input order, what each record is.
+type scheduler struct {
+	g     *Grader
+	plan  *plan.Plan
+	slots []slotKey       // planned attempts in output order
+	slot  map[slotKey]int // their index
+	// With a plan: which slots are filled and the last planned position
+	// seen per session; without: which questions each session answered
+	// (by the reference's question index) and its record count.
+	filled  []bool
+	last    map[armSession]int
+	seen    map[armSession][]bool
+	next    map[armSession]int
+	qIndex  map[string]int
+	posSlot []int // position of each slot in its session
+}
+
+func (s *scheduler) index() {
+	p := s.plan
+	s.slot = map[slotKey]int{}
+	s.last = map[armSession]int{}
+	for _, ses := range p.Sessions {
+		order := p.Orders[ses.Repetition-1].Questions
+		for k, q := range order {
+			key := slotKey{ses.Arm, ses.Repetition, q}
+			s.slot[key] = len(s.slots)
+			s.slots = append(s.slots, key)
+			s.posSlot = append(s.posSlot, k+1)
+		}
+	}
+	s.filled = make([]bool, len(s.slots))
+}
+
+func (s *scheduler) place(rec *citations.RunRecord) job {
+	if s.plan == nil {
+		if s.qIndex == nil {
+			s.qIndex = map[string]int{}
+			for i := range s.g.ref.Questions {
+				s.qIndex[s.g.ref.Questions[i].ID] = i
+			}
+		}
+		as := armSession{rec.Arm, rec.Session}
+		seen := s.seen[as]
+		if seen == nil {
+			seen = make([]bool, len(s.g.ref.Questions))
+			s.seen[as] = seen
+		}
+		s.next[as]++
+		qi := s.qIndex[rec.Question]
+		if seen[qi] {
+			return job{attempt: AttemptDuplicate, position: s.next[as], slot: -1}
+		}
+		seen[qi] = true
+		return job{attempt: AttemptOK, position: s.next[as], slot: -1}
+	}
+	key := slotKey{rec.Arm, rec.Session, rec.Question}
+	i, ok := s.slot[key]
+	if !ok {
+		return job{attempt: AttemptExtra, slot: -1}
+	}
+	pos := s.posSlot[i]
+	if s.filled[i] {
+		return job{attempt: AttemptDuplicate, position: pos, slot: -1}
+	}
+	s.filled[i] = true
+	as := armSession{rec.Arm, rec.Session}
+	ooo := pos < s.last[as]
+	s.last[as] = max(s.last[as], pos)
+	return job{attempt: AttemptOK, position: pos, slot: i, outOfOrder: ooo}
+}
+
+// resultSink receives encoded results in input order.
+type resultSink interface {
+	put(slot int, line []byte) error
+}
+
+type directSink struct{ w io.Writer }
+
+func (d *directSink) put(_ int, line []byte) error {
+	_, err := d.w.Write(line)
+	return err
+}
+
+// span is where one result lies in the spill file.
+type span struct {
+	off, n int64
+}
+
+// spillSink writes results as they come and remembers where: planned ones
+// by slot, the rest (duplicates, extras) in input order.
+type spillSink struct {
+	f      *os.File
+	w      *bufio.Writer
+	off    int64
+	slots  []span
+	others []span
+}
+
+func (s *spillSink) put(slot int, line []byte) error {
+	if _, err := s.w.Write(line); err != nil {
+		return fmt.Errorf("grade: spill: %w", err)
+	}
+	sp := span{s.off, int64(len(line))}
+	s.off += int64(len(line))
+	if slot >= 0 {
+		s.slots[slot] = sp
+	} else {
+		s.others = append(s.others, sp)
+	}
+	return nil
+}
+
+// finish writes the planned results in plan order (missing ones graded
+// now), then the duplicates and extras.
+func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, sum *Summary) error {
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("grade: spill: %w", err)
+	}
+	var buf []byte
+	copySpan := func(sp span) error {
+		if cap(buf) < int(sp.n) {
+			buf = make([]byte, sp.n)
+		}
+		b := buf[:sp.n]
+		if _, err := s.f.ReadAt(b, sp.off); err != nil {
+			return fmt.Errorf("grade: spill: %w", err)
+		}
+		_, err := out.Write(b)
+		return err
+	}
+	var mb bytes.Buffer
+	enc := json.NewEncoder(&mb)
+	enc.SetEscapeHTML(false)
+	for i, key := range sch.slots {
+		if sch.filled[i] {
+			if err := copySpan(s.slots[i]); err != nil {
+				return err
+			}
+			continue
+		}
+		r := g.Missing(key.arm, key.session, key.question, sch.posSlot[i])
+		mb.Reset()
+		if err := enc.Encode(&r); err != nil {
+			return fmt.Errorf("grade: encode: %w", err)
+		}
+		sum.add(tallyOf(&r))
+		if _, err := out.Write(mb.Bytes()); err != nil {
+			return err
+		}
+	}
+	for _, sp := range s.others {
+		if err := copySpan(sp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Summary counts a graded run per arm and session.
+type Summary struct {
+	Rows []SummaryRow
+	// Results is how many results were written; AllPass whether every one
+	// passed (an ok attempt, every verdict and citation pass).
+	Results int
+	AllPass bool
+	rows    map[armSession]*SummaryRow
+}
+
+// SummaryRow holds one arm and session's counts ("all" rows have Session
+// 0; the overall row has Arm "").
+type SummaryRow struct {
+	Arm      string `json:"arm"`
+	Session  int    `json:"session"`
+	Attempts int    `json:"attempts"`
+	// NotOK counts attempts that are not "ok": errors, timeouts,
+	// interruptions, missing, duplicate and extra work.
+	NotOK      int     `json:"not_ok"`
+	Answerable int     `json:"answerable"`
+	Factual    Counts3 `json:"factual"`
+	Supported  Counts3 `json:"supported"`
+	Unknown    int     `json:"unknown"`
+	Abstention Counts3 `json:"abstention"`
+	// Citations are the emitted citations' verdicts; MissingCitations the
+	// answers to answerable questions that emitted none.
+	Citations        Counts3 `json:"citations"`
+	MissingCitations int     `json:"missing_citations"`
+}
+
+// Counts3 counts pass, fail and unresolved verdicts.
+type Counts3 struct {
+	Pass       int `json:"pass"`
+	Fail       int `json:"fail"`
+	Unresolved int `json:"unresolved"`
+}
+
+func (c *Counts3) add(o *Outcome) {
+	if o == nil {
+		return
+	}
+	switch *o {
+	case Pass:
+		c.Pass++
+	case Fail:
+		c.Fail++
+	default:
+		c.Unresolved++
+	}
+}
+
+func (c *Counts3) plus(d Counts3) {
+	c.Pass += d.Pass
+	c.Fail += d.Fail
+	c.Unresolved += d.Unresolved
+}
+
+// tally is one result's contribution to a Summary.
+type tally struct {
+	key  armSession
+	row  SummaryRow
+	pass bool
+}
+
+func tallyOf(r *Result) tally {
+	t := tally{key: armSession{r.Arm, r.Session}}
+	row := &t.row
+	row.Attempts = 1
+	pass := r.Attempt == AttemptOK
+	if !pass {
+		row.NotOK = 1
+	}
+	if r.Kind == KindAnswerable {
+		row.Answerable = 1
+		row.Factual.add(r.Factual)
+		row.Supported.add(r.Supported)
+		pass = pass && r.Factual != nil && *r.Factual == Pass && r.Supported != nil && *r.Supported == Pass
+	} else {
+		row.Unknown = 1
+		row.Abstention.add(r.Abstention)
+		pass = pass && r.Abstention != nil && *r.Abstention == Pass
+	}
+	for _, c := range r.Citations {
+		if c.Reason == ReasonMissingCitation {
+			row.MissingCitations++
+			continue
+		}
+		o := c.Verdict
+		row.Citations.add(&o)
+		pass = pass && o == Pass
+	}
+	t.pass = pass
+	return t
+}
+
+func newSummary() *Summary {
+	return &Summary{AllPass: true, rows: map[armSession]*SummaryRow{}}
+}
+
+func (s *Summary) add(t tally) {
+	s.Results++
+	s.AllPass = s.AllPass && t.pass
+	r, ok := s.rows[t.key]
+	if !ok {
+		r = &SummaryRow{Arm: t.key.arm, Session: t.key.session}
+		s.rows[t.key] = r
+	}
+	r.plus(t.row)
+}
+
+func (r *SummaryRow) plus(o SummaryRow) {
+	r.Attempts += o.Attempts
+	r.NotOK += o.NotOK
+	r.Answerable += o.Answerable
+	r.Factual.plus(o.Factual)
+	r.Supported.plus(o.Supported)
+	r.Unknown += o.Unknown
+	r.Abstention.plus(o.Abstention)
+	r.Citations.plus(o.Citations)
+	r.MissingCitations += o.MissingCitations
+}
+
+// finish sorts the rows by arm and session, adds each arm's "all" row after
+// its sessions (when it has several) and the overall row last.
+func (s *Summary) finish() {
+	keys := make([]armSession, 0, len(s.rows))
+	for k := range s.rows {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].arm != keys[j].arm {
+			return keys[i].arm < keys[j].arm
+		}
+		return keys[i].session < keys[j].session
+	})
+	total := SummaryRow{}
+	for i := 0; i < len(keys); {
+		arm := keys[i].arm
+		all := SummaryRow{Arm: arm}
+		n := 0
+		for ; i < len(keys) && keys[i].arm == arm; i++ {
+			r := *s.rows[keys[i]]
+			s.Rows = append(s.Rows, r)
+			all.plus(r)
+			n++
+		}
+		if n > 1 {
+			s.Rows = append(s.Rows, all)
+		}
+		total.plus(all)
+	}
+	s.Rows = append(s.Rows, total)
+	if s.Results == 0 {
+		s.AllPass = false
+	}
+}

@@ -1,0 +1,184 @@
+package grade
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/plan"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// recordsInput is an Input over records built in Go, numbered as lines.
+func recordsInput(file string, recs []*citations.RunRecord) Input {
+	return Input{File: file, Each: func(fn func(*citations.RunRecord) error) error {
+		for i, r := range recs {
+			r.Line = i + 1
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
+}
+
+func runResults(t *testing.T, g *Grader, inputs []Input, opts RunOptions) ([]Result, *Summary, []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	opts.SpillDir = t.TempDir()
+	sum, err := g.Run(inputs, &buf, opts)
+	require.NoError(t, err)
+	var out []Result
+	for _, line := range bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n")) {
+		var r Result
+		require.NoError(t, json.Unmarshal(line, &r))
+		out = append(out, r)
+	}
+	return out, sum, buf.Bytes()
+}
+
+func TestRunAgainstPlan(t *testing.T) {
+	g := decisionGrader(t)
+	p, err := plan.New(g.ref, plan.Options{Arms: []string{"A", "B"}, Repetitions: 2, Seed: 7})
+	require.NoError(t, err)
+	order1 := p.Orders[0].Questions
+	rec := func(arm string, session int, q string) *citations.RunRecord {
+		r := attempt(q, "UNKNOWN")
+		r.Arm, r.Session = arm, session
+		return r
+	}
+	// Arm A session 1: every question but the first, in plan order except
+	// the last two swapped, the third answered twice; an extra session 3;
+	// an arm the plan does not have.
+	var a []*citations.RunRecord
+	for i := 1; i < len(order1); i++ {
+		a = append(a, rec("A", 1, order1[i]))
+	}
+	n := len(a)
+	a[n-1], a[n-2] = a[n-2], a[n-1]
+	a = append(a, rec("A", 1, order1[2]), rec("A", 3, order1[0]), rec("C", 1, order1[0]))
+	results, sum, raw := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p, Workers: 3})
+
+	planned := 0
+	for range p.Sessions {
+		planned += len(order1)
+	}
+	require.Len(t, results, planned+3, "every planned attempt once, then the duplicate and two extras")
+	// Plan order: sessions as declared, questions in their repetition's order.
+	k := 0
+	for _, s := range p.Sessions {
+		for pos, q := range p.Orders[s.Repetition-1].Questions {
+			r := results[k]
+			assert.Equal(t, [3]any{s.Arm, s.Repetition, q}, [3]any{r.Arm, r.Session, r.Question}, "result %d", k)
+			assert.Equal(t, pos+1, r.Position)
+			k++
+		}
+	}
+	byAttempt := map[string]int{}
+	for _, r := range results {
+		byAttempt[r.Attempt]++
+	}
+	assert.Equal(t, map[string]int{AttemptOK: len(order1) - 1, AttemptMissing: planned - len(order1) + 1, AttemptDuplicate: 1, AttemptExtra: 2}, byAttempt)
+	assert.Equal(t, AttemptMissing, results[0].Attempt, "the first planned question was never answered")
+	dup, extra1, extra2 := results[planned], results[planned+1], results[planned+2]
+	assert.Equal(t, AttemptDuplicate, dup.Attempt)
+	assert.Equal(t, &Source{File: "a.jsonl", Line: n + 1}, dup.Source)
+	assert.Equal(t, AttemptExtra, extra1.Attempt)
+	assert.Equal(t, AttemptExtra, extra2.Attempt)
+	ooo := 0
+	for _, r := range results {
+		if r.OutOfOrder {
+			ooo++
+			assert.Equal(t, order1[n-1], r.Question, "the record that came after a later one")
+		}
+	}
+	assert.Equal(t, 1, ooo)
+	assert.False(t, sum.AllPass)
+	assert.Equal(t, len(results), sum.Results)
+
+	// The same inputs give the same bytes, whatever the parallelism.
+	_, _, again := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p, Workers: 1})
+	assert.Equal(t, string(raw), string(again))
+}
+
+func TestRunWithoutPlan(t *testing.T) {
+	g := decisionGrader(t)
+	recs := []*citations.RunRecord{
+		attempt("samples", "Samples: 12 samples per batch"),
+		attempt("gap", "Minimum gap: at least 10 cm"),
+		attempt("samples", "Samples: 12 samples per batch"),
+	}
+	results, sum, _ := runResults(t, g, []Input{recordsInput("r.jsonl", recs)}, RunOptions{})
+	require.Len(t, results, 3)
+	assert.Equal(t, []string{AttemptOK, AttemptOK, AttemptDuplicate}, []string{results[0].Attempt, results[1].Attempt, results[2].Attempt})
+	assert.Equal(t, []int{1, 2, 3}, []int{results[0].Position, results[1].Position, results[2].Position})
+	assert.False(t, results[0].Frozen)
+	require.Len(t, sum.Rows, 2, "one session row and the overall row")
+	assert.Equal(t, 3, sum.Rows[1].Attempts)
+	assert.Equal(t, 2, sum.Rows[1].MissingCitations, "the duplicate is graded as a failure, its citations unread")
+}
+
+func TestRunInputErrors(t *testing.T) {
+	g := decisionGrader(t)
+	recs := []*citations.RunRecord{attempt("samples", "x"), attempt("Q404", "x")}
+	var buf bytes.Buffer
+	_, err := g.Run([]Input{recordsInput("runs.jsonl", recs)}, &buf, RunOptions{})
+	var ie *citations.InputError
+	require.ErrorAs(t, err, &ie)
+	assert.True(t, errors.Is(err, ErrUnknownQuestion))
+	assert.Equal(t, "runs.jsonl", ie.File)
+	assert.Equal(t, 2, ie.Line)
+	assert.Contains(t, err.Error(), "runs.jsonl:2")
+
+	broken := Input{File: "b.jsonl", Each: func(fn func(*citations.RunRecord) error) error {
+		return citations.EachRun(strings.NewReader(`{"arm": "A"`+"\n"), "b.jsonl", "run", fn)
+	}}
+	_, err = g.Run([]Input{broken}, &buf, RunOptions{})
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, 1, ie.Line)
+
+	// No record at all is never "all pass".
+	sum, err := g.Run(nil, &buf, RunOptions{})
+	require.NoError(t, err)
+	assert.False(t, sum.AllPass)
+	assert.Equal(t, 0, sum.Results)
+}
+
+// BenchmarkRun grades n attempts made from the decision bank, without a
+// plan, on every core (make bench reports attempts/s).
+func BenchmarkRun(b *testing.B) {
+	t := &testing.T{}
+	g := decisionGrader(t)
+	responses := []*citations.RunRecord{
+		attempt("samples", "Samples: 12 samples per batch", cite("qa.pdf", "The supplier shall draw 12 samples per batch for dimensional checks.", 1)),
+		attempt("flatness", "Maximum flatness deviation: at most 0,5 mm", cite("qa.pdf", "The flatness of plate P-220 must not exceed 0.5 mm.", 1)),
+		attempt("storage", "Free storage period: the first 14 calendar days\nStorage fee: 2.50 EUR per pallet per calendar day"),
+		attempt("batches", "Dispatch batches: Friday and Tuesday", cite("sop.pdf", "Export orders are consolidated into the Tuesday and Friday dispatch batches.", 0)),
+	}
+	const n = 10000
+	in := Input{File: "bench", Each: func(fn func(*citations.RunRecord) error) error {
+		for i := range n {
+			r := *responses[i%len(responses)]
+			r.Session = i/len(responses) + 1
+			if err := fn(&r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := g.Run([]Input{in}, discard{}, RunOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "attempts/s")
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
