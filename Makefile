@@ -1,6 +1,7 @@
 # citecheck: the two commands of the README are "make demo" and "make test".
 GO      ?= go
 CORPUS  ?= ../shared/pdf-corpus
+GRADING ?= ../shared/grading
 JOBS    ?= 2
 BENCHTMP ?= $(or $(TMPDIR),/tmp)/citecheck-bench
 
@@ -52,8 +53,9 @@ fuzz-smoke:
 
 # Speed and memory, measured against the reference tools where installed.
 bench: build
-	$(GO) test -run=NONE -bench=. -benchmem ./pdftext/... ./textnorm/ ./typedqa/ ./citations/
+	$(GO) test -run=NONE -bench=. -benchmem ./pdftext/... ./textnorm/ ./typedqa/ ./citations/ ./grade/
 	bin/citecheck-bench extract --citecheck bin/citecheck --corpus $(CORPUS) --jobs $(JOBS)
+	bin/citecheck-bench grade --citecheck bin/citecheck --grading $(GRADING) --attempts 10000,100000
 	rm -rf $(BENCHTMP) && bin/citecheck extract --out $(BENCHTMP) --jobs $(JOBS) $(CORPUS) > /dev/null || true
 	bin/citecheck-bench spacing --corpus-store $(BENCHTMP)
 	bin/citecheck-locbench --store $(BENCHTMP)

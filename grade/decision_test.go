@@ -249,3 +249,19 @@ func TestDerivedVerdicts(t *testing.T) {
 		assert.Equal(t, []string{"attempt_" + status}, r.Fields["samples"].Reasons)
 	}
 }
+
+// TestDecisionClaimValuesOfOneClaimOnly: a claim's compact value is an
+// accepted value of the field only when the field has no other claim.
+func TestDecisionClaimValuesOfOneClaimOnly(t *testing.T) {
+	q := &spans.Question{ID: "price", Question: "What is the unit price of bracket B-200?",
+		RequiredFields: []spans.RequiredField{{Field: "price", Label: "Unit price"}},
+		AnswerFields:   map[string]string{"price": "4.75 EUR per piece, excluding VAT"},
+		EssentialClaims: []spans.Claim{{Field: "price", Value: "4.75 per piece", AcceptedValues: []string{"4.75 a piece"}},
+			{Field: "price", Value: "EUR, excluding VAT"}}}
+	refs := newFieldRefs(q)
+	assert.Equal(t, Incorrect, gradeValue(&refs[0], "4.75 per piece").Verdict, "half of the field")
+	assert.Equal(t, Correct, gradeValue(&refs[0], "4.75 EUR per piece, excluding VAT").Verdict)
+	q.EssentialClaims = q.EssentialClaims[:1]
+	refs = newFieldRefs(q)
+	assert.Equal(t, Correct, gradeValue(&refs[0], "4.75 a piece").Verdict, "the only claim's legacy accepted value")
+}

@@ -95,10 +95,15 @@ func newFieldRefs(q *spans.Question) []fieldRef {
 			add(a, FieldAcceptedAlternative)
 		}
 		for ci, c := range q.EssentialClaims {
-			if c.Field != f.Field {
-				continue
+			if c.Field == f.Field {
+				fr.claims = append(fr.claims, ci)
 			}
-			fr.claims = append(fr.claims, ci)
+		}
+		// A claim's compact value stands for the whole field only when the
+		// field has that one claim: "4.75 per piece" is half of
+		// "4.75 EUR per piece, excluding VAT".
+		if len(fr.claims) == 1 {
+			c := q.EssentialClaims[fr.claims[0]]
 			add(c.Value, FieldAcceptedValue)
 			for _, a := range c.AcceptedValues {
 				add(a, FieldAcceptedValue)

@@ -35,6 +35,10 @@ type RunOptions struct {
 	// Progress, when set, is called after each graded record, from one
 	// goroutine at a time.
 	Progress func(records int)
+	// Failing, when set, is called with every graded record's result that
+	// does not pass, in input order, from one goroutine at a time (missing
+	// work is counted in Summary.ByAttempt, not passed here).
+	Failing func(*Result)
 }
 
 // ErrUnknownQuestion is the cause of an input error for a record whose
@@ -107,7 +111,12 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 				enc := json.NewEncoder(buf)
 				enc.SetEscapeHTML(false)
 				err := enc.Encode(&r)
-				done <- graded{seq: j.seq, slot: j.slot, line: buf, tally: tallyOf(&r), err: err}
+				t := tallyOf(&r)
+				gr := graded{seq: j.seq, slot: j.slot, line: buf, tally: t, err: err}
+				if !t.pass && opts.Failing != nil {
+					gr.res = &r
+				}
+				done <- gr
 			}
 		}()
 	}
@@ -133,6 +142,9 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 					err = sink.put(p.slot, p.line.Bytes())
 				}
 				lines.Put(p.line)
+				if p.res != nil {
+					opts.Failing(p.res)
+				}
 				sum.add(p.tally)
 				records++
 				if opts.Progress != nil {
@@ -206,6 +218,7 @@ type graded struct {
 	slot  int
 	line  *bytes.Buffer
 	tally tally
+	res   *Result // set when the result does not pass and Failing wants it
 	err   error
 }
 
@@ -377,6 +390,8 @@ func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, sum *Summar
 // Summary counts a graded run per arm and session.
 type Summary struct {
 	Rows []SummaryRow
+	// ByAttempt counts the results by attempt status.
+	ByAttempt map[string]int
 	// Results is how many results were written; AllPass whether every one
 	// passed (an ok attempt, every verdict and citation pass).
 	Results int
@@ -433,13 +448,14 @@ func (c *Counts3) plus(d Counts3) {
 
 // tally is one result's contribution to a Summary.
 type tally struct {
-	key  armSession
-	row  SummaryRow
-	pass bool
+	key     armSession
+	row     SummaryRow
+	pass    bool
+	attempt string
 }
 
 func tallyOf(r *Result) tally {
-	t := tally{key: armSession{r.Arm, r.Session}}
+	t := tally{key: armSession{r.Arm, r.Session}, attempt: r.Attempt}
 	row := &t.row
 	row.Attempts = 1
 	pass := r.Attempt == AttemptOK
@@ -470,11 +486,12 @@ func tallyOf(r *Result) tally {
 }
 
 func newSummary() *Summary {
-	return &Summary{AllPass: true, rows: map[armSession]*SummaryRow{}}
+	return &Summary{AllPass: true, ByAttempt: map[string]int{}, rows: map[armSession]*SummaryRow{}}
 }
 
 func (s *Summary) add(t tally) {
 	s.Results++
+	s.ByAttempt[t.attempt]++
 	s.AllPass = s.AllPass && t.pass
 	r, ok := s.rows[t.key]
 	if !ok {

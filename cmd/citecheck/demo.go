@@ -185,6 +185,9 @@ func demoFreeze(stdout io.Writer, dir string, store *corpus.Store) error {
 	if !vr.OK() {
 		return errChecksFailed
 	}
+	if err := demoGrade(stdout, dir, lockName); err != nil {
+		return err
+	}
 
 	// Tamper with one byte of a PDF, show the refusal, put it back.
 	victim := filepath.Join(dir, "pdfs", "price-list.pdf")
@@ -210,5 +213,27 @@ func demoFreeze(stdout io.Writer, dir string, store *corpus.Store) error {
 	if vr.OK() {
 		return fmt.Errorf("demo: verify accepted a changed PDF")
 	}
+	return nil
+}
+
+// demoGrade grades the example run against the lock, as "citecheck grade"
+// does, with names relative to the demo folder. The run fails and is
+// unresolved on purpose; that is not a failure of the demo.
+func demoGrade(stdout io.Writer, dir, lockName string) error {
+	runPath := filepath.Join(dir, "graded.jsonl")
+	if err := os.WriteFile(runPath, fixtures.GradedRun(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n== citecheck grade --lock %s --out results %s\n\n", lockName, fixtures.GradedRunName)
+	out := filepath.Join(dir, "results")
+	fail := &failingList{limit: failingShown}
+	sum, err := gradeRuns(stdout, io.Discard, gradeJob{lock: filepath.Join(dir, lockName), out: out, format: "run",
+		runs: []string{runPath}, names: []string{fixtures.GradedRunName}, failing: fail})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	writeGradeTable(stdout, sum)
+	writeFailing(stdout, sum, fail)
+	fmt.Fprintf(stdout, "\nwrote results/results.jsonl: %s\n", countOf(sum.Results, "result"))
 	return nil
 }

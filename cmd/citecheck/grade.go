@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -82,86 +83,11 @@ func runGrade(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("grade: unknown --format %q (want one of %s)", *format, strings.Join(citations.Formats, ", "))
 	}
 
-	var ref *spans.Reference
-	var pl *plan.Plan
-	dir, frozen := *corpusDir, false
-	if *lockPath != "" {
-		ev, err := freeze.Open(*lockPath, toolchain())
-		switch {
-		case errors.Is(err, freeze.ErrChanged) && ev != nil && ev.Report != nil && !ev.Report.OK():
-			printVerifyReport(stdout, *lockPath, ev.Report)
-			return &exitError{code: exitIntegrity, err: errors.New("integrity refusal"), silent: true}
-		case errors.Is(err, freeze.ErrChanged), errors.Is(err, freeze.ErrMalformed):
-			return &exitError{code: exitIntegrity, err: fmt.Errorf("grade: %w", err)}
-		case err != nil:
-			return inputError(fmt.Errorf("grade: %w", err))
-		}
-		for _, w := range ev.Report.Warnings {
-			fmt.Fprintf(stderr, "citecheck: grade: warning: %s\n", w)
-		}
-		ref, pl, dir, frozen = ev.Reference, ev.Plan, ev.CorpusDir, true
-	} else {
-		if ref, err = spans.ReadFile(*refPath); err != nil {
-			return inputError(fmt.Errorf("grade: %w", err))
-		}
-		if *planPath != "" {
-			if pl, _, err = plan.ReadFile(*planPath); err != nil {
-				return inputError(fmt.Errorf("grade: %w", err))
-			}
-			if err := freeze.MatchPlan(pl, ref); err != nil {
-				return inputError(fmt.Errorf("grade: %w", err))
-			}
-		}
-	}
-	ix, err := openIndex("grade", dir)
+	fail := &failingList{limit: failingShown}
+	sum, err := gradeRuns(stdout, stderr, gradeJob{lock: *lockPath, corpus: *corpusDir, reference: *refPath, plan: *planPath,
+		out: *out, format: *format, runs: runs, failing: fail})
 	if err != nil {
 		return err
-	}
-	relaxGC()
-	g, err := grade.New(ix, ref, frozen)
-	if err != nil {
-		return inputError(fmt.Errorf("grade: %w", err))
-	}
-	inputs := make([]grade.Input, len(runs))
-	for i, path := range runs {
-		inputs[i] = grade.Input{File: path, Each: func(fn func(*citations.RunRecord) error) error {
-			if path == "-" {
-				return citations.EachRun(inputStdin, "stdin", *format, fn)
-			}
-			f, err := os.Open(path)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			return citations.EachRun(f, path, *format, fn)
-		}}
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return inputError(fmt.Errorf("grade: --out: %w", err))
-	}
-	dst, err := atomicfile.Create(filepath.Join(*out, "results.jsonl"))
-	if err != nil {
-		return inputError(fmt.Errorf("grade: --out: %w", err))
-	}
-	defer dst.Abort()
-	bar := newProgress(stderr, -1)
-	sum, err := g.Run(inputs, dst, grade.RunOptions{Plan: pl, SpillDir: *out, Progress: func(n int) {
-		if bar != nil {
-			bar.Set(n)
-		}
-	}})
-	if bar != nil {
-		bar.Finish()
-	}
-	if err != nil {
-		var ie *citations.InputError
-		if errors.As(err, &ie) || isNotExist(err) {
-			return inputError(fmt.Errorf("grade: %w", err))
-		}
-		return fmt.Errorf("grade: %w", err)
-	}
-	if err := dst.Commit(); err != nil {
-		return fmt.Errorf("grade: %w", err)
 	}
 	if *asJSON {
 		if err := writeJSON(stdout, sum.Rows); err != nil {
@@ -169,6 +95,7 @@ func runGrade(stdout, stderr io.Writer, args []string) error {
 		}
 	} else {
 		writeGradeTable(stdout, sum)
+		writeFailing(stdout, sum, fail)
 		fmt.Fprintf(stdout, "\nwrote %s: %s\n", filepath.Join(*out, "results.jsonl"), countOf(sum.Results, "result"))
 	}
 	if !sum.AllPass {
@@ -191,6 +118,115 @@ func relaxGC() {
 	live := ms.HeapAlloc
 	debug.SetMemoryLimit(int64(live + max(64<<20, live/2)))
 	debug.SetGCPercent(400)
+}
+
+// gradeJob is what one grading needs: a lock, or a corpus and reference
+// (and a plan); the output folder; the run files and their format.
+type gradeJob struct {
+	lock, corpus, reference, plan string
+	out, format                   string
+	runs                          []string
+	// names, when set, are the runs' names in results and messages.
+	names []string
+	// failing collects the results that do not pass, for the listing.
+	failing *failingList
+}
+
+// gradeRuns verifies the lock (or reads the unfrozen inputs), builds the
+// index, grades the runs into job.out/results.jsonl and returns the
+// summary. A changed lock prints the verification report to stdout.
+func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
+	var ref *spans.Reference
+	var pl *plan.Plan
+	var err error
+	dir, frozen := job.corpus, false
+	if job.lock != "" {
+		ev, err := freeze.Open(job.lock, toolchain())
+		switch {
+		case errors.Is(err, freeze.ErrChanged) && ev != nil && ev.Report != nil && !ev.Report.OK():
+			printVerifyReport(stdout, job.lock, ev.Report)
+			return nil, &exitError{code: exitIntegrity, err: errors.New("integrity refusal"), silent: true}
+		case errors.Is(err, freeze.ErrChanged), errors.Is(err, freeze.ErrMalformed):
+			return nil, &exitError{code: exitIntegrity, err: fmt.Errorf("grade: %w", err)}
+		case err != nil:
+			return nil, inputError(fmt.Errorf("grade: %w", err))
+		}
+		for _, w := range ev.Report.Warnings {
+			fmt.Fprintf(stderr, "citecheck: grade: warning: %s\n", w)
+		}
+		ref, pl, dir, frozen = ev.Reference, ev.Plan, ev.CorpusDir, true
+	} else {
+		if ref, err = spans.ReadFile(job.reference); err != nil {
+			return nil, inputError(fmt.Errorf("grade: %w", err))
+		}
+		if job.plan != "" {
+			if pl, _, err = plan.ReadFile(job.plan); err != nil {
+				return nil, inputError(fmt.Errorf("grade: %w", err))
+			}
+			if err := freeze.MatchPlan(pl, ref); err != nil {
+				return nil, inputError(fmt.Errorf("grade: %w", err))
+			}
+		}
+	}
+	ix, err := openIndex("grade", dir)
+	if err != nil {
+		return nil, err
+	}
+	relaxGC()
+	g, err := grade.New(ix, ref, frozen)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("grade: %w", err))
+	}
+	inputs := make([]grade.Input, len(job.runs))
+	for i, path := range job.runs {
+		name := path
+		if job.names != nil {
+			name = job.names[i]
+		}
+		inputs[i] = grade.Input{File: name, Each: func(fn func(*citations.RunRecord) error) error {
+			if path == "-" {
+				return citations.EachRun(inputStdin, "stdin", job.format, fn)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			return citations.EachRun(f, name, job.format, fn)
+		}}
+	}
+	if err := os.MkdirAll(job.out, 0o755); err != nil {
+		return nil, inputError(fmt.Errorf("grade: --out: %w", err))
+	}
+	dst, err := atomicfile.Create(filepath.Join(job.out, "results.jsonl"))
+	if err != nil {
+		return nil, inputError(fmt.Errorf("grade: --out: %w", err))
+	}
+	defer dst.Abort()
+	bar := newProgress(stderr, -1)
+	opts := grade.RunOptions{Plan: pl, SpillDir: job.out, Progress: func(n int) {
+		if bar != nil {
+			bar.Set(n)
+		}
+	}}
+	if job.failing != nil {
+		opts.Failing = job.failing.add
+	}
+	sum, err := g.Run(inputs, dst, opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		var ie *citations.InputError
+		if errors.As(err, &ie) || isNotExist(err) {
+			return nil, inputError(fmt.Errorf("grade: %w", err))
+		}
+		return nil, fmt.Errorf("grade: %w", err)
+	}
+	if err := dst.Commit(); err != nil {
+		return nil, fmt.Errorf("grade: %w", err)
+	}
+	return sum, nil
 }
 
 func knownFormat(f string) bool {
@@ -219,6 +255,87 @@ func writeGradeTable(w io.Writer, sum *grade.Summary) {
 			puf(r.Factual), puf(r.Supported), r.Unknown, puf(r.Abstention), puf(r.Citations), r.MissingCitations)
 	}
 	tw.Flush()
+}
+
+// failingShown is how many results that do not pass grade lists.
+const failingShown = 12
+
+// failingList keeps the descriptions of the first results that do not
+// pass and counts the rest.
+type failingList struct {
+	limit int
+	lines []string
+	more  int
+}
+
+func (f *failingList) add(r *grade.Result) {
+	if len(f.lines) < f.limit {
+		f.lines = append(f.lines, describeResult(r))
+	} else {
+		f.more++
+	}
+}
+
+// writeFailing lists, after the table, the first results that ran but do
+// not pass, one line each with what failed or is open; missing work is
+// counted, not listed.
+func writeFailing(w io.Writer, sum *grade.Summary, f *failingList) {
+	if len(f.lines) > 0 {
+		fmt.Fprintf(w, "\nresults that do not pass:\n")
+	}
+	for _, l := range f.lines {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	if f.more > 0 {
+		fmt.Fprintf(w, "  ... and %d more in results.jsonl\n", f.more)
+	}
+	if n := sum.ByAttempt[grade.AttemptMissing]; n > 0 {
+		fmt.Fprintf(w, "%s never run (attempt \"missing\")\n", countOf(n, "planned attempt"))
+	}
+}
+
+// describeResult says in one line why a result does not pass, or "" when
+// it passes.
+func describeResult(r *grade.Result) string {
+	var parts []string
+	if r.Attempt != grade.AttemptOK {
+		parts = append(parts, "attempt "+r.Attempt)
+	} else {
+		fields := make([]string, 0, len(r.Fields))
+		for f := range r.Fields {
+			fields = append(fields, f)
+		}
+		sort.Strings(fields)
+		for _, f := range fields {
+			if v := r.Fields[f]; v.Verdict != grade.Correct {
+				parts = append(parts, fmt.Sprintf("%s %s (%s)", f, v.Verdict, strings.Join(v.Reasons, ", ")))
+			}
+		}
+		if r.Abstention != nil && *r.Abstention != grade.Pass {
+			parts = append(parts, fmt.Sprintf("abstention %s (%s)", *r.Abstention, strings.Join(r.AbstentionReasons, ", ")))
+		}
+		for _, c := range r.Citations {
+			if c.Verdict == grade.Pass {
+				continue
+			}
+			id := "-"
+			if c.ID != nil {
+				id = *c.ID
+			}
+			parts = append(parts, fmt.Sprintf("citation %s %s %s", id, c.Verdict, c.Reason))
+		}
+		if len(parts) == 0 && r.Supported != nil && *r.Supported != grade.Pass {
+			parts = append(parts, "supported "+string(*r.Supported))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "not every verdict passes")
+	}
+	where := ""
+	if r.Source != nil {
+		where = fmt.Sprintf("%s:%d ", filepath.Base(r.Source.File), r.Source.Line)
+	}
+	return fmt.Sprintf("%s%s/%d #%d %s: %s", where, r.Arm, r.Session, r.Position, r.Question, strings.Join(parts, "; "))
 }
 
 func puf(c grade.Counts3) string { return fmt.Sprintf("%d/%d/%d", c.Pass, c.Unresolved, c.Fail) }

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// gradingDir copies the worked examples' reference and runs into a fresh
+// folder, links their pages, and changes into it, so that output names
+// files relatively: pages/, reference.json, runs.jsonl.
+func gradingDir(t *testing.T) string {
+	t.Helper()
+	shared := shareddata.Path(t, "grading")
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.Symlink(filepath.Join(shared, "pages"), "pages"))
+	for _, f := range []string{"reference.json", "runs.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(shared, f))
+		require.NoError(t, err)
+		writeFile(t, f, string(data))
+	}
+	return shared
+}
+
+// tourTail is how many lines of grade's output the README's tour shows.
+const tourTail = 19
+
+// TestGradeWorkedExamples runs the README's tour: import-text, freeze and
+// grade on ../shared/grading; the output is golden (testdata/grade/tour.txt,
+// also checked against the README), and check.py agrees with every verdict.
+func TestGradeWorkedExamples(t *testing.T) {
+	shared := gradingDir(t)
+	fixedToolchain(t)
+	var tour strings.Builder
+	for _, args := range [][]string{
+		{"import-text", "--out", "corpus", "pages"},
+		{"freeze", "--corpus", "corpus", "reference.json", "--out", "eval.lock"},
+		{"grade", "--lock", "eval.lock", "--out", "results", "runs.jsonl"},
+	} {
+		out, errOut, code := runCLI(t, args...)
+		want := 0
+		if args[0] == "grade" {
+			want = 1 // the examples fail and are unresolved on purpose
+		}
+		require.Equal(t, want, code, "%v: %s%s", args, out, errOut)
+		require.Empty(t, errOut)
+		cmd := "$ citecheck " + strings.Join(args, " ")
+		if args[0] == "grade" {
+			// The table has a row per example (each is its own arm); the
+			// tour shows its end, as "| tail" would.
+			checkGolden(t, "grade/examples.txt", []byte(out))
+			lines := strings.SplitAfter(out, "\n")
+			out = strings.Join(lines[len(lines)-tourTail-1:], "")
+			cmd += fmt.Sprintf(" | tail -n %d", tourTail)
+		}
+		if args[0] == "freeze" {
+			// The root hashes the toolchain too; a reader's differs.
+			out = regexp.MustCompile(`(?m)^root blake3:[0-9a-f]+\n`).ReplaceAllString(out, "")
+		}
+		tour.WriteString(cmd + "\n" + out + "\n")
+	}
+	checkGolden(t, "grade/tour.txt", []byte(tour.String()))
+	check, err := exec.Command("python3", filepath.Join(shared, "check.py"), "results/results.jsonl", filepath.Join(shared, "expected.jsonl")).CombinedOutput()
+	require.NoError(t, err, "%s", check)
+	assert.Contains(t, string(check), "grading: strict=54/54 lenient=10/10")
+
+	// Grading again gives the same bytes.
+	first, err := os.ReadFile("results/results.jsonl")
+	require.NoError(t, err)
+	_, _, code := runCLI(t, "grade", "--lock", "eval.lock", "--out", "again", "runs.jsonl")
+	require.Equal(t, 1, code)
+	again, err := os.ReadFile("again/results.jsonl")
+	require.NoError(t, err)
+	assert.Equal(t, string(first), string(again))
+}
+
+// TestReadmeGradeTourIsReal keeps the README's grading tour equal to the
+// golden output of TestGradeWorkedExamples.
+func TestReadmeGradeTourIsReal(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	want, err := os.ReadFile("testdata/grade/tour.txt")
+	require.NoError(t, err)
+	_, block, ok := strings.Cut(string(readme), "<!-- grade tour: testdata/grade/tour.txt -->\n```\n")
+	require.True(t, ok, "README has no grade tour block")
+	block, _, _ = strings.Cut(block, "```")
+	assert.Equal(t, string(want), block, "README's grading tour differs from testdata/grade/tour.txt")
+}
+
+// TestGradeRefusesBadRuns: every fault of a run file is an input error
+// naming the file and line, exit 2, and no results file is left.
+func TestGradeRefusesBadRuns(t *testing.T) {
+	gradingDir(t)
+	for _, args := range [][]string{
+		{"import-text", "--out", "corpus", "pages"},
+		{"freeze", "--corpus", "corpus", "reference.json", "--out", "eval.lock"},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		require.Equal(t, 0, code, errOut)
+	}
+	good := `{"arm": "A", "session": 1, "question": "Q01", "status": "ok", "response": "Samples: 12 samples per batch", "citations": []}`
+	tests := []struct {
+		name, content, want string
+	}{
+		{"invalid JSON", good + "\n{\"arm\": \"A\"\n", "bad.jsonl:2: "},
+		{"unknown question", good + "\n" + strings.Replace(good, "Q01", "Q99", 1) + "\n", `bad.jsonl:2: question: no such question in the reference: "Q99"`},
+		{"bad status", strings.Replace(good, `"ok"`, `"done"`, 1) + "\n", `bad.jsonl:1: status: invalid value: "done"`},
+		{"missing key", strings.Replace(good, `"status": "ok", `, "", 1) + "\n", "bad.jsonl:1: status: missing"},
+		{"invalid UTF-8", good + "\n" + strings.Replace(good, "12", "\xff", 1) + "\n", "bad.jsonl:2: invalid UTF-8"},
+		{"a 10 MB line", good + "\n" + strings.Replace(good, "Samples:", strings.Repeat("x", 10<<20), 1) + "\n", "bad.jsonl:2: input too large"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			writeFile(t, "bad.jsonl", tt.content)
+			out, errOut, code := runCLI(t, "grade", "--lock", "eval.lock", "--out", "res", "bad.jsonl")
+			assert.Equal(t, 2, code, "%s%s", out, errOut)
+			assert.Contains(t, errOut, tt.want)
+			_, err := os.Stat("res/results.jsonl")
+			assert.True(t, os.IsNotExist(err), "a results file was left after an input error")
+		})
+	}
+	// A file that does not exist, and no file at all.
+	_, errOut, code := runCLI(t, "grade", "--lock", "eval.lock", "--out", "res", "nowhere.jsonl")
+	assert.Equal(t, 2, code, errOut)
+	_, errOut, code = runCLI(t, "grade", "--lock", "eval.lock", "--out", "res")
+	assert.Equal(t, 2, code, errOut)
+	// An empty run file grades nothing, which is not "all pass".
+	writeFile(t, "empty.jsonl", "")
+	out, _, code := runCLI(t, "grade", "--lock", "eval.lock", "--out", "res", "empty.jsonl")
+	assert.Equal(t, 1, code, out)
+}
+
+// TestGradeRefusesChangedLock: a changed page text or reference stops
+// grading with exit 3 and names what changed.
+func TestGradeRefusesChangedLock(t *testing.T) {
+	gradingDir(t)
+	for _, args := range [][]string{
+		{"import-text", "--out", "corpus", "pages"},
+		{"freeze", "--corpus", "corpus", "reference.json", "--out", "eval.lock"},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		require.Equal(t, 0, code, errOut)
+	}
+	edit(t, "reference.json", "12 samples per batch", "13 samples per batch")
+	out, errOut, code := runCLI(t, "grade", "--lock", "eval.lock", "--out", "res", "runs.jsonl")
+	assert.Equal(t, 3, code, "%s%s", out, errOut)
+	assert.Contains(t, out, "changed: reference reference.json")
+	_, err := os.Stat("res/results.jsonl")
+	assert.True(t, os.IsNotExist(err))
+}
+
+// TestGradeUsage: flags that do not go together are usage errors.
+func TestGradeUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"grade", "runs.jsonl"},
+		{"grade", "--out", "r", "runs.jsonl"},
+		{"grade", "--lock", "l", "--corpus", "c", "--out", "r", "runs.jsonl"},
+		{"grade", "--lock", "l", "--out", "r", "--format", "pdf", "runs.jsonl"},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		assert.Equal(t, 2, code, "%v: %s", args, errOut)
+	}
+	out, _, code := runCLI(t, "grade", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "citecheck grade --lock eval.lock --out results")
+}
