@@ -239,9 +239,10 @@ func sourceDocs(q *spans.Question) []string {
 
 // guessed reports whether text offers a value for what the question asks:
 // a number, identifier, weekday or month that the question does not
-// itself contain. Beside absence language ("does not state", "nothing is
-// said") such a token is context, not a guess, when the source documents
-// hold it and no hedge ("probably") goes with it.
+// itself contain and that the source documents do not hold, or, outside
+// absence language ("does not state", "nothing is said") or with a hedge
+// ("probably"), a number, weekday or month the sources do hold (a borrowed
+// value). An identifier the sources hold names a thing, not a value.
 func (p *Question) guessed(v textnorm.Value, src Sources) bool {
 	if v.Unknown() {
 		return false
@@ -256,17 +257,12 @@ func (p *Question) guessed(v textnorm.Value, src Sources) bool {
 			}
 		}
 	}
-	if len(values) == 0 {
-		return false
-	}
-	if !Declines(v) {
-		return true
-	}
-	if hedged(v) {
-		return true
-	}
+	context := Declines(v) && !hedged(v)
 	for _, t := range values {
 		if !src.Mentions(t, docs) {
+			return true
+		}
+		if t.Kind != textnorm.TokIdentifier && !context {
 			return true
 		}
 	}

@@ -34,6 +34,7 @@ func (f fakeSources) Mentions(tok textnorm.Token, _ []string) bool {
 }
 
 var corpusSentences = fakeSources{
+	"The agreement covers housing H-40 and bracket B-7.",
 	"Orders of 50 to 199 boxes receive a 6% discount.",
 	"No delivery charge applies to orders shipped within Germany.",
 	"Frozen goods must be stored at -18 °C or colder.",
@@ -106,6 +107,8 @@ func TestGrade(t *testing.T) {
 		{&warrantyQ, "Warranty period: 24 months\nClaim deadline: UNKNOWN", 0, Fail, ReasonSpeculativeValue, "a guessed value in one field"},
 		{&warrantyQ, "Warranty period: UNKNOWN\nClaim deadline: The agreement does not specify a claim deadline for housing H-40.", 0, Pass, ReasonRegisteredAbsence, "UNKNOWN and registered prose mixed"},
 		{&warrantyQ, "Warranty period: Monday", 0, Fail, ReasonSpeculativeValue, "a weekday is a value"},
+		{&warrantyQ, "Warranty period: UNKNOWN\nClaim deadline: UNKNOWN. The agreement covers housing H-40 and bracket B-7.", 0, Unresolved, ReasonExtraProse, "a grounded identifier names a thing, not a value"},
+		{&discountQ, "Discount: The price list only states discounts up to 199 boxes.", 0, Unresolved, ReasonUnregisteredAbsence, "'only states' describes the source"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.why, func(t *testing.T) {

@@ -47,7 +47,7 @@ func Declines(v textnorm.Value) bool {
 
 // absenceLanguage: a negator followed within three words by a reporting
 // verb or noun; "nothing" next to one ("says nothing", "nothing is said");
-// "silent".
+// "only" before one ("only lists"); "silent".
 func absenceLanguage(v textnorm.Value) bool {
 	ts := v.Tokens
 	for i, t := range ts {
@@ -66,6 +66,14 @@ func absenceLanguage(v textnorm.Value) bool {
 			}
 		case t.Text == "silent":
 			return true
+		case t.Text == "only":
+			// "The price list only lists discounts up to 199 boxes": what
+			// the source says, not a fact of its own.
+			for j := i + 1; j < len(ts) && j <= i+2; j++ {
+				if reportVerbs[ts[j].Text] || ts[j].Text == "cover" || ts[j].Text == "covers" {
+					return true
+				}
+			}
 		}
 	}
 	return false

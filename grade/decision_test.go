@@ -126,6 +126,9 @@ func TestDecisionFields(t *testing.T) {
 		{"samples", "The supplier must draw 12 samples per batch.", "samples", Correct, FieldNeutralWording, "A13, S11: the question's own wording is neutral"},
 		{"samples", "Samples: twelve samples per batch", "samples", Correct, FieldExact, "cardinal words"},
 		{"samples", "Samples: 12 samples per batch [1]", "samples", Correct, FieldExact, "a citation marker is not a number"},
+		{"samples", "Samples: 12 samples per batch (see section 4.1)", "samples", Correct, FieldExact, "a section reference is a marker"},
+		{"samples", "Samples: 12 samples per batch\nSource: qa.pdf, page 1", "samples", Correct, FieldExact, "a source line is a marker"},
+		{"samples", "Samples: 12 (twelve) samples per batch", "samples", Unresolved, "repeated_element", "an element said twice is not a new value"},
 		{"samples", "Samples: UNKNOWN", "samples", Incorrect, FieldUnknownOnAnswerable, "UNKNOWN on an answerable field"},
 		{"samples", "Samples: The agreement does not state the sample size.", "samples", Incorrect, FieldDecline, "a decline on an answerable question fails"},
 		{"samples", "Samples: 12 samples per batch\nLet me know if you need anything else.", "samples", Unresolved, FieldAdditionalWording, "A25: trailing output stays in the value"},
@@ -156,6 +159,7 @@ func TestDecisionFields(t *testing.T) {
 		{"gap", "Minimum gap: at least 100 mm", "gap", Incorrect, "unit_conversion", "S4"},
 		{"frozen", "Storage temperature: at most −18°C", "frozen", Correct, FieldAcceptedAlternative, "A05: the minus sign; no space before °C"},
 		{"frozen", "Storage temperature: -18 °C", "frozen", Incorrect, "missing_limit_qualifier", "S1: the qualifier dropped"},
+		{"frozen", "Storage temperature: at or below -18 °C", "frozen", Unresolved, "unregistered_comparison", "an inclusive bound in other words"},
 		{"seal", "Seal width at final inspection: 5 mm", "seal", Correct, FieldStageFromLabel, "the label states the stage"},
 		{"seal", "Seal width at final inspection: at least 5 mm at goods receipt", "seal", Incorrect, "contrary_stage", "explicit contrary stage"},
 		{"validity", "Price validity: 31 March 2025", "validity", Incorrect, "missing_condition", "S2: until is never supplied by the question"},
@@ -170,6 +174,7 @@ func TestDecisionFields(t *testing.T) {
 		{"storage", "Storage fee: 2.50 EUR per pallet per calendar day\nStorage fee: 2.50 EUR per pallet per calendar day\nFree storage period: the first 14 calendar days", "fee", Correct, FieldDuplicateSame, "A17: an identical repeated line is a flag only"},
 		{"storage", "Storage fee: 2.50 EUR per pallet per calendar day\nStorage fee: 3 EUR per pallet per calendar day\nFree storage period: the first 14 calendar days", "fee", Unresolved, FieldConflictingLabels, "A17: conflicting values under one label"},
 		{"storage", "- **Free storage period:** the first 14 calendar days\n- **Storage fee:** 2.50 EUR per pallet per calendar day", "fee", Correct, FieldExact, "markdown bullets and bold"},
+		{"storage", "Free storage period (days): the first 14 calendar days\nStorage fee (EUR): 2.50 EUR per pallet per calendar day", "fee", Correct, FieldExact, "a label with a parenthetical"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.why, func(t *testing.T) {

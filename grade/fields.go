@@ -675,6 +675,12 @@ func block(a, t []textnorm.Token, D, I []int, opt []string, neutral []bool, ctx 
 		}
 		ti := a[i]
 		detail := "'" + ti.Raw + "' added"
+		if ti.Kind != textnorm.TokWord && hasToken(t, ti) {
+			// An element of the target said twice ("12 (twelve)").
+			add(Unresolved, "repeated_element", detail)
+			pairedI[ii] = true
+			continue
+		}
 		switch ti.Kind {
 		case textnorm.TokNumber:
 			add(Incorrect, "unsupported_number", detail)

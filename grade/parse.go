@@ -196,6 +196,15 @@ func labelLine(line string, labels []string) (int, string, bool) {
 	}
 	head := strings.Trim(s[:colon], "*_` \t")
 	key := labelKey(head)
+	// A label with a parenthetical after it: "Free storage period (days)".
+	if i := strings.LastIndex(key, " ("); i > 0 && strings.HasSuffix(key, ")") {
+		for _, l := range labels {
+			if l == key[:i] {
+				key = l
+				break
+			}
+		}
+	}
 	best, bestLen := -1, -1
 	for i, l := range labels {
 		if l != "" && key == l && len(l) > bestLen {

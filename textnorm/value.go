@@ -144,8 +144,10 @@ func (v Value) Equal(w Value) bool {
 //     maximum, minimum) and "not exceed" stay as written, with their
 //     direction; postfix qualifiers ("or colder", "or more") likewise;
 //   - citation markers are removed first (citation_marker): "[1]",
-//     "[1, 2]", "[^3]", "【4:0†source】", "(p. 3)", "(pages 2-3)" and a
-//     bracketed "[name.pdf, p. 2]"; numbers in them are not values;
+//     "[1, 2]", "[^3]", "【4:0†source】", "(p. 3)", "(pages 2-3)",
+//     "(see section 4.1)", "[name.pdf, p. 2]" or "(name.pdf, page 2)", and
+//     a line that starts "Source:", "References:" or "Citation:"; numbers
+//     in them are not values;
 //   - a date or time written with digits and separators ("31.03.2025",
 //     "2025-03-31", "31/03/2025", "14:00") is one word, never a number;
 //   - words of the closed classes are tagged: conditions, weekdays, months
@@ -748,6 +750,8 @@ var boundPhrases = func() map[string][]phrase {
 		}
 	}
 	add("<=", TokComparison, 1, false, false, false, "at most", "no more than", "not more than")
+	add("at or below", TokComparison, 1, false, false, false, "at or below", "at or under", "at or lower than")
+	add("at or above", TokComparison, -1, false, false, false, "at or above", "at or over", "at or higher than")
 	add("<=", TokComparison, 1, false, true, false, "up to")
 	add(">=", TokComparison, -1, false, false, false, "at least", "no less than", "not less than", "no fewer than", "not fewer than")
 	add("<", TokComparison, 1, true, false, false, "less than", "fewer than", "lower than", "shorter than", "smaller than")
@@ -823,10 +827,14 @@ var classPhrases = func() map[string][]phrase {
 // markerPattern matches citation markers: bracketed numbers and footnote
 // marks, OpenAI's 【...】 source marks, parenthesized page references and
 // a bracketed file reference.
-var markerPattern = regexp.MustCompile(`\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]|【[^】]*】|\((?:p|pp|page|pages|s)\.?\s*\d+(?:\s*[,–-]\s*\d+)*\)|\[[^\[\]]*\.pdf[^\[\]]*\]`)
+var markerPattern = regexp.MustCompile(`\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]` +
+	`|【[^】]*】` +
+	`|(?i:\((?:see\s+|cf\.?\s+)?(?:p|pp|page|pages|s|section|sections|clause|§)\.?\s*\d+(?:\.\d+)*(?:\s*[,–-]\s*\d+(?:\.\d+)*)*\))` +
+	`|\[[^\[\]]*\.pdf[^\[\]]*\]|\([^()]*\.pdf[^()]*\)` +
+	`|(?im:^[ \t]*(?:sources?|references?|citations?)[ \t]*:.*$)`)
 
 func stripMarkers(s string) string {
-	if !strings.ContainsAny(s, "[(【") {
+	if !strings.ContainsAny(s, "[(【:") {
 		return s
 	}
 	return markerPattern.ReplaceAllString(s, " ")
