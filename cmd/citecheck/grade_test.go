@@ -95,10 +95,9 @@ func TestReadmeGradeTourIsReal(t *testing.T) {
 	assert.Equal(t, string(want), block, "README's grading tour differs from testdata/grade/tour.txt")
 }
 
-// TestGradeRefusesBadRuns: every fault of a run file is an input error
-// naming the file and line, exit 2, and no results file is left.
-func TestGradeRefusesBadRuns(t *testing.T) {
-	gradingDir(t)
+// freezeExamples imports the examples' pages and freezes them in eval.lock.
+func freezeExamples(t *testing.T) {
+	t.Helper()
 	for _, args := range [][]string{
 		{"import-text", "--out", "corpus", "pages"},
 		{"freeze", "--corpus", "corpus", "reference.json", "--out", "eval.lock"},
@@ -106,6 +105,13 @@ func TestGradeRefusesBadRuns(t *testing.T) {
 		_, errOut, code := runCLI(t, args...)
 		require.Equal(t, 0, code, errOut)
 	}
+}
+
+// TestGradeRefusesBadRuns: every fault of a run file is an input error
+// naming the file and line, exit 2, and no results file is left.
+func TestGradeRefusesBadRuns(t *testing.T) {
+	gradingDir(t)
+	freezeExamples(t)
 	good := `{"arm": "A", "session": 1, "question": "Q01", "status": "ok", "response": "Samples: 12 samples per batch", "citations": []}`
 	tests := []struct {
 		name, content, want string
@@ -142,13 +148,7 @@ func TestGradeRefusesBadRuns(t *testing.T) {
 // grading with exit 3 and names what changed.
 func TestGradeRefusesChangedLock(t *testing.T) {
 	gradingDir(t)
-	for _, args := range [][]string{
-		{"import-text", "--out", "corpus", "pages"},
-		{"freeze", "--corpus", "corpus", "reference.json", "--out", "eval.lock"},
-	} {
-		_, errOut, code := runCLI(t, args...)
-		require.Equal(t, 0, code, errOut)
-	}
+	freezeExamples(t)
 	edit(t, "reference.json", "12 samples per batch", "13 samples per batch")
 	out, errOut, code := runCLI(t, "grade", "--lock", "eval.lock", "--out", "res", "runs.jsonl")
 	assert.Equal(t, 3, code, "%s%s", out, errOut)
