@@ -30,6 +30,8 @@ var allowed = map[string][]string{
 	"citations":                       {"corpus", "internal/inputerr", "internal/strictjson", "spans", "textnorm"},
 	"absence":                         {"spans", "textnorm"},
 	"grade":                           {"absence", "citations", "corpus", "freeze", "plan", "spans", "textnorm"},
+	"metrics":                         {"grade", "internal/inputerr", "internal/strictjson"},
+	"report":                          {"metrics", "grade", "corpus"},
 	"pdftext/internal/fontenc":        {},
 	"pdftext/internal/cmap":           {"pdftext/internal/fontenc"},
 	"pdftext/internal/fontfile":       {"pdftext/internal/fontenc"},

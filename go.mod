@@ -25,4 +25,5 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.54.0 // indirect
 	golang.org/x/image v0.44.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
 )

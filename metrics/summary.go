@@ -1,0 +1,312 @@
+package metrics
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/citecheck/citecheck/grade"
+)
+
+// Format names the summary format.
+const Format = "citecheck-summary/1"
+
+// Policy is the scoring policy the metrics follow.
+const Policy = "v1.5"
+
+// Thresholds are the qualification rules of one session (the policy:
+// "Per-session qualification requires conservative lower bounds of 90%
+// supported answers, 95% citations and 90% abstention, with thirty
+// answerable/ten unknown questions").
+type Thresholds struct {
+	Supported  *big.Rat // lower bound of supported-answer success, at least
+	Citations  *big.Rat // lower bound of emitted-citation precision, at least
+	Abstention *big.Rat // lower bound of clean abstention, at least
+	Answerable int      // planned answerable questions per session, exactly
+	Unknown    int      // planned unknown questions per session, exactly
+}
+
+// DefaultThresholds are the policy's.
+func DefaultThresholds() Thresholds {
+	return Thresholds{Supported: big.NewRat(9, 10), Citations: big.NewRat(95, 100), Abstention: big.NewRat(9, 10),
+		Answerable: 30, Unknown: 10}
+}
+
+// Attempts counts results by attempt status.
+type Attempts struct {
+	OK          int `json:"ok"`
+	Error       int `json:"error"`
+	Timeout     int `json:"timeout"`
+	Interrupted int `json:"interrupted"`
+	Missing     int `json:"missing"`
+	Duplicate   int `json:"duplicate"`
+	Extra       int `json:"extra"`
+}
+
+func (a *Attempts) add(status string) {
+	switch status {
+	case grade.AttemptOK:
+		a.OK++
+	case grade.AttemptError:
+		a.Error++
+	case grade.AttemptTimeout:
+		a.Timeout++
+	case grade.AttemptInterrupted:
+		a.Interrupted++
+	case grade.AttemptMissing:
+		a.Missing++
+	case grade.AttemptDuplicate:
+		a.Duplicate++
+	case grade.AttemptExtra:
+		a.Extra++
+	}
+}
+
+func (a *Attempts) plus(o Attempts) {
+	a.OK += o.OK
+	a.Error += o.Error
+	a.Timeout += o.Timeout
+	a.Interrupted += o.Interrupted
+	a.Missing += o.Missing
+	a.Duplicate += o.Duplicate
+	a.Extra += o.Extra
+}
+
+// MetricJSON is a Metric as summary.json writes it.
+type MetricJSON struct {
+	Metric
+	LB Dec `json:"lb"`
+	UB Dec `json:"ub"`
+	// Wilson is [lower end of the lower bound's 95% Wilson interval,
+	// upper end of the upper bound's], null when N is 0.
+	Wilson *[2]float64 `json:"wilson95"`
+}
+
+func metricJSON(m Metric) MetricJSON {
+	out := MetricJSON{Metric: m, LB: Dec{m.LB()}, UB: Dec{m.UB()}}
+	if lo, hi, ok := m.Wilson(); ok {
+		out.Wilson = &[2]float64{lo, hi}
+	}
+	return out
+}
+
+// Group is the metrics of one arm's session, or of an arm over its
+// sessions (Session 0).
+type Group struct {
+	Arm     string `json:"arm"`
+	Session int    `json:"session,omitempty"`
+	// Planned counts the planned attempts (every result but duplicates and
+	// extras), Answerable and Unknown their kinds.
+	Planned    int      `json:"planned"`
+	Answerable int      `json:"answerable"`
+	Unknown    int      `json:"unknown"`
+	Attempts   Attempts `json:"attempts"`
+	// Supported and Factual count answerable results, Abstention unknown
+	// ones; every result counts, and one that did not answer (error,
+	// timeout, interrupted, missing) or must not count (duplicate, extra)
+	// is a fail. Citations count emitted citations; MissingCitations the
+	// answers to answerable questions that emitted none (reading A28).
+	Supported        MetricJSON `json:"supported"`
+	Factual          MetricJSON `json:"factual"`
+	Abstention       MetricJSON `json:"abstention"`
+	Citations        MetricJSON `json:"citations"`
+	MissingCitations int        `json:"missing_citations"`
+	// Failures lists the results that did not answer or must not count:
+	// "A/2/Q07 timeout".
+	Failures []string `json:"failures"`
+	// Qualified and Qualification: sessions only.
+	Qualified     *bool    `json:"qualified,omitempty"`
+	Qualification []string `json:"qualification,omitempty"`
+
+	sup, fac, abs, cit Metric
+	frozen             bool
+}
+
+func (g *Group) add(r *grade.Result) {
+	g.Attempts.add(r.Attempt)
+	if r.Attempt != grade.AttemptDuplicate && r.Attempt != grade.AttemptExtra {
+		g.Planned++
+		if r.Kind == grade.KindAnswerable {
+			g.Answerable++
+		} else {
+			g.Unknown++
+		}
+	}
+	if r.Attempt != grade.AttemptOK {
+		g.Failures = append(g.Failures, fmt.Sprintf("%s/%d/%s %s", r.Arm, r.Session, r.Question, r.Attempt))
+	}
+	if r.Kind == grade.KindAnswerable {
+		g.sup.Add(outcome(r.Supported))
+		g.fac.Add(outcome(r.Factual))
+	} else {
+		g.abs.Add(outcome(r.Abstention))
+	}
+	for _, c := range r.Citations {
+		if c.Reason == grade.ReasonMissingCitation {
+			g.MissingCitations++
+			continue
+		}
+		g.cit.Add(string(c.Verdict))
+	}
+	g.frozen = g.frozen && r.Frozen
+}
+
+func outcome(o *grade.Outcome) string {
+	if o == nil {
+		return "fail" // a result without its verdict counts as a failure
+	}
+	return string(*o)
+}
+
+func (g *Group) plus(o *Group) {
+	g.Planned += o.Planned
+	g.Answerable += o.Answerable
+	g.Unknown += o.Unknown
+	g.Attempts.plus(o.Attempts)
+	g.sup.Plus(o.sup)
+	g.fac.Plus(o.fac)
+	g.abs.Plus(o.abs)
+	g.cit.Plus(o.cit)
+	g.MissingCitations += o.MissingCitations
+	g.Failures = append(g.Failures, o.Failures...)
+	g.frozen = g.frozen && o.frozen
+}
+
+func (g *Group) finish() {
+	g.Supported, g.Factual, g.Abstention, g.Citations = metricJSON(g.sup), metricJSON(g.fac), metricJSON(g.abs), metricJSON(g.cit)
+	if g.Failures == nil {
+		g.Failures = []string{}
+	}
+}
+
+// qualify applies the thresholds to a session.
+func (g *Group) qualify(t Thresholds) {
+	var why []string
+	check := func(name string, m Metric, min *big.Rat) {
+		lb := m.LB()
+		switch {
+		case lb == nil:
+			why = append(why, fmt.Sprintf("no %s: a zero denominator cannot qualify", name))
+		case lb.Cmp(min) < 0:
+			why = append(why, fmt.Sprintf("%s lower bound %s < %s", name, Percent(lb), Percent(min)))
+		}
+	}
+	check("supported", g.sup, t.Supported)
+	check("citations", g.cit, t.Citations)
+	check("abstention", g.abs, t.Abstention)
+	if g.Answerable != t.Answerable || g.Unknown != t.Unknown {
+		why = append(why, fmt.Sprintf("%d answerable and %d unknown planned questions, not %d and %d", g.Answerable, g.Unknown, t.Answerable, t.Unknown))
+	}
+	if !g.frozen {
+		why = append(why, "not graded against a frozen lock")
+	}
+	if n := len(g.Failures); n > 0 {
+		why = append(why, fmt.Sprintf("%d attempts errored, timed out, were interrupted, missing, duplicate or extra", n))
+	}
+	ok := len(why) == 0
+	g.Qualified, g.Qualification = &ok, why
+	if g.Qualification == nil {
+		g.Qualification = []string{}
+	}
+}
+
+// Summary is summary.json.
+type Summary struct {
+	Format     string           `json:"format"`
+	Policy     string           `json:"policy"`
+	Thresholds ThresholdsJSON   `json:"thresholds"`
+	Sessions   []*Group         `json:"sessions"`
+	Arms       []*Group         `json:"arms"`
+	Comparison *Comparison      `json:"comparison,omitempty"`
+	Latency    []Latency        `json:"latency"`
+	StopReason map[string]Tally `json:"stop_reasons"`
+}
+
+// ThresholdsJSON are the thresholds a summary applied.
+type ThresholdsJSON struct {
+	Supported  Dec `json:"supported"`
+	Citations  Dec `json:"citations"`
+	Abstention Dec `json:"abstention"`
+	Answerable int `json:"answerable"`
+	Unknown    int `json:"unknown"`
+}
+
+// Tally counts by name; encoding/json writes its keys sorted.
+type Tally map[string]int
+
+// Builder accumulates results into a Summary; results may come in any
+// order, the summary's order is by arm and session.
+type Builder struct {
+	sessions map[string]map[int]*Group
+	lat      *latencies
+	stops    map[string]Tally
+}
+
+// NewBuilder starts a summary.
+func NewBuilder() *Builder {
+	return &Builder{sessions: map[string]map[int]*Group{}, lat: newLatencies(), stops: map[string]Tally{}}
+}
+
+// Add counts one result.
+func (b *Builder) Add(r *grade.Result) {
+	byS := b.sessions[r.Arm]
+	if byS == nil {
+		byS = map[int]*Group{}
+		b.sessions[r.Arm] = byS
+	}
+	g := byS[r.Session]
+	if g == nil {
+		g = &Group{Arm: r.Arm, Session: r.Session, frozen: true}
+		byS[r.Session] = g
+	}
+	g.add(r)
+	b.lat.add(r)
+	if r.Attempt == grade.AttemptOK || r.Attempt == grade.AttemptError || r.Attempt == grade.AttemptTimeout || r.Attempt == grade.AttemptInterrupted {
+		t := b.stops[r.Arm]
+		if t == nil {
+			t = Tally{}
+			b.stops[r.Arm] = t
+		}
+		reason := r.StopReason
+		if reason == "" {
+			reason = "unavailable"
+		}
+		t[reason]++
+	}
+}
+
+// Summary finishes the summary: sessions sorted by arm and session and
+// qualified by t, arms pooled over their sessions, latency per arm and
+// phase.
+func (b *Builder) Summary(t Thresholds) *Summary {
+	s := &Summary{Format: Format, Policy: Policy, Sessions: []*Group{}, Arms: []*Group{}, StopReason: b.stops,
+		Thresholds: ThresholdsJSON{Dec{t.Supported}, Dec{t.Citations}, Dec{t.Abstention}, t.Answerable, t.Unknown}}
+	arms := make([]string, 0, len(b.sessions))
+	for a := range b.sessions {
+		arms = append(arms, a)
+	}
+	sort.Strings(arms)
+	for _, a := range arms {
+		pooled := &Group{Arm: a, frozen: true}
+		var ss []int
+		for n := range b.sessions[a] {
+			ss = append(ss, n)
+		}
+		sort.Ints(ss)
+		for _, n := range ss {
+			g := b.sessions[a][n]
+			g.finish()
+			g.qualify(t)
+			s.Sessions = append(s.Sessions, g)
+			pooled.plus(g)
+		}
+		pooled.finish()
+		s.Arms = append(s.Arms, pooled)
+	}
+	s.Latency = b.lat.summary()
+	return s
+}
+
+// Reasons joins a session's qualification failures for a table cell.
+func (g *Group) Reasons() string { return strings.Join(g.Qualification, "; ") }
