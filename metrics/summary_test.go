@@ -1,0 +1,178 @@
+package metrics
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/grade"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func o(s string) *grade.Outcome {
+	v := grade.Outcome(s)
+	return &v
+}
+
+func ms(v float64) *float64 { return &v }
+
+// result builds an answerable (sup != "") or unknown result.
+func result(arm string, session int, q, attempt, sup, abst string, cites ...string) grade.Result {
+	r := grade.Result{Arm: arm, Session: session, Question: q, Attempt: attempt, Frozen: true}
+	if abst == "" {
+		r.Kind, r.Supported, r.Factual = grade.KindAnswerable, o(sup), o(sup)
+		if len(cites) == 0 {
+			r.Citations = []grade.CitationResult{{Verdict: grade.Fail, Reason: grade.ReasonMissingCitation}}
+		}
+	} else {
+		r.Kind, r.Abstention = grade.KindUnknown, o(abst)
+	}
+	for i, c := range cites {
+		id := fmt.Sprintf("c%d", i+1)
+		r.Citations = append(r.Citations, grade.CitationResult{ID: &id, Verdict: grade.Outcome(c), Reason: "x"})
+	}
+	return r
+}
+
+func TestSummaryCountsAndQualification(t *testing.T) {
+	var rs []grade.Result
+	// A1: 30 answerable (27 pass, 2 unresolved, 1 fail) and 10 unknown
+	// (10 pass): qualifies on bounds... but one attempt timed out.
+	for i := range 30 {
+		v := "pass"
+		switch {
+		case i == 0:
+			v = "fail"
+		case i < 3:
+			v = "unresolved"
+		}
+		rs = append(rs, result("A", 1, fmt.Sprintf("Q%02d", i+1), grade.AttemptOK, v, "", "pass"))
+	}
+	for i := range 10 {
+		rs = append(rs, result("A", 1, fmt.Sprintf("U%02d", i+1), grade.AttemptOK, "", "pass"))
+	}
+	rs[5].Attempt, rs[5].Supported, rs[5].Factual, rs[5].Citations = grade.AttemptTimeout, o("fail"), o("fail"), nil
+	rs[5].Timing = &citations.Timing{TotalMS: ms(95_000)}
+	rs[6].Timing = &citations.Timing{TotalMS: ms(800), RetrievalMS: ms(20)}
+	rs[7].Timing = &citations.Timing{TotalMS: ms(1200)}
+	// B1: a smoke run of two questions, not frozen, with a duplicate.
+	b1 := result("B", 1, "Q01", grade.AttemptOK, "pass", "", "pass", "fail")
+	b1.Frozen = false
+	b2 := result("B", 1, "U01", grade.AttemptOK, "", "unresolved")
+	b3 := result("B", 1, "Q01", grade.AttemptDuplicate, "fail", "")
+	rs = append(rs, b1, b2, b3)
+
+	b := NewBuilder()
+	for i := range rs {
+		b.Add(&rs[i])
+	}
+	s := b.Summary(DefaultThresholds())
+	require.Len(t, s.Sessions, 2)
+	a := s.Sessions[0]
+	assert.Equal(t, 40, a.Planned)
+	assert.Equal(t, Attempts{OK: 39, Timeout: 1}, a.Attempts)
+	assert.Equal(t, Metric{Pass: 26, Fail: 2, Unresolved: 2, N: 30}, a.Supported.Metric, "the timeout counts as a fail")
+	assert.Equal(t, "0.866667", Round6(a.Supported.Metric.LB()))
+	assert.Equal(t, Metric{Pass: 29, N: 29}, a.Citations.Metric, "emitted citations only")
+	assert.Equal(t, 0, a.MissingCitations)
+	assert.Equal(t, []string{"A/1/Q06 timeout"}, a.Failures)
+	require.NotNil(t, a.Qualified)
+	assert.False(t, *a.Qualified)
+	assert.Contains(t, a.Qualification, "supported lower bound 86.7% < 90.0%")
+	assert.Contains(t, a.Qualification, "1 attempts errored, timed out, were interrupted, missing, duplicate or extra")
+
+	bs := s.Sessions[1]
+	assert.Equal(t, 2, bs.Planned, "the duplicate is not planned")
+	assert.Equal(t, Metric{Pass: 1, Fail: 1, N: 2}, bs.Supported.Metric, "the duplicate counts as a fail")
+	assert.Equal(t, Metric{Unresolved: 1, N: 1}, bs.Abstention.Metric)
+	assert.Contains(t, bs.Qualification, "not graded against a frozen lock")
+	assert.Contains(t, bs.Qualification, "1 answerable and 1 unknown planned questions, not 30 and 10")
+
+	// Zero denominators are null, never 0% or 100%.
+	empty := Group{Arm: "C", Session: 1, frozen: true}
+	empty.finish()
+	empty.qualify(DefaultThresholds())
+	assert.Contains(t, empty.Qualification, "no supported: a zero denominator cannot qualify")
+	j, err := json.Marshal(empty.Supported)
+	require.NoError(t, err)
+	assert.Contains(t, string(j), `"lb":null,"ub":null,"wilson95":null`)
+
+	// Latency: unavailable counted, the timeout and the slow one listed.
+	var total Latency
+	for _, l := range s.Latency {
+		if l.Arm == "A" && l.Phase == "total" {
+			total = l
+		}
+	}
+	assert.Equal(t, 3, total.N)
+	assert.Equal(t, 37, total.Unavailable)
+	assert.Equal(t, []string{"A/1/Q06"}, total.OverDeadline)
+	assert.Equal(t, 1200.0, *total.MedianMS)
+
+	// The JSON is deterministic.
+	var x, y bytes.Buffer
+	require.NoError(t, json.NewEncoder(&x).Encode(s))
+	require.NoError(t, json.NewEncoder(&y).Encode(b.Summary(DefaultThresholds())))
+	assert.True(t, strings.HasPrefix(x.String(), `{"format":"citecheck-summary/1","policy":"v1.5"`))
+}
+
+func TestCompareResults(t *testing.T) {
+	var rs []grade.Result
+	// 4 questions x 2 repeats; A passes everything, B passes half.
+	for q := range 4 {
+		for s := 1; s <= 2; s++ {
+			id := fmt.Sprintf("Q%d", q)
+			rs = append(rs, result("A", s, id, grade.AttemptOK, "pass", "", "pass"))
+			v := "fail"
+			if q%2 == 0 {
+				v = "pass"
+			}
+			if q == 3 {
+				v = "unresolved"
+			}
+			rs = append(rs, result("B", s, id, grade.AttemptOK, v, "", "pass"))
+		}
+	}
+	rs = append(rs, result("A", 1, "Q9", grade.AttemptOK, "pass", ""))
+	c, err := Compare(rs, CompareOptions{Arms: [2]string{"A", "B"}, Seed: 1, Stream: 2, Replicates: 500})
+	require.NoError(t, err)
+	assert.Equal(t, 4, c.Clusters)
+	assert.Equal(t, 2, c.Repeats)
+	assert.True(t, c.Balanced)
+	assert.Equal(t, []string{"Q9"}, c.Excluded)
+	assert.Equal(t, 0.5, c.LB.MeanDiff, "B passes Q0 and Q2 only (Q3 unresolved counts 0)")
+	assert.Equal(t, 0.25, c.UB.MeanDiff, "Q3 unresolved counts 1")
+	assert.Equal(t, EnvelopeNote, c.Note)
+	total := 0
+	for _, b := range c.LB.Histogram {
+		total += b.Count
+	}
+	assert.Equal(t, 500, total)
+	_, err = Compare(rs, CompareOptions{Arms: [2]string{"A", "C"}})
+	assert.ErrorIs(t, err, ErrNoClusters)
+}
+
+func TestReadResults(t *testing.T) {
+	good := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
+	var n int
+	require.NoError(t, ReadResults(strings.NewReader(good+"\n\n"+good+"\n"), "r.jsonl", func(*grade.Result) error { n++; return nil }))
+	assert.Equal(t, 2, n)
+	tests := []struct {
+		in, want, why string
+	}{
+		{"", "r.jsonl: no results in r.jsonl", "no result is an error"},
+		{good + "\n{\"arm\": 1}\n", "r.jsonl:2", "a bad line names its line"},
+		{strings.Replace(good, `"frozen":true`, `"frozen":true,"extra":1`, 1), "unknown field", "unknown keys are refused"},
+		{strings.Replace(good, `"arm":"A",`, `"arm":"A","arm":"B",`, 1), "duplicate", "duplicate keys are refused"},
+		{strings.Replace(good, `"kind":"unknown"`, `"kind":"other"`, 1), "kind", "a kind the format lacks"},
+	}
+	for _, tt := range tests {
+		err := ReadResults(strings.NewReader(tt.in), "r.jsonl", func(*grade.Result) error { return nil })
+		require.Error(t, err, tt.why)
+		assert.Contains(t, err.Error(), tt.want, tt.why)
+	}
+}
