@@ -3,8 +3,6 @@ package corpus
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -57,31 +55,47 @@ func altFile(docHash string, page, k int) (string, error) {
 }
 
 // AltTexts returns the alternative texts of a page (1-based) of doc, each
-// checked against the manifest's hash; nil when it has none.
+// checked against the manifest's hash; nil when it has none. A stored
+// alternative that is missing, hashes otherwise or does not fit the page's
+// length is an *IntegrityError (ErrIntegrity).
 func (s *Store) AltTexts(doc *Document, page int) ([]string, error) {
 	if page < 1 || page > len(doc.Pages) {
 		return nil, fmt.Errorf("%s: page %d out of range 1..%d", doc.Name, page, len(doc.Pages))
 	}
-	p := doc.Pages[page-1]
 	var alts []string
-	for k, want := range p.Alts {
-		rel, err := altFile(doc.BLAKE3, page, k)
+	for k := range doc.Pages[page-1].Alts {
+		alt, err := s.AltText(doc, page, k+1)
 		if err != nil {
 			return nil, err
 		}
-		b, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(rel)))
-		if err != nil {
-			return nil, fmt.Errorf("%s page %d: %w", doc.Name, page, err)
-		}
-		if got := Hash(b); got != want {
-			return nil, fmt.Errorf("%s page %d (%s): %w: stored %s, recorded %s", doc.Name, page, rel, ErrIntegrity, got, want)
-		}
-		if !utf8.Valid(b) || utf8.RuneCount(b) != p.Chars {
-			return nil, fmt.Errorf("%s page %d (%s): %w", doc.Name, page, rel, errAltLength)
-		}
-		alts = append(alts, string(b))
+		alts = append(alts, alt)
 	}
 	return alts, nil
+}
+
+// AltText returns alternative text k (1-based, as in <page>.alt<k>.txt) of
+// a page (1-based) of doc, checked as AltTexts checks it.
+func (s *Store) AltText(doc *Document, page, k int) (string, error) {
+	if page < 1 || page > len(doc.Pages) {
+		return "", fmt.Errorf("%s: page %d out of range 1..%d", doc.Name, page, len(doc.Pages))
+	}
+	p := doc.Pages[page-1]
+	if k < 1 || k > len(p.Alts) {
+		return "", fmt.Errorf("%s page %d: alternative text %d out of range 1..%d", doc.Name, page, k, len(p.Alts))
+	}
+	rel, err := altFile(doc.BLAKE3, page, k-1)
+	if err != nil {
+		return "", err
+	}
+	b, err := s.readStored(doc, page, rel, p.Alts[k-1], false)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.Valid(b) || utf8.RuneCount(b) != p.Chars {
+		// It hashes as recorded, so the manifest's length no longer fits it.
+		return "", &IntegrityError{Doc: doc.Name, Page: page, File: rel, Recorded: p.Alts[k-1], Stored: p.Alts[k-1], Err: errAltLength}
+	}
+	return string(b), nil
 }
 
 var errAltLength = errors.New("not valid UTF-8 of the page text's length")

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -226,7 +224,9 @@ func boxesFile(docHash string, page int) (string, error) {
 }
 
 // Boxes returns the glyph boxes of a page (1-based) of doc, checked against
-// the manifest's hash, or ErrNoBoxes.
+// the manifest's hash, or ErrNoBoxes. A boxes file that is missing, does
+// not decompress, decompresses to other bytes than the manifest records or
+// does not fit the page's length is an *IntegrityError (ErrIntegrity).
 func (s *Store) Boxes(doc *Document, page int) ([]GlyphBox, error) {
 	if page < 1 || page > len(doc.Pages) {
 		return nil, fmt.Errorf("%s: page %d out of range 1..%d", doc.Name, page, len(doc.Pages))
@@ -239,20 +239,14 @@ func (s *Store) Boxes(doc *Document, page int) ([]GlyphBox, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(rel)))
+	b, err := s.readStored(doc, page, rel, p.Boxes, true)
 	if err != nil {
-		return nil, fmt.Errorf("%s page %d: %w", doc.Name, page, err)
-	}
-	b, err = decompressBoxes(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s page %d (%s): %w", doc.Name, page, rel, err)
-	}
-	if got := Hash(b); got != p.Boxes {
-		return nil, fmt.Errorf("%s page %d (%s): %w: stored %s, recorded %s", doc.Name, page, rel, ErrIntegrity, got, p.Boxes)
+		return nil, err
 	}
 	boxes, err := DecodeBoxes(b, p.Chars)
 	if err != nil {
-		return nil, fmt.Errorf("%s page %d (%s): %w", doc.Name, page, rel, err)
+		// It hashes as recorded, so the manifest's length no longer fits it.
+		return nil, &IntegrityError{Doc: doc.Name, Page: page, File: rel, Recorded: p.Boxes, Stored: p.Boxes, Err: err}
 	}
 	return boxes, nil
 }

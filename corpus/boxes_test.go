@@ -114,17 +114,7 @@ func TestStoreBoxes(t *testing.T) {
 // input like any other. The decoder must never panic, and what it accepts
 // must be valid and re-encode to a manifest that decodes the same.
 func FuzzDecodeManifest(f *testing.F) {
-	dir := f.TempDir()
-	extract := func(_ context.Context, _ string, _ []byte) Extraction {
-		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes([]GlyphBox{{Start: 0, End: 2, X1: 1, Y1: 1}}), Alts: []string{"hi therE"}}, {Text: "two", Label: "ii"}}}
-	}
-	pdf := filepath.Join(f.TempDir(), "a.pdf")
-	if err := os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644); err != nil {
-		f.Fatal(err)
-	}
-	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}); err != nil {
-		f.Fatal(err)
-	}
+	dir := storeWithEveryFile(f)
 	seed, err := os.ReadFile(filepath.Join(dir, ManifestFile))
 	if err != nil {
 		f.Fatal(err)

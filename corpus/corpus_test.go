@@ -213,21 +213,135 @@ func TestExtractorBrokeContract(t *testing.T) {
 	}
 }
 
-func TestTextDetectsTampering(t *testing.T) {
-	in, out := t.TempDir(), filepath.Join(t.TempDir(), "c")
-	writeFiles(t, in, map[string]string{"a.pdf": "A"})
-	if _, err := build(t, out, []string{in}, &fakeExtractor{pages: map[string][]string{"A": {"original"}}}); err != nil {
+// storeWithEveryFile builds a corpus of one document, a.pdf, whose page 1
+// has every kind of stored file: its text "hi there", glyph boxes and an
+// alternative text; page 2 has a text only. It returns the corpus folder.
+func storeWithEveryFile(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	extract := func(_ context.Context, _ string, _ []byte) Extraction {
+		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes([]GlyphBox{{Start: 0, End: 2, X1: 1, Y1: 1}}), Alts: []string{"hi therE"}}, {Text: "two", Label: "ii"}}}
+	}
+	pdf := filepath.Join(tb.TempDir(), "a.pdf")
+	if err := os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// TestStoreDetectsTampering: every stored file a verb reads (page text,
+// alternative text, glyph boxes) is checked against the manifest, and any
+// difference, whether in the file or in the manifest, is refused with an
+// *IntegrityError (ErrIntegrity; the CLI's exit 3), never another error
+// (which the CLI reports as internal, exit 4).
+func TestStoreDetectsTampering(t *testing.T) {
+	text := func(s *Store, d *Document) error { _, err := s.Text(d, 1); return err }
+	alts := func(s *Store, d *Document) error { _, err := s.AltTexts(d, 1); return err }
+	boxes := func(s *Store, d *Document) error { _, err := s.Boxes(d, 1); return err }
+	tests := []struct {
+		why    string
+		file   string // the stored file of page 1 refused
+		tamper func(t *testing.T, dir string, d *Document)
+		read   func(s *Store, d *Document) error
+	}{
+		{"a page text edited", "0001.txt", func(t *testing.T, dir string, d *Document) {
+			writeFiles(t, dir, map[string]string{stored(t, d, "0001.txt"): "hi thEre"})
+		}, text},
+		{"a page text removed: the manifest still records it", "0001.txt", func(t *testing.T, dir string, d *Document) {
+			removeStored(t, dir, d, "0001.txt")
+		}, text},
+		{"one byte of an alternative text changed: same length, valid UTF-8, only its hash tells", "0001.alt1.txt", func(t *testing.T, dir string, d *Document) {
+			writeFiles(t, dir, map[string]string{stored(t, d, "0001.alt1.txt"): "hi thErE"})
+		}, alts},
+		{"an alternative text removed: the manifest still records it", "0001.alt1.txt", func(t *testing.T, dir string, d *Document) {
+			removeStored(t, dir, d, "0001.alt1.txt")
+		}, alts},
+		{"one byte of a boxes.gz changed: the gzip fails its checksum", "0001.boxes.gz", func(t *testing.T, dir string, d *Document) {
+			gz := compressBoxes(EncodeBoxes([]GlyphBox{{Start: 0, End: 2, X1: 1, Y1: 1}}))
+			gz[len(gz)-8] ^= 1 // the trailer's CRC-32
+			writeFiles(t, dir, map[string]string{stored(t, d, "0001.boxes.gz"): string(gz)})
+		}, boxes},
+		{"a boxes.gz emptied: not gzip at all", "0001.boxes.gz", func(t *testing.T, dir string, d *Document) {
+			writeFiles(t, dir, map[string]string{stored(t, d, "0001.boxes.gz"): ""})
+		}, boxes},
+		{"a boxes.gz replaced by a valid gzip of other boxes: only the uncompressed hash tells", "0001.boxes.gz", func(t *testing.T, dir string, d *Document) {
+			other := compressBoxes(EncodeBoxes([]GlyphBox{{Start: 0, End: 1, X1: 9, Y1: 9}}))
+			writeFiles(t, dir, map[string]string{stored(t, d, "0001.boxes.gz"): string(other)})
+		}, boxes},
+		{"a boxes.gz removed: the manifest still records it", "0001.boxes.gz", func(t *testing.T, dir string, d *Document) {
+			removeStored(t, dir, d, "0001.boxes.gz")
+		}, boxes},
+		{"the manifest edited: another hash recorded for the alternative text", "0001.alt1.txt", func(t *testing.T, dir string, d *Document) {
+			editManifest(t, dir, d.Pages[0].Alts[0], Hash([]byte("hi thErE")))
+		}, alts},
+		{"the manifest edited: another hash recorded for the glyph boxes", "0001.boxes.gz", func(t *testing.T, dir string, d *Document) {
+			editManifest(t, dir, d.Pages[0].Boxes, Hash(EncodeBoxes(nil)))
+		}, boxes},
+		{"the manifest edited: a page length the alternative text, hashing as recorded, no longer fits", "0001.alt1.txt", func(t *testing.T, dir string, d *Document) {
+			editManifest(t, dir, `"chars": 8,`, `"chars": 1,`)
+		}, alts},
+		{"the manifest edited: a page length the glyph boxes, hashing as recorded, no longer fit", "0001.boxes.gz", func(t *testing.T, dir string, d *Document) {
+			editManifest(t, dir, `"chars": 8,`, `"chars": 1,`)
+		}, boxes},
+	}
+	for _, tc := range tests {
+		dir := storeWithEveryFile(t)
+		st, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _ := st.Manifest().Document("a.pdf")
+		for _, read := range []func(*Store, *Document) error{text, alts, boxes} {
+			if err := read(st, d); err != nil {
+				t.Fatalf("%s: before tampering: %v", tc.why, err)
+			}
+		}
+		tc.tamper(t, dir, d)
+		if st, err = Open(dir); err != nil {
+			t.Fatalf("%s: %v", tc.why, err)
+		}
+		d, _ = st.Manifest().Document("a.pdf")
+		err = tc.read(st, d)
+		var ie *IntegrityError
+		if !errors.Is(err, ErrIntegrity) || !errors.As(err, &ie) || ie.File != stored(t, d, tc.file) {
+			t.Errorf("%s: error %v, want an *IntegrityError for %s", tc.why, err, tc.file)
+		}
+	}
+}
+
+// stored returns the path of a stored file of d (name: "0001.txt",
+// "0001.alt1.txt", ...) relative to the corpus folder.
+func stored(t *testing.T, d *Document, name string) string {
+	t.Helper()
+	h, err := hashHex(d.BLAKE3)
+	if err != nil {
 		t.Fatal(err)
 	}
-	d := mustDoc(t, out, "a.pdf")
-	rel, _ := pageFile(d.BLAKE3, 1)
-	if err := os.WriteFile(filepath.Join(out, rel), []byte("edited"), 0o644); err != nil {
+	return "text/" + h + "/" + name
+}
+
+func removeStored(t *testing.T, dir string, d *Document, name string) {
+	t.Helper()
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(stored(t, d, name)))); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := Open(out)
-	if _, err := s.Text(d, 1); !errors.Is(err, ErrIntegrity) {
-		t.Errorf("an edited page text is refused: %v", err)
+}
+
+// editManifest replaces every old in the corpus manifest with new.
+func editManifest(t *testing.T, dir, old, new string) {
+	t.Helper()
+	path := filepath.Join(dir, ManifestFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s does not contain %q", path, old)
+	}
+	writeFiles(t, dir, map[string]string{ManifestFile: strings.ReplaceAll(string(b), old, new)})
 }
 
 func TestOpenRejectsBadManifests(t *testing.T) {

@@ -101,9 +101,13 @@
 // something else), or I/O errors writing the store. ImportText returns an
 // *ImportError for every fault of its inputs (the Err* input errors above,
 // ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus, an unreadable file) and a
-// plain error for I/O errors writing the store. Store.Text returns
-// ErrIntegrity when a page file no longer matches the hash the manifest
-// recorded.
+// plain error for I/O errors writing the store. Store.Text, Store.AltTexts
+// (and AltText) and Store.Boxes check every stored file they read against
+// the manifest and return an *IntegrityError, wrapping ErrIntegrity, when
+// it is missing, no longer matches the hash the manifest records (for
+// glyph boxes, the hash of the uncompressed data: a boxes file that does
+// not decompress is an integrity failure too) or no longer fits the page's
+// recorded length.
 //
 // This package does not parse PDFs, normalize text or locate quotes.
 package corpus

@@ -190,8 +190,10 @@ func (m *Manifest) validate() error {
 	return nil
 }
 
-// ErrIntegrity reports a stored page text that no longer matches its hash.
-var ErrIntegrity = errors.New("page text does not match the manifest's hash")
+// ErrIntegrity reports a stored file (a page text, an alternative text,
+// glyph boxes) that is missing or no longer matches the hash the manifest
+// records (see IntegrityError).
+var ErrIntegrity = errors.New("stored file does not match the manifest")
 
 // ErrDuplicateName reports two different PDFs with the same file name.
 var ErrDuplicateName = errors.New("two documents with the same name")

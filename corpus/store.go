@@ -48,14 +48,68 @@ func (s *Store) Text(doc *Document, page int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(rel)))
+	b, err := s.readStored(doc, page, rel, doc.Pages[page-1].BLAKE3, false)
 	if err != nil {
-		return "", fmt.Errorf("%s page %d: %w", doc.Name, page, err)
-	}
-	if got := Hash(b); got != doc.Pages[page-1].BLAKE3 {
-		return "", fmt.Errorf("%s page %d (%s): %w: stored %s, recorded %s", doc.Name, page, rel, ErrIntegrity, got, doc.Pages[page-1].BLAKE3)
+		return "", err
 	}
 	return string(b), nil
+}
+
+// An IntegrityError is a stored file of a page that does not match the
+// manifest: missing, damaged (a glyph-box file that does not decompress),
+// hashing to another BLAKE3 than the manifest records, or, hashing as
+// recorded, not fitting the page's recorded length. It wraps ErrIntegrity,
+// and Err when set (fs.ErrNotExist for a missing file).
+type IntegrityError struct {
+	Doc      string // document name
+	Page     int    // 1-based
+	File     string // the stored file, slash-separated, relative to the corpus folder
+	Recorded string // the BLAKE3 the manifest records for it
+	Stored   string // the BLAKE3 of what is stored; "" when it could not be read (Err)
+	Err      error  // why it could not be read or does not fit; nil when only the hash differs
+}
+
+func (e *IntegrityError) Error() string {
+	what := fmt.Sprintf("stored %s, recorded %s", e.Stored, e.Recorded)
+	if e.Err != nil {
+		what = e.Err.Error()
+	}
+	return fmt.Sprintf("%s page %d (%s): %v: %s", e.Doc, e.Page, e.File, ErrIntegrity, what)
+}
+
+func (e *IntegrityError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrIntegrity}
+	}
+	return []error{ErrIntegrity, e.Err}
+}
+
+// errNoGzip: a gzip-compressed stored file does not decompress.
+var errNoGzip = errors.New("not a gzip file that decompresses")
+
+// readStored reads the stored file rel of a page, gunzipped when gzipped,
+// and checks it against recorded, the hash the manifest records for it (of
+// the uncompressed bytes). The manifest records every stored file, so a
+// missing one, or a gzip file that does not decompress, is an integrity
+// failure too; other read errors (permissions, I/O) are returned as they
+// are.
+func (s *Store) readStored(doc *Document, page int, rel, recorded string, gzipped bool) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &IntegrityError{Doc: doc.Name, Page: page, File: rel, Recorded: recorded, Err: fs.ErrNotExist}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s page %d: %w", doc.Name, page, err)
+	}
+	if gzipped {
+		if b, err = decompressBoxes(b); err != nil {
+			return nil, &IntegrityError{Doc: doc.Name, Page: page, File: rel, Recorded: recorded, Err: fmt.Errorf("%w: %w", errNoGzip, err)}
+		}
+	}
+	if got := Hash(b); got != recorded {
+		return nil, &IntegrityError{Doc: doc.Name, Page: page, File: rel, Recorded: recorded, Stored: got}
+	}
+	return b, nil
 }
 
 func readManifest(dir string) (*Manifest, error) {

@@ -44,15 +44,16 @@ var (
 	// ErrPlanMismatch: the plan was made for other questions.
 	ErrPlanMismatch = errors.New("the plan does not match the reference")
 	// ErrStaleCorpus: a PDF or folder of imported page texts is missing or
-	// no longer matches its corpus entry, or a stored page text no longer
-	// matches its hash.
+	// no longer matches its corpus entry, or a stored page text,
+	// alternative text or glyph-box file is missing or no longer matches
+	// its hash (corpus.ErrIntegrity).
 	ErrStaleCorpus = errors.New("the corpus does not match its PDFs or page folders")
 )
 
 // Build validates the reference against the corpus (spans.Validate; any
 // error refuses), checks the plan against the reference, re-hashes every
-// PDF (or folder of imported page texts) and page text, and returns the
-// lock. It writes nothing.
+// PDF (or folder of imported page texts), page text, alternative text and
+// glyph-box file, and returns the lock. It writes nothing.
 func Build(in Inputs) (*Frozen, error) {
 	lockDir, err := filepath.Abs(filepath.Dir(in.LockPath))
 	if err != nil {
@@ -145,6 +146,19 @@ func Build(in Inputs) (*Frozen, error) {
 				return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
 			}
 			add("page", d.Name, strconv.Itoa(p.Page), strconv.Itoa(p.Chars), p.BLAKE3)
+			// Read as the verbs read them, so what is frozen is what they accept.
+			if _, err := store.AltTexts(d, p.Page); err != nil {
+				return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+			}
+			for k, sum := range p.Alts {
+				add("alt", d.Name, strconv.Itoa(p.Page), strconv.Itoa(k+1), sum)
+			}
+			if p.Boxes != "" {
+				if _, err := store.Boxes(d, p.Page); err != nil {
+					return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+				}
+				add("boxes", d.Name, strconv.Itoa(p.Page), p.Boxes)
+			}
 		}
 	}
 

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -29,9 +31,10 @@ func (c Change) String() string { return c.Input + ": " + c.Detail }
 type Report struct {
 	Changes  []Change `json:"changes"`  // frozen inputs that changed: refuse
 	Warnings []Change `json:"warnings"` // toolchain drift: proceed
-	// What was re-hashed. Texts counts folders of imported page texts.
-	PDFs, Texts, Pages, Questions, Orders int
-	Lock                                  *Lock `json:"-"`
+	// What was re-hashed. Texts counts folders of imported page texts,
+	// Alts stored alternative texts, Boxes stored glyph-box files.
+	PDFs, Texts, Pages, Alts, Boxes, Questions, Orders int
+	Lock                                               *Lock `json:"-"`
 }
 
 // OK reports whether every frozen input matches the lock.
@@ -49,8 +52,8 @@ func (r *Report) Err() error {
 	return fmt.Errorf("%w: %s (and %d more)", ErrChanged, r.Changes[0], len(r.Changes)-1)
 }
 
-// Summary counts what was checked. Text documents are counted only when
-// the lock has some.
+// Summary counts what was checked. Text documents, alternative texts and
+// glyph-box files are counted only when the lock has some.
 func (r *Report) Summary() string {
 	docs := fmt.Sprintf("%d PDFs", r.PDFs)
 	switch {
@@ -59,8 +62,15 @@ func (r *Report) Summary() string {
 	case r.Texts > 0:
 		docs += ", " + plural(r.Texts, "text document")
 	}
-	return fmt.Sprintf("%s, %d page texts, %d questions, %d plan orders re-hashed: %s, %s",
-		docs, r.Pages, r.Questions, r.Orders, plural(len(r.Changes), "change"), plural(len(r.Warnings), "warning"))
+	stored := fmt.Sprintf("%d page texts", r.Pages)
+	if r.Alts > 0 {
+		stored += ", " + plural(r.Alts, "alternative text")
+	}
+	if r.Boxes > 0 {
+		stored += ", " + plural(r.Boxes, "glyph-box file")
+	}
+	return fmt.Sprintf("%s, %s, %d questions, %d plan orders re-hashed: %s, %s",
+		docs, stored, r.Questions, r.Orders, plural(len(r.Changes), "change"), plural(len(r.Warnings), "warning"))
 }
 
 // Check re-hashes everything the lock at lockPath pins, reading each input
@@ -128,7 +138,8 @@ func (c *checker) corpus() {
 	if !ok {
 		return
 	}
-	dir := c.path(rec.Fields[0])
+	corpusRel := rec.Fields[0]
+	dir := c.path(corpusRel)
 	if b, err := readCapped(filepath.Join(dir, corpus.ManifestFile), 1<<30); err != nil {
 		c.change("corpus "+rec.Fields[0], "%v", err)
 	} else if got := corpus.Hash(b); got != rec.Fields[1] {
@@ -202,39 +213,169 @@ func (c *checker) corpus() {
 		name, pageStr, chars, sum := r.Fields[0], r.Fields[1], r.Fields[2], r.Fields[3]
 		in := "page " + name + " " + pageStr
 		c.rep.Pages++
-		page, err := strconv.Atoi(pageStr)
-		if err != nil || page < 1 {
-			c.change("lock", "page record %q has a bad page number: the lock was edited after freeze", r.String())
+		page, ok := c.pageOf(r)
+		if !ok {
 			continue
 		}
 		frozenPages[name] = max(frozenPages[name], page)
-		if m == nil {
+		d, p := c.corpusPage(m, in, name, page)
+		if p == nil {
 			continue
 		}
-		d, ok := m.Document(name)
-		if !ok || page > len(d.Pages) {
-			c.change(in, "no longer in the corpus")
-			continue
-		}
-		p := d.Pages[page-1]
 		if p.BLAKE3 != sum || strconv.Itoa(p.Chars) != chars {
 			c.change(in, "the stored text changed: frozen %s (%s code points), the manifest now says %s (%d)", sum, chars, p.BLAKE3, p.Chars)
 			continue
 		}
 		if _, err := store.Text(d, page); err != nil {
-			if errors.Is(err, corpus.ErrIntegrity) {
-				c.change(in, "the stored text was edited: its file no longer hashes to %s", sum)
-			} else {
-				c.change(in, "%v", err)
+			c.storedFile(in, corpusRel, err, "the stored text was edited: its file no longer hashes to "+sum)
+		}
+	}
+	pinned := c.altsAndBoxes(store, m, corpusRel)
+	if m != nil {
+		for _, d := range m.Documents {
+			if !frozenDocs[d.Name] {
+				continue
+			}
+			if len(d.Pages) > frozenPages[d.Name] {
+				c.change(docKind(&d)+" "+d.Name, "has %d pages in the corpus, %d frozen", len(d.Pages), frozenPages[d.Name])
+			}
+			c.unpinned(&d, frozenPages[d.Name], pinned)
+		}
+	}
+}
+
+// pageOf reads the page number of a page, alt or boxes record (its second
+// field), naming the lock edited when it is not one.
+func (c *checker) pageOf(r Record) (int, bool) {
+	page, err := strconv.Atoi(r.Fields[1])
+	if err != nil || page < 1 {
+		c.change("lock", "%s record %q has a bad page number: the lock was edited after freeze", r.Kind, r.String())
+		return 0, false
+	}
+	return page, true
+}
+
+// corpusPage returns the manifest's entry for the page a record names, or
+// nil after naming it gone (or nil when the corpus did not open).
+func (c *checker) corpusPage(m *corpus.Manifest, in, name string, page int) (*corpus.Document, *corpus.Page) {
+	if m == nil {
+		return nil, nil
+	}
+	d, ok := m.Document(name)
+	if !ok || page > len(d.Pages) {
+		c.change(in, "no longer in the corpus")
+		return nil, nil
+	}
+	return d, &d.Pages[page-1]
+}
+
+// storedFile names what is wrong with a stored file that a corpus.Store
+// reader refused; edited is the detail for a file that hashes otherwise.
+// A missing file, or a glyph-box file that no longer decompresses, is a
+// change like any other, named with its path relative to the lock.
+func (c *checker) storedFile(in, corpusRel string, err error, edited string) {
+	var ie *corpus.IntegrityError
+	switch {
+	case !errors.As(err, &ie):
+		c.change(in, "%v", err)
+	case errors.Is(ie.Err, fs.ErrNotExist):
+		c.change(in, "missing: no file at %s", path.Join(corpusRel, ie.File))
+	case ie.Err != nil:
+		c.change(in, "%s: %v", path.Join(corpusRel, ie.File), ie.Err)
+	default:
+		c.change(in, "%s", edited)
+	}
+}
+
+// altsAndBoxes compares every alt and boxes record with the manifest and
+// re-reads its file through the corpus.Store reader the verbs use: an
+// alternative text re-hashed, a glyph-box file decompressed and re-hashed.
+// It returns what the records pin (pinKey).
+func (c *checker) altsAndBoxes(store *corpus.Store, m *corpus.Manifest, corpusRel string) map[string]bool {
+	pinned := map[string]bool{}
+	for _, r := range c.l.Find("alt") {
+		name, pageStr, kStr, sum := r.Fields[0], r.Fields[1], r.Fields[2], r.Fields[3]
+		in := "alt " + name + " " + pageStr + " " + kStr
+		c.rep.Alts++
+		page, ok := c.pageOf(r)
+		if !ok {
+			continue
+		}
+		k, err := strconv.Atoi(kStr)
+		if err != nil || k < 1 {
+			c.change("lock", "alt record %q has a bad alternative number: the lock was edited after freeze", r.String())
+			continue
+		}
+		pinned[pinKey(name, page, k)] = true
+		d, p := c.corpusPage(m, in, name, page)
+		switch {
+		case p == nil:
+		case k > len(p.Alts):
+			c.change(in, "no longer in the corpus: the manifest now records %d alternative texts for the page", len(p.Alts))
+		case p.Alts[k-1] != sum:
+			c.change(in, "the stored alternative text changed: frozen %s, the manifest now says %s", sum, p.Alts[k-1])
+		default:
+			if _, err := store.AltText(d, page, k); err != nil {
+				c.storedFile(in, corpusRel, err, "the stored alternative text was edited: its file no longer hashes to "+sum)
 			}
 		}
 	}
-	if m != nil {
-		for _, d := range m.Documents {
-			if frozenDocs[d.Name] && len(d.Pages) > frozenPages[d.Name] {
-				c.change(docKind(&d)+" "+d.Name, "has %d pages in the corpus, %d frozen", len(d.Pages), frozenPages[d.Name])
+	for _, r := range c.l.Find("boxes") {
+		name, pageStr, sum := r.Fields[0], r.Fields[1], r.Fields[2]
+		in := "boxes " + name + " " + pageStr
+		c.rep.Boxes++
+		page, ok := c.pageOf(r)
+		if !ok {
+			continue
+		}
+		pinned[pinKey(name, page, 0)] = true
+		d, p := c.corpusPage(m, in, name, page)
+		switch {
+		case p == nil:
+		case p.Boxes == "":
+			c.change(in, "no longer in the corpus: the manifest now records no glyph boxes for the page")
+		case p.Boxes != sum:
+			c.change(in, "the stored glyph boxes changed: frozen %s, the manifest now says %s", sum, p.Boxes)
+		default:
+			if _, err := store.Boxes(d, page); err != nil {
+				c.storedFile(in, corpusRel, err, "the stored glyph boxes were edited: their file no longer decompresses to "+sum)
 			}
 		}
+	}
+	return pinned
+}
+
+// pinKey identifies alternative text k (1-based) of a page, or with k 0
+// its glyph boxes.
+func pinKey(doc string, page, k int) string {
+	return doc + "\x00" + strconv.Itoa(page) + "\x00" + strconv.Itoa(k)
+}
+
+// unpinned names the alternative texts and glyph-box files the manifest
+// records for the frozen pages of d (1..pages) that the lock does not pin
+// (pinned, from altsAndBoxes): added after freeze, or frozen by a
+// citecheck that did not pin them.
+func (c *checker) unpinned(d *corpus.Document, pages int, pinned map[string]bool) {
+	var nAlts, nBoxes int
+	for _, p := range d.Pages[:min(pages, len(d.Pages))] {
+		for k := range p.Alts {
+			if !pinned[pinKey(d.Name, p.Page, k+1)] {
+				nAlts++
+			}
+		}
+		if p.Boxes != "" && !pinned[pinKey(d.Name, p.Page, 0)] {
+			nBoxes++
+		}
+	}
+	var what []string
+	if nAlts > 0 {
+		what = append(what, plural(nAlts, "alternative text"))
+	}
+	if nBoxes > 0 {
+		what = append(what, plural(nBoxes, "glyph-box file"))
+	}
+	if len(what) > 0 {
+		c.change(docKind(d)+" "+d.Name, "%s in the corpus not in the lock: added after freeze, or the lock was written by a citecheck that did not pin them (freeze again)", strings.Join(what, " and "))
 	}
 }
 

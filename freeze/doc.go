@@ -33,6 +33,11 @@
 //	                                               texts (corpus.ImportText): BYTES and BLAKE3 as
 //	                                               the manifest's (corpus.TextHash), PATH its folder
 //	page            DOC PAGE CHARS BLAKE3          every stored page text (chars in code points)
+//	alt             DOC PAGE K BLAKE3              every stored alternative text (<page>.alt<K>.txt,
+//	                                               K from 1), its BLAKE3 as the manifest's
+//	boxes           DOC PAGE BLAKE3                every stored glyph-box file (<page>.boxes.gz):
+//	                                               the BLAKE3 of the uncompressed boxes, as the
+//	                                               manifest's
 //	reference       PATH RAW_BLAKE3 CANON_BLAKE3   the file's bytes; spans.Reference.Canonical
 //	question        ID BLAKE3                      spans.CanonicalQuestion, one per question
 //	question.part   ID FIELD BLAKE3                spans.QuestionParts (not "id"), to name what changed
@@ -60,7 +65,14 @@
 // reads it (missing, no longer importable, changed), naming each page file
 // changed, missing or added, and compared with its corpus entry; documents
 // added to the corpus; every page text (its manifest
-// entry, and its file re-hashed through corpus.Store.Text); the reference's
+// entry, and its file re-hashed through corpus.Store.Text); every
+// alternative text and glyph-box file (its manifest entry, and its file
+// re-read through corpus.Store.AltText and corpus.Store.Boxes, the readers
+// the verbs use: a missing file, a gzip that no longer decompresses and
+// boxes that decompress to other bytes are each a change); alternative
+// texts and glyph-box files the manifest records for a frozen page that
+// the lock does not pin (a lock written before alt and boxes records
+// existed is refused: freeze again); the reference's
 // raw and canonical hashes, and each question by id (added, removed, or
 // which parts changed); the plan's hash, its decoding (an edited order is
 // refused with the positions that moved) and each repetition's order. A
@@ -74,8 +86,10 @@
 // Build (and Write) refuse with ErrReferenceInvalid when span validation
 // finds errors (Frozen.Spans holds them), ErrPlanMismatch when the plan was
 // made for other questions, ErrStaleCorpus when a PDF, a folder of imported
-// page texts or a stored page text no longer matches the corpus. Decoding faults of the reference and plan are
-// returned as their packages' *DecodeError. Check's error is only for a
+// page texts or a stored page text, alternative text or glyph-box file no
+// longer matches the corpus (a stored file through corpus.ErrIntegrity).
+// Decoding faults of the reference and plan are returned as their
+// packages' *DecodeError. Check's error is only for a
 // lock it cannot read; every change is data in the Report, and Report.Err
 // wraps ErrChanged. The package never prints or exits.
 //

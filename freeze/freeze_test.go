@@ -50,6 +50,10 @@ var (
 // evaluation returns a fresh folder laid out as an evaluation: pdfs/ with
 // the fixture PDFs, corpus/ extracted from them, reference.json and
 // plan.json from fixtures. The extraction runs once; each test gets a copy.
+// The corpus holds every kind of stored file: pdftext records glyph boxes
+// for every page, and page 1 of price-list.pdf is given an alternative
+// text (withAlt), as pdftext gives a page whose font names glyphs other
+// extractors read by their codes.
 func evaluation(t *testing.T) string {
 	t.Helper()
 	templateOnce.Do(func() {
@@ -73,7 +77,7 @@ func evaluation(t *testing.T) string {
 		}
 		r := &pdftext.Runner{}
 		_, templateErr = corpus.Build(context.Background(), filepath.Join(templateDir, "corpus"), files,
-			corpus.BuildOptions{Extractor: r.Extractor(), Extract: r.Extract, Jobs: 2})
+			corpus.BuildOptions{Extractor: r.Extractor(), Extract: withAlt(r.Extract), Jobs: 2})
 		if templateErr != nil {
 			return
 		}
@@ -106,6 +110,18 @@ func evaluation(t *testing.T) string {
 	return dir
 }
 
+// withAlt wraps an extractor to give page 1 of price-list.pdf an
+// alternative text: its hyphens read as minus signs.
+func withAlt(extract corpus.ExtractFunc) corpus.ExtractFunc {
+	return func(ctx context.Context, name string, pdf []byte) corpus.Extraction {
+		ex := extract(ctx, name, pdf)
+		if name == "price-list.pdf" && len(ex.Pages) > 0 {
+			ex.Pages[0].Alts = []string{strings.ReplaceAll(ex.Pages[0].Text, "-", "\u2212")}
+		}
+		return ex
+	}
+}
+
 func inputs(dir string) freeze.Inputs {
 	return freeze.Inputs{
 		LockPath:      filepath.Join(dir, "eval.lock"),
@@ -135,8 +151,8 @@ func TestVerifyUnchanged(t *testing.T) {
 	if !rep.OK() || len(rep.Warnings) != 0 || rep.Err() != nil {
 		t.Errorf("an untouched evaluation: changes %v, warnings %v", rep.Changes, rep.Warnings)
 	}
-	if rep.PDFs != 3 || rep.Pages != 6 || rep.Questions != 6 || rep.Orders != 3 {
-		t.Errorf("re-hashed %d PDFs, %d pages, %d questions, %d orders", rep.PDFs, rep.Pages, rep.Questions, rep.Orders)
+	if rep.PDFs != 3 || rep.Pages != 6 || rep.Alts != 1 || rep.Boxes != 6 || rep.Questions != 6 || rep.Orders != 3 {
+		t.Errorf("re-hashed %d PDFs, %d pages, %d alternative texts, %d glyph-box files, %d questions, %d orders", rep.PDFs, rep.Pages, rep.Alts, rep.Boxes, rep.Questions, rep.Orders)
 	}
 }
 
@@ -195,11 +211,46 @@ func TestTamper(t *testing.T) {
 			flipByte(t, filepath.Join(dir, "pdfs", "price-list.pdf"), 100)
 		}, []string{"pdf price-list.pdf"}, "pdfs/price-list.pdf changed: BLAKE3 frozen blake3:8553fe3f"},
 		{"one page text edited", func(t *testing.T, dir string) {
-			store, _ := corpus.Open(filepath.Join(dir, "corpus"))
-			d, _ := store.Manifest().Document("supplier-policy.pdf")
-			page := filepath.Join(dir, "corpus", "text", strings.TrimPrefix(d.BLAKE3, "blake3:"), "0002.txt")
-			replaceIn(t, page, "45 calendar days", "46 calendar days")
+			replaceIn(t, storedFile(t, dir, "supplier-policy.pdf", "0002.txt"), "45 calendar days", "46 calendar days")
 		}, []string{"page supplier-policy.pdf 2"}, "the stored text was edited"},
+		{"a page text removed: the manifest still records it", func(t *testing.T, dir string) {
+			os.Remove(storedFile(t, dir, "supplier-policy.pdf", "0002.txt"))
+		}, []string{"page supplier-policy.pdf 2"}, "missing: no file at corpus/text/"},
+		{"one byte of an alternative text changed: locate would refuse the corpus", func(t *testing.T, dir string) {
+			flipByte(t, storedFile(t, dir, "price-list.pdf", "0001.alt1.txt"), 0)
+		}, []string{"alt price-list.pdf 1 1"}, "the stored alternative text was edited: its file no longer hashes to blake3:"},
+		{"an alternative text removed: the manifest still records it", func(t *testing.T, dir string) {
+			os.Remove(storedFile(t, dir, "price-list.pdf", "0001.alt1.txt"))
+		}, []string{"alt price-list.pdf 1 1"}, "missing: no file at corpus/text/"},
+		{"one byte of a boxes.gz changed: the gzip no longer decompresses (show --boxes would fail)", func(t *testing.T, dir string) {
+			path := storedFile(t, dir, "supplier-policy.pdf", "0002.boxes.gz")
+			flipByte(t, path, fileSize(t, path)-8) // the CRC-32 of the trailer
+		}, []string{"boxes supplier-policy.pdf 2"}, "0002.boxes.gz: not a gzip file that decompresses: gzip: invalid checksum"},
+		{"a boxes.gz replaced by a valid gzip of other boxes: only the uncompressed hash tells", func(t *testing.T, dir string) {
+			b, _ := os.ReadFile(storedFile(t, dir, "supplier-policy.pdf", "0001.boxes.gz"))
+			os.WriteFile(storedFile(t, dir, "supplier-policy.pdf", "0002.boxes.gz"), b, 0o644)
+		}, []string{"boxes supplier-policy.pdf 2"}, "the stored glyph boxes were edited: their file no longer decompresses to blake3:"},
+		{"a boxes.gz removed: the manifest still records it", func(t *testing.T, dir string) {
+			os.Remove(storedFile(t, dir, "supplier-policy.pdf", "0002.boxes.gz"))
+		}, []string{"boxes supplier-policy.pdf 2"}, "missing: no file at corpus/text/"},
+		{"an alternative text edited and the manifest edited to match: the manifest is pinned", func(t *testing.T, dir string) {
+			path := storedFile(t, dir, "price-list.pdf", "0001.alt1.txt")
+			_, before := hashOf(t, path)
+			flipByte(t, path, 0)
+			_, after := hashOf(t, path)
+			replaceIn(t, filepath.Join(dir, "corpus", corpus.ManifestFile), before, after)
+		}, []string{"corpus corpus", "alt price-list.pdf 1 1"}, "the stored alternative text changed: frozen blake3:"},
+		{"a lock without alt and boxes records (as citecheck wrote before it pinned them): they are not pinned", func(t *testing.T, dir string) {
+			path := filepath.Join(dir, "eval.lock")
+			b, _ := os.ReadFile(path)
+			var body strings.Builder
+			for _, line := range strings.SplitAfter(string(b), "\n") {
+				if !strings.HasPrefix(line, "alt ") && !strings.HasPrefix(line, "boxes ") && !strings.HasPrefix(line, "root ") {
+					body.WriteString(line)
+				}
+			}
+			os.WriteFile(path, []byte(body.String()+"root "+corpus.Hash([]byte(body.String()))+"\n"), 0o644)
+		}, []string{"pdf inspection-manual.pdf", "pdf price-list.pdf", "pdf supplier-policy.pdf"}, "1 alternative text and 1 glyph-box file in the corpus not in the lock"},
 		{"one claim value changed", func(t *testing.T, dir string) {
 			replaceIn(t, filepath.Join(dir, "reference.json"), `"value": "every 6 months"`, `"value": "every 7 months"`)
 		}, []string{"reference reference.json", "question Q04"}, "essential_claims changed"},
@@ -297,10 +348,15 @@ func TestFreezeRefuses(t *testing.T) {
 			flipByte(t, filepath.Join(dir, "pdfs", "supplier-policy.pdf"), 50)
 		}, freeze.ErrStaleCorpus, "has changed since it was extracted"},
 		{"a page text edited since extraction", func(t *testing.T, dir string) {
-			store, _ := corpus.Open(filepath.Join(dir, "corpus"))
-			d, _ := store.Manifest().Document("price-list.pdf")
-			replaceIn(t, filepath.Join(dir, "corpus", "text", strings.TrimPrefix(d.BLAKE3, "blake3:"), "0001.txt"), "4.75", "4.57")
-		}, freeze.ErrStaleCorpus, "page text does not match"},
+			replaceIn(t, storedFile(t, dir, "price-list.pdf", "0001.txt"), "4.75", "4.57")
+		}, freeze.ErrStaleCorpus, "0001.txt): stored file does not match the manifest"},
+		{"an alternative text edited since extraction", func(t *testing.T, dir string) {
+			flipByte(t, storedFile(t, dir, "price-list.pdf", "0001.alt1.txt"), 0)
+		}, freeze.ErrStaleCorpus, "0001.alt1.txt): stored file does not match the manifest"},
+		{"a boxes.gz damaged since extraction", func(t *testing.T, dir string) {
+			path := storedFile(t, dir, "inspection-manual.pdf", "0002.boxes.gz")
+			flipByte(t, path, fileSize(t, path)-8)
+		}, freeze.ErrStaleCorpus, "0002.boxes.gz): stored file does not match the manifest: not a gzip file that decompresses"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -348,6 +404,28 @@ func TestParseRefuses(t *testing.T) {
 	if err != nil || l.Records[0].Fields[0] != "Q 1" {
 		t.Errorf("quoted field: %v %v", l, err)
 	}
+}
+
+// storedFile returns the path of a stored file (name: "0001.txt",
+// "0001.alt1.txt", "0001.boxes.gz") of a document in the corpus of the
+// evaluation folder dir.
+func storedFile(t *testing.T, dir, doc, name string) string {
+	t.Helper()
+	store, err := corpus.Open(filepath.Join(dir, "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := store.Manifest().Document(doc)
+	if !ok {
+		t.Fatalf("no document %s in the corpus", doc)
+	}
+	return filepath.Join(dir, "corpus", "text", strings.TrimPrefix(d.BLAKE3, "blake3:"), name)
+}
+
+func fileSize(t *testing.T, path string) int {
+	t.Helper()
+	n, _ := hashOf(t, path)
+	return n
 }
 
 func flipByte(t *testing.T, path string, at int) {
