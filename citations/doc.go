@@ -140,7 +140,11 @@
 // unknown keys (in vendor payloads: a known field spelled in another case),
 // missing required keys and invalid values are *InputError with file, line
 // and the JSON key path; errors.Is finds ErrInvalidUTF8, ErrDuplicateKey,
-// ErrUnknownKey, ErrMissing, ErrInvalid or ErrTooLarge. NewIndex returns
+// ErrUnknownKey, ErrMissing, ErrInvalid or ErrTooLarge. A locate request
+// whose quote is longer than MaxQuoteBytes (64 KiB) is refused as too long
+// (ErrTooLarge), not searched: locating costs memory in proportion to the
+// quote's length. Run records are not capped per quote (only per line,
+// MaxLineBytes): a model's long quote is still graded. NewIndex returns
 // corpus.ErrIntegrity (wrapped) when a page text no longer matches its hash;
 // Build returns ErrDuplicateDocument. Nothing else fails: an unknown document,
 // an empty quote or an unreadable document is a status or a note.

@@ -27,12 +27,19 @@ func (r LocateRequest) Query() Query {
 	return q
 }
 
+// MaxQuoteBytes caps the quote of a LocateRequest: 64 KiB of UTF-8, some
+// twenty pages of text, far beyond any passage a citation quotes. Locating
+// a quote costs memory in proportion to its length (its normalized text,
+// offset maps and search windows: a 10 MB quote took about 700 MB), so a
+// longer one is refused as too long (ErrTooLarge) rather than searched.
+const MaxQuoteBytes = 64 << 10
+
 var locateSchema = object(map[string]*schema{"id": nil, "document": nil, "quote": nil, "page": nil, "page_label": nil})
 
 // ReadLocateRequests reads JSON Lines of LocateRequest strictly: unknown,
 // duplicate or case-variant keys, a missing id, document or quote, an empty
-// quote, a page below 1 and invalid UTF-8 are InputErrors naming file, line
-// and field. Records keep input order.
+// quote, a quote longer than MaxQuoteBytes (ErrTooLarge), a page below 1
+// and invalid UTF-8 are InputErrors naming file, line and field. Records keep input order.
 func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	var out []LocateRequest
 	err := eachLine(r, file, func(n int, data []byte) error {
@@ -55,6 +62,8 @@ func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 			return fail("document", ErrMissing)
 		case strings.TrimFunc(req.Quote, unicode.IsSpace) == "":
 			return fail("quote", fmt.Errorf("%w: empty quote", ErrInvalid))
+		case len(req.Quote) > MaxQuoteBytes:
+			return fail("quote", fmt.Errorf("%w: a quote of %d bytes, longer than the %d (64 KiB) a quote may hold: not searched", ErrTooLarge, len(req.Quote), MaxQuoteBytes))
 		case req.Page != nil && *req.Page < 1:
 			return fail("page", fmt.Errorf("%w: %d (pages are 1-based)", ErrInvalid, *req.Page))
 		}

@@ -35,6 +35,7 @@ func TestReadLocateRequests(t *testing.T) {
 		{"duplicate in case", `{"id": "q", "document": "a", "quote": "x", "QUOTE": "y"}`, 1, "QUOTE", ErrDuplicateKey},
 		{"missing quote", `{"id": "q", "document": "a"}`, 1, "quote", ErrMissing},
 		{"empty quote", `{"id": "q", "document": "a", "quote": "  "}`, 1, "quote", ErrInvalid},
+		{"quote too long", `{"id": "q", "document": "a", "quote": "` + strings.Repeat("x", MaxQuoteBytes+1) + `"}`, 1, "quote", ErrTooLarge},
 		{"missing id", `{"document": "a", "quote": "x"}`, 1, "id", ErrMissing},
 		{"page zero", `{"id": "q", "document": "a", "quote": "x", "page": 0}`, 1, "page", ErrInvalid},
 		{"page type", `{"id": "q", "document": "a", "quote": "x", "page": "3"}`, 1, "page", ErrInvalid},
@@ -50,6 +51,11 @@ func TestReadLocateRequests(t *testing.T) {
 		if !errors.As(err, &ie) || ie.File != "q.jsonl" || ie.Line != tc.line || ie.Field != tc.field || (tc.err != nil && !errors.Is(err, tc.err)) {
 			t.Errorf("%s: %v (want line %d field %q %v)", tc.name, err, tc.line, tc.field, tc.err)
 		}
+	}
+	// A quote of exactly MaxQuoteBytes is searched; one byte more is not.
+	longest := `{"id": "q", "document": "a", "quote": "` + strings.Repeat("é", MaxQuoteBytes/2) + `"}`
+	if reqs, err := ReadLocateRequests(strings.NewReader(longest), "q.jsonl"); err != nil || len(reqs) != 1 {
+		t.Errorf("a quote of MaxQuoteBytes: %v", err)
 	}
 	_, err = ReadLocateRequests(strings.NewReader(`{"id": "q", "document": "a", "quote": "x", "page": 0}`), "q.jsonl")
 	if err == nil || err.Error() != "q.jsonl:1: page: invalid value: 0 (pages are 1-based)" {
