@@ -35,8 +35,12 @@ Output: a table of totals per arm and session (an "all" row per arm and
 overall), then every citation that is not unique, with its file and line;
 with --json, {"citations": [...], "totals": [...]}.
 
+Example:
+  citecheck audit --corpus corpus --format anthropic runs/anthropic.jsonl
+
 Exit status: 0 every citation is unique; 1 some is not; 2 bad usage or bad
-input (file:line: field: fault); 3 the corpus's page texts changed.`
+input (file:line: field: fault; a file with no records); 3 the corpus's
+page texts changed.`
 
 func runAudit(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "audit", "audit --corpus CORPUS [--format F] [--json] RUN.jsonl...", auditAbout)
@@ -68,6 +72,9 @@ func runAudit(stdout, stderr io.Writer, args []string) error {
 		})
 		if err != nil {
 			return err
+		}
+		if len(rs) == 0 {
+			return fmt.Errorf("audit: %w", noRecords(path))
 		}
 		for range rs {
 			fileOf = append(fileOf, path)

@@ -29,7 +29,14 @@ fixtures/citations/run.jsonl against it; then validate the embedded
 reference's evidence spans (DIR/reference.json), make the session plan
 (DIR/plan.json), freeze everything into DIR/citecheck.lock, verify the lock,
 and show verify refusing a PDF with one bit changed. Without --out, a temporary folder is
-used and removed afterwards. The output is the same on every run.`)
+used and removed afterwards. The output is the same on every run.
+
+Example:
+  citecheck demo --out ev
+
+Exit status: 0 every step behaved as the README shows; 1 a fixture PDF did
+not extract or the fresh lock did not verify; 2 bad usage or an --out that
+cannot be written; 4 any other step failed (a bug).`)
 	out := fs.String("out", "", "keep the PDFs and the corpus in `folder`")
 	rest, err := parseFlags(fs, stdout, args)
 	if err != nil {
@@ -37,6 +44,9 @@ used and removed afterwards. The output is the same on every run.`)
 	}
 	if len(rest) > 0 {
 		return usageErrorf("demo: unexpected arguments %q", rest)
+	}
+	if err := checkOutFolder("demo", *out); err != nil {
+		return err
 	}
 	dir := *out
 	if dir == "" {
@@ -49,7 +59,7 @@ used and removed afterwards. The output is the same on every run.`)
 	pdfDir := filepath.Join(dir, "pdfs")
 	corpusDir := filepath.Join(dir, "corpus")
 	if err := os.MkdirAll(pdfDir, 0o755); err != nil {
-		return err
+		return fmt.Errorf("demo: --out: %w", err)
 	}
 	docs := fixtures.Demo()
 	for _, d := range docs {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -15,8 +16,6 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/pdftext"
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 )
 
 const childCommand = pdftext.ChildCommand
@@ -24,7 +23,7 @@ const childCommand = pdftext.ChildCommand
 // runChild is the hidden verb the extractor re-executes itself with.
 func runChild(stdout, stderr io.Writer, args []string) error {
 	if code := pdftext.ChildMain(os.Stdin, stdout, stderr); code != 0 {
-		return &exitError{code: code, err: errors.New("extraction child failed"), silent: true}
+		return childExit(code)
 	}
 	return nil
 }
@@ -38,7 +37,16 @@ its outcome class (encrypted, malformed, unsupported, timeout, resource_limit,
 crash) and the others go on. A PDF already in the corpus with the same bytes
 is not extracted again.
 
-Prints a summary table; exits 1 when any document did not extract ok.`)
+Prints a summary table and the documents that did not extract. Progress goes
+to stderr: a bar on a terminal; otherwise (a CI log) a line every 10 seconds
+once a run takes that long.
+
+Example:
+  citecheck extract --out corpus pdfs
+
+Exit status: 0 every document extracted ok; 1 some document did not (each
+is listed with its class); 2 bad usage or inputs (a missing PDF, two PDFs
+with one name, an --out that is not a corpus folder).`)
 	out := fs.String("out", "", "corpus `folder` to create or update (required)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "PDFs to extract in parallel")
 	passwordFile := fs.String("password-file", "", "`file` of passwords to try on encrypted PDFs, one per line")
@@ -62,7 +70,7 @@ Prints a summary table; exits 1 when any document did not extract ok.`)
 	if *passwordFile != "" {
 		b, err := os.ReadFile(*passwordFile)
 		if err != nil {
-			return inputError(fmt.Errorf("extract: --password-file: %w", err))
+			return fmt.Errorf("extract: --password-file: %w", err)
 		}
 		for _, line := range strings.Split(string(b), "\n") {
 			if line = strings.TrimRight(line, "\r"); line != "" {
@@ -70,12 +78,15 @@ Prints a summary table; exits 1 when any document did not extract ok.`)
 			}
 		}
 	}
+	if err := checkOutCorpus("extract", *out); err != nil {
+		return err
+	}
 	files, err := corpus.Inputs(paths)
 	if err != nil {
-		return inputError(fmt.Errorf("extract: %w", err))
+		return fmt.Errorf("extract: %w", err)
 	}
 	if len(files) == 0 {
-		return inputError(fmt.Errorf("extract: no PDF files found in %s", strings.Join(paths, ", ")))
+		return usageErrorf("extract: no PDF files found in %s", strings.Join(paths, ", "))
 	}
 	lim := pdftext.DefaultLimits
 	lim.Timeout = *timeout
@@ -84,27 +95,19 @@ Prints a summary table; exits 1 when any document did not extract ok.`)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	bar := newProgress(stderr, len(files))
+	bar := startProgress(stderr, "extract", "documents", len(files))
 	start := time.Now()
 	report, err := corpus.Build(ctx, *out, files, corpus.BuildOptions{
 		Extractor: runner.Extractor(),
 		Extract:   runner.Extract,
 		Jobs:      *jobs,
-		Progress: func(p corpus.Progress) {
-			if bar != nil {
-				bar.Describe(p.Result.Name)
-				bar.Add(1)
-			}
-		},
+		Progress:  func(p corpus.Progress) { bar.add(p.Result.Name) },
 	})
-	if bar != nil {
-		bar.Finish()
-		fmt.Fprintln(stderr)
+	bar.finish()
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("extract: interrupted: %w", err)
 	}
 	if err != nil {
-		if errors.Is(err, corpus.ErrDuplicateName) || errors.Is(err, corpus.ErrNotCorpus) || errors.Is(err, corpus.ErrMixedCorpus) {
-			return inputError(fmt.Errorf("extract: %w", err))
-		}
 		return fmt.Errorf("extract: %w", err)
 	}
 	if *asJSON {
@@ -122,18 +125,28 @@ Prints a summary table; exits 1 when any document did not extract ok.`)
 	return nil
 }
 
-// newProgress returns a progress bar on stderr when it is a terminal.
-func newProgress(stderr io.Writer, total int) *progressbar.ProgressBar {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
+// checkOutFolder refuses an --out that names an existing file: verb
+// writes a folder there.
+func checkOutFolder(verb, dir string) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return usageErrorf("%s: --out %s is a file; want a folder (new, or one %s wrote)", verb, dir, verb)
 	}
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(stderr),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish())
+	return nil
+}
+
+// checkOutCorpus refuses an --out that names an existing file, or a
+// folder whose corpus manifest cannot be read (see openCorpus), before
+// verb builds a corpus there.
+func checkOutCorpus(verb, dir string) error {
+	if err := checkOutFolder(verb, dir); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, corpus.ManifestFile)); err == nil {
+		if _, err := openCorpus(dir); err != nil {
+			return fmt.Errorf("%s: %w", verb, err)
+		}
+	}
+	return nil
 }
 
 // printExtractReport prints the summary table and the documents that did not

@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 
-	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/freeze"
-	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -32,10 +29,15 @@ names every input that changed. It never repairs anything. A different
 toolchain (tool, module, Go, Unicode or normalization version) alone is a
 warning.
 
+Examples:
+  citecheck freeze --corpus corpus reference.json --plan plan.json --out eval.lock
+  citecheck freeze --verify eval.lock
+
 Exit status: 0 lock written, or verified with every input unchanged; 1 the
 reference has span errors (nothing written); 2 bad usage or unreadable
-inputs; 3 integrity refusal: a frozen input changed, the lock was edited, or
-the corpus no longer matches its PDFs.`
+inputs (a reference without questions, a plan made for other questions,
+a file that is not a lock); 3 integrity refusal: a frozen input changed,
+the lock was edited, or the corpus no longer matches its PDFs.`
 
 func runFreeze(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "freeze", "freeze --corpus CORPUS REFERENCE [--plan PLAN] --out LOCK | freeze --verify LOCK", freezeAbout)
@@ -56,6 +58,15 @@ func runFreeze(stdout, stderr io.Writer, args []string) error {
 	if *dir == "" || *out == "" || len(rest) != 1 {
 		return usageErrorf("freeze: want --corpus CORPUS REFERENCE --out LOCK (or --verify LOCK)")
 	}
+	// The corpus and reference are read first so that a corpus folder
+	// that is no corpus, and a reference without questions, are refused
+	// as such; freeze.Write reads them again.
+	if _, err := openCorpus(*dir); err != nil {
+		return fmt.Errorf("freeze: %w", err)
+	}
+	if ref, err := spans.ReadFile(rest[0]); err == nil && len(ref.Questions) == 0 {
+		return fmt.Errorf("freeze: %w: the reference has no questions", noRecords(rest[0]))
+	}
 	fr, err := freeze.Write(freeze.Inputs{
 		LockPath: *out, CorpusDir: *dir, ReferencePath: rest[0], PlanPath: *planPath, Toolchain: toolchain(),
 	})
@@ -69,10 +80,6 @@ func runFreeze(stdout, stderr io.Writer, args []string) error {
 	case errors.Is(err, freeze.ErrReferenceInvalid):
 		fmt.Fprintf(stdout, "freeze: refused: the reference has %s; nothing was written\n", countOf(fr.Spans.Count(spans.Error), "span error"))
 		return errChecksFailed
-	case errors.Is(err, freeze.ErrStaleCorpus):
-		return &exitError{code: exitIntegrity, err: err}
-	case errors.Is(err, freeze.ErrPlanMismatch), isInputFault(err):
-		return inputError(err)
 	case err != nil:
 		return err
 	}
@@ -101,26 +108,14 @@ func printFrozen(w io.Writer, name string, fr *freeze.Frozen) {
 		name, docs, len(l.Find("page")), len(l.Find("question")), len(l.Find("plan.order")))
 }
 
-// isInputFault reports whether err is a fault in the user's inputs rather
-// than in citecheck: a file that cannot be opened or decoded.
-func isInputFault(err error) bool {
-	var se *spans.DecodeError
-	var ses *spans.DecodeErrors
-	return errors.As(err, &se) || errors.As(err, &ses) ||
-		errors.Is(err, corpus.ErrNotCorpus) || errors.Is(err, plan.ErrNotReproducible) || isNotExist(err)
-}
-
 func runVerify(stdout io.Writer, lockPath string) error {
 	rep, err := freeze.Check(lockPath, toolchain())
-	switch {
-	case errors.Is(err, freeze.ErrMalformed):
-		return &exitError{code: exitIntegrity, err: err}
-	case err != nil:
-		return inputError(err)
+	if err != nil {
+		return err
 	}
 	printVerifyReport(stdout, lockPath, rep)
 	if !rep.OK() {
-		return &exitError{code: exitIntegrity, err: errors.New("integrity refusal"), silent: true}
+		return errRefused
 	}
 	return nil
 }
@@ -139,8 +134,6 @@ func printVerifyReport(w io.Writer, lockPath string, rep *freeze.Report) {
 		fmt.Fprintf(w, "refused: %s; nothing may be graded against this lock\n", changedInputs(len(rep.Changes)))
 	}
 }
-
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 func changedInputs(n int) string {
 	return countOf(n, "frozen input") + " changed"

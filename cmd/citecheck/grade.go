@@ -51,10 +51,13 @@ factual and supported verdicts (pass/unresolved/fail) of answerable
 questions, abstention verdicts of unknown ones, the emitted citations'
 verdicts, and answers with no citation.
 
+Progress goes to stderr: a spinner on a terminal; otherwise (a CI log) a
+line every 10 seconds once grading takes that long.
+
 Exit status: 0 every result passes (every attempt ok, every verdict and
 citation pass); 1 something failed or is unresolved; 2 bad usage or input
-(file:line: field: fault; a question the reference lacks); 3 the lock or
-the corpus changed.`
+(file:line: field: fault; a question the reference lacks; a run file with
+no records); 3 the lock or the corpus changed.`
 
 func runGrade(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "grade", "grade (--lock LOCK | --corpus CORPUS --reference REF [--plan PLAN]) --out DIR [--format F] [--json] RUN...", gradeAbout)
@@ -145,11 +148,9 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 		switch {
 		case errors.Is(err, freeze.ErrChanged) && ev != nil && ev.Report != nil && !ev.Report.OK():
 			printVerifyReport(stdout, job.lock, ev.Report)
-			return nil, &exitError{code: exitIntegrity, err: errors.New("integrity refusal"), silent: true}
-		case errors.Is(err, freeze.ErrChanged), errors.Is(err, freeze.ErrMalformed):
-			return nil, &exitError{code: exitIntegrity, err: fmt.Errorf("grade: %w", err)}
+			return nil, errRefused
 		case err != nil:
-			return nil, inputError(fmt.Errorf("grade: %w", err))
+			return nil, fmt.Errorf("grade: %w", err)
 		}
 		for _, w := range ev.Report.Warnings {
 			fmt.Fprintf(stderr, "citecheck: grade: warning: %s\n", w)
@@ -157,16 +158,35 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 		ref, pl, dir, frozen = ev.Reference, ev.Plan, ev.CorpusDir, true
 	} else {
 		if ref, err = spans.ReadFile(job.reference); err != nil {
-			return nil, inputError(fmt.Errorf("grade: %w", err))
+			return nil, fmt.Errorf("grade: %w", err)
 		}
 		if job.plan != "" {
 			if pl, _, err = plan.ReadFile(job.plan); err != nil {
-				return nil, inputError(fmt.Errorf("grade: %w", err))
+				return nil, fmt.Errorf("grade: %w", err)
 			}
 			if err := freeze.MatchPlan(pl, ref); err != nil {
-				return nil, inputError(fmt.Errorf("grade: %w", err))
+				return nil, fmt.Errorf("grade: %w", withKind(err, freeze.ErrPlanMismatch))
 			}
 		}
+	}
+	// Each run file is read up to its first record before the index is
+	// built, so that an empty file or a first line at fault is refused at
+	// once; the records are counted again as they are graded (stdin can
+	// only be read then).
+	names := make([]string, len(job.runs))
+	for i, path := range job.runs {
+		names[i] = path
+		if job.names != nil {
+			names[i] = job.names[i]
+		}
+		if path != "-" {
+			if err := firstRun(path, names[i], job.format); err != nil {
+				return nil, fmt.Errorf("grade: %w", err)
+			}
+		}
+	}
+	if err := checkOutFolder("grade", job.out); err != nil {
+		return nil, err
 	}
 	ix, err := openIndex("grade", dir)
 	if err != nil {
@@ -175,58 +195,71 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 	relaxGC()
 	g, err := grade.New(ix, ref, frozen)
 	if err != nil {
-		return nil, inputError(fmt.Errorf("grade: %w", err))
+		return nil, fmt.Errorf("grade: %w", err)
 	}
 	inputs := make([]grade.Input, len(job.runs))
 	for i, path := range job.runs {
-		name := path
-		if job.names != nil {
-			name = job.names[i]
-		}
-		inputs[i] = grade.Input{File: name, Each: func(fn func(*citations.RunRecord) error) error {
+		inputs[i] = grade.Input{File: names[i], Each: func(fn func(*citations.RunRecord) error) error {
+			n := 0
+			count := func(rec *citations.RunRecord) error { n++; return fn(rec) }
+			var err error
 			if path == "-" {
-				return citations.EachRun(inputStdin, "stdin", job.format, fn)
+				err = citations.EachRun(inputStdin, "stdin", job.format, count)
+			} else if f, oerr := os.Open(path); oerr != nil {
+				err = oerr
+			} else {
+				err = citations.EachRun(f, names[i], job.format, count)
+				f.Close()
 			}
-			f, err := os.Open(path)
-			if err != nil {
-				return err
+			if err == nil && n == 0 {
+				err = noRecords(names[i])
 			}
-			defer f.Close()
-			return citations.EachRun(f, name, job.format, fn)
+			return err
 		}}
 	}
 	if err := os.MkdirAll(job.out, 0o755); err != nil {
-		return nil, inputError(fmt.Errorf("grade: --out: %w", err))
+		return nil, fmt.Errorf("grade: --out: %w", err)
 	}
 	dst, err := atomicfile.Create(filepath.Join(job.out, "results.jsonl"))
 	if err != nil {
-		return nil, inputError(fmt.Errorf("grade: --out: %w", err))
+		return nil, fmt.Errorf("grade: --out: %w", err)
 	}
 	defer dst.Abort()
-	bar := newProgress(stderr, -1)
-	opts := grade.RunOptions{Plan: pl, SpillDir: job.out, Progress: func(n int) {
-		if bar != nil {
-			bar.Set(n)
-		}
-	}}
+	bar := startProgress(stderr, "grade", "records graded", -1)
+	opts := grade.RunOptions{Plan: pl, SpillDir: job.out, Progress: bar.set}
 	if job.failing != nil {
 		opts.Failing = job.failing.add
 	}
 	sum, err := g.Run(inputs, dst, opts)
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.finish()
 	if err != nil {
-		var ie *citations.InputError
-		if errors.As(err, &ie) || isNotExist(err) {
-			return nil, inputError(fmt.Errorf("grade: %w", err))
-		}
 		return nil, fmt.Errorf("grade: %w", err)
 	}
 	if err := dst.Commit(); err != nil {
 		return nil, fmt.Errorf("grade: %w", err)
 	}
 	return sum, nil
+}
+
+// errFirstRun stops firstRun's read at the first record.
+var errFirstRun = errors.New("first record read")
+
+// firstRun reads the run file path (named name in errors) up to its first
+// record: nil when there is one, its input error, or noRecords.
+func firstRun(path, name, format string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	err = citations.EachRun(f, name, format, func(*citations.RunRecord) error { return errFirstRun })
+	switch {
+	case errors.Is(err, errFirstRun):
+		return nil
+	case err != nil:
+		return err
+	}
+	return noRecords(name)
 }
 
 func knownFormat(f string) bool {

@@ -138,10 +138,14 @@ func TestGradeRefusesBadRuns(t *testing.T) {
 	assert.Equal(t, 2, code, errOut)
 	_, errOut, code = runCLI(t, "grade", "--lock", "eval.lock", "--out", "res")
 	assert.Equal(t, 2, code, errOut)
-	// An empty run file grades nothing, which is not "all pass".
+	// An empty run file grades nothing: neither "all pass" (0) nor a
+	// failure of the runs (1), but an input with no records (2).
 	writeFile(t, "empty.jsonl", "")
-	out, _, code := runCLI(t, "grade", "--lock", "eval.lock", "--out", "res", "empty.jsonl")
-	assert.Equal(t, 1, code, out)
+	out, errOut, code := runCLI(t, "grade", "--lock", "eval.lock", "--out", "res", "empty.jsonl")
+	assert.Equal(t, 2, code, out)
+	assert.Equal(t, "citecheck: grade: no records in empty.jsonl\n", errOut)
+	_, err := os.Stat("res/results.jsonl")
+	assert.True(t, os.IsNotExist(err), "a results file was left for an empty run")
 }
 
 // TestGradeRefusesChangedLock: a changed page text or reference stops

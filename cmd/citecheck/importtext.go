@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -33,7 +32,9 @@ Refused with exit status 2, naming the file, and nothing written: a page
 that is not valid UTF-8 (with the byte offset) or holds a form feed; pages
 not numbered 0001 to N without a gap (a missing page, 0000, another file
 name, an empty folder); a file directly in DIR; a document name given by two
-DIRs or already in CORPUS from another folder; a CORPUS made from PDFs.`
+DIRs or already in CORPUS from another folder; a CORPUS made from PDFs.
+
+Exit status: 0 imported (or unchanged); 2 bad usage or refused, as above.`
 
 func runImportText(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "import-text", "import-text --out CORPUS [--json] DIR...", importTextAbout)
@@ -49,12 +50,11 @@ func runImportText(stdout, stderr io.Writer, args []string) error {
 	if len(dirs) == 0 {
 		return usageErrorf("import-text: no folder of page texts given")
 	}
+	if err := checkOutCorpus("import-text", *out); err != nil {
+		return err
+	}
 	report, err := corpus.ImportText(*out, dirs, corpus.ImportOptions{})
 	if err != nil {
-		var ie *corpus.ImportError
-		if errors.As(err, &ie) {
-			return inputError(fmt.Errorf("import-text: %w", err))
-		}
 		return fmt.Errorf("import-text: %w", err)
 	}
 	if *asJSON {

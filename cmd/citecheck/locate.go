@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,8 +32,15 @@ unmapped_glyphs, glyph_codes, reordered).
 page_check says how a given page relates to where the quote is: physical,
 page_label, zero_based or not_on_page.
 
+A quote longer than 64 KiB (citations.MaxQuoteBytes) is refused as too long,
+not searched: bad input, like an empty quote.
+
+Example:
+  citecheck locate --corpus corpus quotes.jsonl > located.jsonl
+
 Exit status: 0 every quote is unique (and on its page, when one is given);
-1 some quote is not; 2 bad usage or bad input (file:line: field: fault).`
+1 some quote is not; 2 bad usage or bad input (file:line: field: fault; a
+file with no records); 3 the corpus's page texts changed.`
 
 func runLocate(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "locate", "locate --corpus CORPUS [QUOTES.jsonl]", locateAbout)
@@ -58,6 +64,9 @@ func runLocate(stdout, stderr io.Writer, args []string) error {
 	})
 	if err != nil {
 		return err
+	}
+	if len(reqs) == 0 {
+		return fmt.Errorf("locate: %w", noRecords(path))
 	}
 	ix, err := openIndex("locate", *dir)
 	if err != nil {
@@ -98,38 +107,43 @@ func writeLocate(w io.Writer, ix *citations.Index, reqs []citations.LocateReques
 // inputStdin is what an input named "-" reads; tests replace it.
 var inputStdin io.Reader = os.Stdin
 
-// readInput opens path ("-" is stdin) and hands it to read; every failure
-// is an input error (exit 2).
+// readInput opens path ("-" is stdin, named "stdin" in errors) and hands
+// it to read.
 func readInput[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
-	var zero T
 	if path == "-" {
-		v, err := read(inputStdin, "stdin")
-		if err != nil {
-			return zero, inputError(err)
-		}
-		return v, nil
+		return read(inputStdin, "stdin")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return zero, inputError(err)
+		var zero T
+		return zero, err
 	}
 	defer f.Close()
-	v, err := read(f, path)
-	if err != nil {
-		return zero, inputError(err)
-	}
-	return v, nil
+	return read(f, path)
 }
 
-// openIndex opens a corpus and builds its quote index.
+// openCorpus opens the corpus folder the user named. corpus.Open reports
+// a manifest that does not decode with no sentinel of its own: a folder
+// whose manifest cannot be read as one is not a citecheck corpus
+// (corpus.ErrNotCorpus), which is what the error then also says to
+// exitCodeOf.
+func openCorpus(dir string) (*corpus.Store, error) {
+	store, err := corpus.Open(dir)
+	if err != nil && exitCodeOf(err) == exitInternal {
+		err = withKind(err, corpus.ErrNotCorpus)
+	}
+	return store, err
+}
+
 // indexGCPercent is the garbage collector's growth target of a verb that
 // builds an index (see openIndex and citecheck-locbench).
 const indexGCPercent = 50
 
+// openIndex opens a corpus and builds its quote index.
 func openIndex(verb, dir string) (*citations.Index, error) {
-	store, err := corpus.Open(dir)
+	store, err := openCorpus(dir)
 	if err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", verb, err))
+		return nil, fmt.Errorf("%s: %w", verb, err)
 	}
 	// The index is most of the live heap, and its build allocates
 	// transient buffers as large again; collecting at 50% growth instead
@@ -138,11 +152,8 @@ func openIndex(verb, dir string) (*citations.Index, error) {
 	// for the rest of the verb.
 	debug.SetGCPercent(indexGCPercent)
 	ix, err := citations.NewIndex(store, citations.Options{})
-	if errors.Is(err, corpus.ErrIntegrity) {
-		return nil, &exitError{code: exitIntegrity, err: fmt.Errorf("%s: %w", verb, err)}
-	}
 	if err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", verb, err))
+		return nil, fmt.Errorf("%s: %w", verb, err)
 	}
 	return ix, nil
 }

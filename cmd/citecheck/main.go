@@ -4,15 +4,14 @@
 //
 // Exit codes: 0 ran and every check passed; 1 ran and something failed or is
 // unresolved; 2 usage or input error; 3 integrity refusal (frozen inputs
-// changed); 4 internal error.
+// changed); 4 internal error, a bug. exitCodeOf (exitcode.go) is the one
+// place that maps what a verb returned to its code.
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 func main() {
@@ -44,6 +43,7 @@ func init() {
 		{name: "grade", summary: "grade every attempt of runs against a frozen evaluation: fields, citations, abstention", run: runGrade},
 		{name: "typed", summary: "score typed transcription answers (booleans, integers, strings, lists)", run: runTyped},
 		{name: "demo", summary: "run the pipeline on the embedded fixture PDFs", run: runDemo},
+		{name: "version", summary: "print the versions of the tool, extractor, normalization profiles and formats", run: runVersion},
 		{name: "help", summary: "describe the verbs", run: runHelp},
 		{name: childCommand, run: runChild, hidden: true},
 	}
@@ -55,8 +55,11 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("no verb given")
 	}
 	name := args[0]
-	if name == "-h" || name == "--help" || name == "-help" {
+	switch name {
+	case "-h", "--help", "-help":
 		name = "help"
+	case "--version", "-version":
+		name = "version"
 	}
 	for _, c := range commands {
 		if c.name == name {
@@ -67,17 +70,34 @@ func run(stdout, stderr io.Writer, args []string) error {
 	return usageErrorf("unknown verb %q", name)
 }
 
+const helpAbout = `
+Describe the verbs, or with VERB, print that verb's flags, a worked example
+and its exit status (as "citecheck VERB --help" does).
+
+Example:
+  citecheck help grade
+
+Exit status: 0 help printed; 2 an unknown verb.`
+
 func runHelp(stdout, stderr io.Writer, args []string) error {
-	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
+	fs := newFlagSet(stderr, "help", "help [VERB]", helpAbout)
+	rest, err := parseFlags(fs, stdout, args)
+	if err != nil {
+		return err
+	}
+	switch len(rest) {
+	case 0:
+		usage(stdout)
+		return nil
+	case 1:
 		for _, c := range commands {
-			if c.name == args[0] && !c.hidden {
+			if c.name == rest[0] && !c.hidden {
 				return c.run(stdout, stderr, []string{"--help"})
 			}
 		}
-		return usageErrorf("unknown verb %q", args[0])
+		return usageErrorf("unknown verb %q", rest[0])
 	}
-	usage(stdout)
-	return nil
+	return usageErrorf("help: want at most one VERB, got %d arguments", len(rest))
 }
 
 func usage(w io.Writer) {
@@ -93,58 +113,7 @@ func usage(w io.Writer) {
 			fmt.Fprintf(w, "  %-*s %s\n", width, c.name, c.summary)
 		}
 	}
-	fmt.Fprintf(w, "\nRun \"citecheck VERB --help\" for a verb's flags.\n")
-	fmt.Fprintf(w, "Exit codes: 0 all checks pass, 1 something failed or is unresolved,\n")
-	fmt.Fprintf(w, "2 usage or input error, 3 integrity refusal, 4 internal error.\n")
-}
-
-// Exit codes of the CLI contract (DESIGN §2).
-const (
-	exitOK        = 0
-	exitFailed    = 1
-	exitUsage     = 2
-	exitIntegrity = 3
-	exitInternal  = 4
-)
-
-// exitError carries the exit code a verb wants; any other error is internal.
-type exitError struct {
-	code   int
-	err    error
-	silent bool // the verb has already said what went wrong
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-// usageErrorf reports bad usage or bad input (exit 2).
-func usageErrorf(format string, args ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
-}
-
-// inputError marks err as a fault in the user's input (exit 2).
-func inputError(err error) error {
-	return &exitError{code: exitUsage, err: err}
-}
-
-// errChecksFailed is returned by a verb that ran to the end but found
-// something failed or unresolved (exit 1); the verb has already reported it.
-var errChecksFailed = &exitError{code: exitFailed, err: errors.New("some checks failed"), silent: true}
-
-// errHelp is returned after --help was printed: not an error for the user.
-var errHelp = &exitError{code: exitOK, err: errors.New("help shown")}
-
-func exitCode(stderr io.Writer, err error) int {
-	if err == nil {
-		return exitOK
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.code != exitOK && !ee.silent {
-			fmt.Fprintf(stderr, "citecheck: %v\n", err)
-		}
-		return ee.code
-	}
-	fmt.Fprintf(stderr, "citecheck: internal error: %v\n", err)
-	return exitInternal
+	fmt.Fprintf(w, "\nRun \"citecheck VERB --help\" for a verb's flags, an example and its exit status.\n")
+	fmt.Fprintf(w, "Exit status: 0 all checks pass, 1 something failed or is unresolved,\n")
+	fmt.Fprintf(w, "2 usage or input error, 3 integrity refusal, 4 internal error (a bug).\n")
 }

@@ -58,6 +58,18 @@ func TestHelp(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(out, "usage: citecheck ") || errOut != "" {
 			t.Errorf("%s --help: exit %d, stdout %q, stderr %q", c.name, code, out, errOut)
 		}
+		// Every verb shows its exit status and one worked example: a
+		// command line starting "citecheck VERB".
+		if !strings.Contains(out, "Exit status") {
+			t.Errorf("%s --help does not give its exit status", c.name)
+		}
+		example := false
+		for _, line := range strings.Split(out, "\n") {
+			example = example || strings.HasPrefix(strings.TrimSpace(line), "citecheck "+c.name)
+		}
+		if !example {
+			t.Errorf("%s --help shows no example line starting \"citecheck %s\"", c.name, c.name)
+		}
 	}
 }
 

@@ -27,6 +27,9 @@ The policy qualifies a session with 30 answerable and 10 unknown questions;
 other counts are a warning (--answerable and --unknown change what is
 expected). The plan goes to --out, or to stdout with the summary on stderr.
 
+Example:
+  citecheck plan reference.json --arms A,B --repeats 3 --seed 20240601 --out plan.json
+
 Exit status: 0 plan written (warnings included); 2 bad usage or an
 unreadable or malformed reference.`
 
@@ -72,11 +75,11 @@ func runPlan(stdout, stderr io.Writer, args []string) error {
 	}
 	ref, err := spans.ReadFile(rest[0])
 	if err != nil {
-		return inputError(err)
+		return err
 	}
 	p, err := plan.New(ref, opts)
 	if err != nil {
-		return inputError(err)
+		return err
 	}
 	summary := stdout
 	if *out == "-" {
@@ -85,7 +88,7 @@ func runPlan(stdout, stderr io.Writer, args []string) error {
 		}
 		summary = stderr
 	} else if err := os.WriteFile(*out, p.Encode(), 0o644); err != nil {
-		return inputError(fmt.Errorf("plan: --out: %w", err))
+		return fmt.Errorf("plan: --out: %w", err)
 	}
 	printPlanSummary(summary, p)
 	if *out != "-" {

@@ -24,7 +24,14 @@ lists where each glyph's text lies on the page: code-point span and box in
 PDF points, y up (with --json, as a "boxes" array). --alts (with PAGE)
 prints the page's alternative texts after its text: the page as other
 extractors read glyphs by their font codes, at the same offsets, which
-locate searches at its glyph_codes level (with --json, as "alt_texts").`)
+locate searches at its glyph_codes level (with --json, as "alt_texts").
+
+Example:
+  citecheck show --corpus corpus --ruler supplier-policy.pdf 2
+
+Exit status: 0 printed; 2 bad usage, a document or page the corpus does not
+have, a document with no text (or a page with no glyph boxes); 3 a stored
+file no longer matches the corpus manifest.`)
 	dir := fs.String("corpus", "", "corpus `folder` (required)")
 	ruler := fs.Bool("ruler", false, "prefix every line with its code-point offset")
 	asJSON := fs.Bool("json", false, "print the manifest entry as JSON")
@@ -46,23 +53,23 @@ locate searches at its glyph_codes level (with --json, as "alt_texts").`)
 	if *withAlts && len(rest) < 2 {
 		return usageErrorf("show: --alts needs a PAGE")
 	}
-	store, err := corpus.Open(*dir)
+	store, err := openCorpus(*dir)
 	if err != nil {
-		return inputError(fmt.Errorf("show: %w", err))
+		return fmt.Errorf("show: %w", err)
 	}
 	doc, err := findDocument(store.Manifest(), rest[0])
 	if err != nil {
-		return inputError(fmt.Errorf("show: %w", err))
+		return fmt.Errorf("show: %w", err)
 	}
 	page := 0
 	if len(rest) == 2 {
 		page, err = strconv.Atoi(rest[1])
 		if err != nil || page < 1 || page > len(doc.Pages) {
-			return inputError(fmt.Errorf("show: %s: page %q is not in 1..%d", doc.Name, rest[1], len(doc.Pages)))
+			return usageErrorf("show: %s: page %q is not in 1..%d", doc.Name, rest[1], len(doc.Pages))
 		}
 	}
 	if doc.Status != corpus.StatusOK && !*asJSON {
-		return inputError(fmt.Errorf("show: %s has no text: extraction ended %s: %s", doc.Name, doc.Status, doc.Error))
+		return usageErrorf("show: %s has no text: extraction ended %s: %s", doc.Name, doc.Status, doc.Error)
 	}
 	if *asJSON {
 		if page == 0 {
@@ -190,7 +197,7 @@ func findDocument(m *corpus.Manifest, key string) (*corpus.Document, error) {
 		near = near[:5]
 	}
 	if len(near) > 0 {
-		return nil, fmt.Errorf("no document %q in the corpus; did you mean %s?", key, strings.Join(near, ", "))
+		return nil, usageErrorf("no document %q in the corpus; did you mean %s?", key, strings.Join(near, ", "))
 	}
-	return nil, fmt.Errorf("no document %q in the corpus (%d documents)", key, len(m.Documents))
+	return nil, usageErrorf("no document %q in the corpus (%d documents)", key, len(m.Documents))
 }

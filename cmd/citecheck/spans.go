@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -35,9 +33,13 @@ its page; REFERENCE itself is never edited, and nothing else is changed.
 
 Problem codes:
 ` + codes.String() + `
+Examples:
+  citecheck spans --corpus corpus reference.json
+  citecheck spans --corpus corpus --fix --out fixed.json draft.json
+
 Exit status: 0 no errors; 1 errors found; 2 bad usage or an unreadable or
-malformed reference (file:line:col and the JSON path); 3 a stored page text
-no longer matches the corpus manifest.`
+malformed reference (file:line:col and the JSON path), or one without
+questions; 3 a stored page text no longer matches the corpus manifest.`
 }
 
 func runSpans(stdout, stderr io.Writer, args []string) error {
@@ -62,19 +64,19 @@ func runSpans(stdout, stderr io.Writer, args []string) error {
 	if *fix && samePath(rest[0], *out) {
 		return usageErrorf("spans: --out %s is the reference itself; --fix never edits in place", *out)
 	}
-	store, err := corpus.Open(*dir)
+	store, err := openCorpus(*dir)
 	if err != nil {
-		return inputError(fmt.Errorf("spans: %w", err))
+		return fmt.Errorf("spans: %w", err)
 	}
 	ref, err := spans.ReadFile(rest[0])
 	if err != nil {
-		return inputError(err)
+		return err
+	}
+	if len(ref.Questions) == 0 {
+		return fmt.Errorf("spans: %w: the reference has no questions", noRecords(rest[0]))
 	}
 	rep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{Fill: *fix})
 	if err != nil {
-		if errors.Is(err, corpus.ErrIntegrity) {
-			return &exitError{code: exitIntegrity, err: err}
-		}
 		return err
 	}
 	if *fix {
@@ -83,7 +85,7 @@ func runSpans(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 		if err := os.WriteFile(*out, fixed, 0o644); err != nil {
-			return inputError(fmt.Errorf("spans: --out: %w", err))
+			return fmt.Errorf("spans: --out: %w", err)
 		}
 	}
 	if *asJSON {

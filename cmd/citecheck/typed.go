@@ -36,7 +36,11 @@ conditional accuracy, combined score and illegibility-claim rate), or with
 does not apply. --items writes one CSV row per answer with its outcome,
 score and reason.
 
-Exit status: 0 scored; 2 bad usage or bad input (file:line and the fault).`
+Example:
+  citecheck typed --questions typedqa/questions-default.json --truth truth.csv --responses responses.csv
+
+Exit status: 0 scored; 2 bad usage or bad input (file:line and the fault; a
+ground truth or responses file with no rows).`
 
 // runTyped implements "citecheck typed": it parses flags, reads the inputs
 // with package typedqa, scores them and renders the report.
@@ -91,15 +95,21 @@ func runTyped(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(truth.Rows()) == 0 {
+		return fmt.Errorf("typed: %w", noRecords(*truthPath))
+	}
 	responses, err := readTypedInput(*responsesPath, func(r io.Reader) (*typedqa.Responses, error) {
 		return typedqa.ReadResponses(r, *responsesPath, typedqa.FormatAuto, qs)
 	})
 	if err != nil {
 		return err
 	}
+	if len(responses.Rows()) == 0 {
+		return fmt.Errorf("typed: %w", noRecords(*responsesPath))
+	}
 	report, err := typedqa.Score(qs, dict, truth, responses)
 	if err != nil {
-		return inputError(err)
+		return err
 	}
 
 	if *itemsPath != "" {
@@ -125,36 +135,26 @@ func runTyped(stdout, stderr io.Writer, args []string) error {
 // typedStdin is what an input named "-" reads; tests replace it.
 var typedStdin io.Reader = os.Stdin
 
-// readTypedInput opens path ("-" is stdin) and hands it to read; every
-// failure is an input error (exit 2).
+// readTypedInput opens path ("-" is stdin) and hands it to read.
 func readTypedInput[T any](path string, read func(io.Reader) (T, error)) (T, error) {
-	var zero T
 	if path == "-" {
-		v, err := read(typedStdin)
-		if err != nil {
-			return zero, inputError(err)
-		}
-		return v, nil
+		return read(typedStdin)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return zero, inputError(fmt.Errorf("typed: %w", err))
+		var zero T
+		return zero, fmt.Errorf("typed: %w", err)
 	}
 	defer f.Close()
-	v, err := read(f)
-	if err != nil {
-		return zero, inputError(err)
-	}
-	return v, nil
+	return read(f)
 }
 
 // writeTypedItems writes data to path through a temporary file in the same
-// folder, so an interrupted run never leaves a truncated items file. A
-// path that cannot be created is a usage error.
+// folder, so an interrupted run never leaves a truncated items file.
 func writeTypedItems(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return inputError(fmt.Errorf("typed: --items: %w", err))
+		return fmt.Errorf("typed: --items: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
 	if err := tmp.Chmod(0o644); err != nil {
