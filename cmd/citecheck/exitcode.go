@@ -119,8 +119,7 @@ var inputErrors = []error{
 // (DESIGN §2); verbs return errors and never choose a code. In order:
 //
 //   - nil, or errHelp: 0.
-//   - childExit: its own code (the hidden extraction child); a deprecated
-//     *exitError (exitcode_compat.go): the code it carries.
+//   - childExit: its own code (the hidden extraction child).
 //   - errChecksFailed, freeze.ErrReferenceInvalid: 1, the verb ran and
 //     reported what failed.
 //   - integrityErrors (errRefused, corpus.ErrIntegrity, freeze.ErrChanged,
@@ -129,14 +128,11 @@ var inputErrors = []error{
 //   - anything else: 4, a bug in citecheck.
 func exitCodeOf(err error) int {
 	var child childExit
-	var chosen *exitError
 	switch {
 	case err == nil, errors.Is(err, errHelp):
 		return exitOK
 	case errors.As(err, &child):
 		return int(child)
-	case errors.As(err, &chosen): // deprecated (exitcode_compat.go)
-		return chosen.code
 	case errors.Is(err, errChecksFailed), errors.Is(err, freeze.ErrReferenceInvalid):
 		return exitFailed
 	case isAny(err, integrityErrors):
@@ -187,9 +183,7 @@ func isAny(err error, targets []error) bool {
 // stands for.
 func said(err error) bool {
 	var child childExit
-	var chosen *exitError
-	return errors.Is(err, errHelp) || errors.Is(err, errChecksFailed) || errors.Is(err, errRefused) || errors.As(err, &child) ||
-		(errors.As(err, &chosen) && chosen.silent)
+	return errors.Is(err, errHelp) || errors.Is(err, errChecksFailed) || errors.Is(err, errRefused) || errors.As(err, &child)
 }
 
 // exitCode prints err to stderr (unless the verb has said it) and returns

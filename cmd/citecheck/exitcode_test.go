@@ -248,7 +248,6 @@ func TestExitCodeOf(t *testing.T) {
 		{"a verification report printed", errRefused, 3},
 		{"an error nobody classified is a bug", errors.New("index out of range"), 4},
 		{"wrapped, still a bug", fmt.Errorf("grade: encode: %w", errors.New("unsupported value")), 4},
-		{"deprecated: a verb-chosen code", inputError(errors.New("x")), 2},
 	}
 	for _, tc := range tests {
 		if got := exitCodeOf(tc.err); got != tc.code {

@@ -176,3 +176,33 @@ func TestGradeUsage(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "citecheck grade --lock eval.lock --out results")
 }
+
+// TestReportAndCompare: report and compare on the demo's graded run; the
+// table, summary.md, summary.json and the comparison are golden.
+func TestReportAndCompare(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, errOut, code := runCLI(t, "demo", "--out", "demo")
+	require.Equal(t, 0, code, errOut)
+	out, errOut, code := runCLI(t, "report", "demo/results", "--out", "rep")
+	require.Equal(t, 1, code, "no session of the demo qualifies: %s%s", out, errOut)
+	checkGolden(t, "report/stdout.txt", []byte(out))
+	for _, f := range []string{"summary.md", "summary.json"} {
+		data, err := os.ReadFile(filepath.Join("rep", f))
+		require.NoError(t, err)
+		checkGolden(t, "report/"+f, data)
+	}
+	out, errOut, code = runCLI(t, "compare", "demo/results/results.jsonl", "--metric", "supported", "--replicates", "2000")
+	require.Equal(t, 0, code, errOut)
+	checkGolden(t, "report/compare.txt", []byte(out))
+
+	// Thresholds are configurable; bad ones are usage errors.
+	_, errOut, code = runCLI(t, "report", "demo/results", "--out", "rep", "--min-supported", "1.5")
+	assert.Equal(t, 2, code, errOut)
+	_, errOut, code = runCLI(t, "compare", "demo/results", "--arms", "A,C")
+	assert.Equal(t, 2, code, errOut)
+	assert.Contains(t, errOut, "share no question")
+	writeFile(t, "empty.jsonl", "")
+	_, errOut, code = runCLI(t, "report", "empty.jsonl", "--out", "rep")
+	assert.Equal(t, 2, code, errOut)
+	assert.Contains(t, errOut, "no results in empty.jsonl")
+}
