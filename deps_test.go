@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"absence":                         {"spans", "textnorm"},
 	"grade":                           {"absence", "citations", "corpus", "freeze", "plan", "spans", "textnorm"},
 	"metrics":                         {"grade", "internal/inputerr", "internal/strictjson"},
-	"report":                          {"metrics", "grade", "corpus"},
+	"report":                          {"metrics", "grade", "corpus", "spans"},
 	"pdftext/internal/fontenc":        {},
 	"pdftext/internal/cmap":           {"pdftext/internal/fontenc"},
 	"pdftext/internal/fontfile":       {"pdftext/internal/fontenc"},
