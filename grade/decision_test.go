@@ -18,7 +18,7 @@ var decisionPages = []citations.Source{
 		{Text: "QUALITY AGREEMENT QA-1 | Rev. B\n5. Complaints are answered within 10 working days unless agreed otherwise in writing.\n6. Spare plates are supplied under part number P-225.\nqa.pdf Page 2"},
 	}},
 	{Name: "sop.pdf", Pages: []citations.SourcePage{
-		{Text: "Export orders are consolidated into the Tuesday and Friday dispatch batches.\nThe gap between adjacent pallets must be at least 10 cm.\nFrozen goods must be stored at -18 °C or colder.\nAt final inspection, the seal width must be at least 5 mm.\nPrices are valid until 31 March 2025.\nsop.pdf Page 1"},
+		{Text: "Export orders are consolidated into the Tuesday and Friday dispatch batches.\nThe gap between adjacent pallets must be at least 10 cm.\nFrozen goods must be stored at -18 °C or colder.\nAt final inspection, the seal width must be at least 5 mm.\nPrices are valid until 31 March 2025.\nNo discount applies to orders below 10 boxes.\nsop.pdf Page 1"},
 	}},
 }
 
@@ -55,6 +55,7 @@ func decisionReference(t *testing.T) *spans.Reference {
 		"samples":  {"qa.pdf", "The supplier shall draw 12 samples per batch for dimensional checks."},
 		"flatness": {"qa.pdf", "The flatness of plate P-220 must not exceed 0.5 mm."},
 		"part":     {"qa.pdf", "Spare plates are supplied under part number P-225."},
+		"discount": {"sop.pdf", "No discount applies to orders below 10 boxes."},
 	}
 	for i := range ref.Questions {
 		qq := &ref.Questions[i]
@@ -128,7 +129,8 @@ func TestDecisionFields(t *testing.T) {
 		{"samples", "Samples: 12 samples per batch [1]", "samples", Correct, FieldExact, "a citation marker is not a number"},
 		{"samples", "Samples: 12 samples per batch (see section 4.1)", "samples", Correct, FieldExact, "a section reference is a marker"},
 		{"samples", "Samples: 12 samples per batch\nSource: qa.pdf, page 1", "samples", Correct, FieldExact, "a source line is a marker"},
-		{"samples", "Samples: 12 (twelve) samples per batch", "samples", Unresolved, "repeated_element", "an element said twice is not a new value"},
+		{"samples", "Samples: 12 (twelve) samples per batch", "samples", Correct, FieldExact, "a number in digits and in words is one number"},
+		{"samples", "Samples: 12 samples per batch, 12 samples in all", "samples", Unresolved, "repeated_element", "an element said twice is not a new value"},
 		{"samples", "Samples: UNKNOWN", "samples", Incorrect, FieldUnknownOnAnswerable, "UNKNOWN on an answerable field"},
 		{"samples", "Samples: The agreement does not state the sample size.", "samples", Incorrect, FieldDecline, "a decline on an answerable question fails"},
 		{"samples", "Samples: 12 samples per batch\nLet me know if you need anything else.", "samples", Unresolved, FieldAdditionalWording, "A25: trailing output stays in the value"},
@@ -141,6 +143,7 @@ func TestDecisionFields(t *testing.T) {
 		{"flatness", "must not exceed 0.5 mm", "flatness", Unresolved, FieldSourceNoSupport, "A02: a source passage without linked support"},
 		{"approval", "Deviation approval: requires written approval from buyer before dispatch", "approval", Correct, FieldExact, "verb variant, article"},
 		{"approval", "Deviation approval: require approval from the buyer before dispatch", "approval", Incorrect, "missing_word", "S1: written acceptance dropped"},
+		{"approval", "Deviation approval: the buyer's written approval, required before dispatch", "approval", Unresolved, "reordered", "a word in another place is not missing"},
 		{"approval", "Deviation approval: require written approval from the buyer", "approval", Incorrect, "missing_condition", "S1: the event dropped"},
 		{"approval", "Deviation approval: require written approval from the buyer after dispatch", "approval", Incorrect, "contrary_condition", "A08"},
 		{"approval", "Deviation approval: require written approval from the buyer prior to dispatch", "approval", Unresolved, FieldUnregistered, "A07: a condition in other words"},
@@ -152,6 +155,7 @@ func TestDecisionFields(t *testing.T) {
 		{"part", "Part number: P-220", "part", Incorrect, "wrong_identifier", "S3: explicit wrong identifier"},
 		{"batches", "Dispatch batches: Tuesdays and Fridays", "batches", Correct, FieldDispatchBatchScope, "plural and dispatch-batch scope"},
 		{"batches", "Dispatch batches: Tuesday", "batches", Incorrect, "missing_weekday", "S1"},
+		{"batches", "Dispatch batches: Tuesday & Friday", "batches", Correct, FieldDispatchBatchScope, "an ampersand is 'and'"},
 		{"batches", "Dispatch batches: Monday and Thursday", "batches", Incorrect, "wrong_weekday", "S5"},
 		{"batches", "Dispatch batches: Friday and Tuesday", "batches", Unresolved, "reordered", "A07: the weekdays in the other order"},
 		{"gap", "Minimum gap: at least 10 centimetres", "gap", Correct, FieldScopeShortening, "unit spelling and scope shortening"},
@@ -159,6 +163,7 @@ func TestDecisionFields(t *testing.T) {
 		{"gap", "Minimum gap: at least 100 mm", "gap", Incorrect, "unit_conversion", "S4"},
 		{"frozen", "Storage temperature: at most −18°C", "frozen", Correct, FieldAcceptedAlternative, "A05: the minus sign; no space before °C"},
 		{"frozen", "Storage temperature: -18 °C", "frozen", Incorrect, "missing_limit_qualifier", "S1: the qualifier dropped"},
+		{"frozen", "Storage temperature: minus 18 °C or colder", "frozen", Correct, FieldExact, "the sign spelled out"},
 		{"frozen", "Storage temperature: at or below -18 °C", "frozen", Unresolved, "unregistered_comparison", "an inclusive bound in other words"},
 		{"seal", "Seal width at final inspection: 5 mm", "seal", Correct, FieldStageFromLabel, "the label states the stage"},
 		{"seal", "Seal width at final inspection: at least 5 mm at goods receipt", "seal", Incorrect, "contrary_stage", "explicit contrary stage"},
@@ -168,6 +173,7 @@ func TestDecisionFields(t *testing.T) {
 		{"validity", "Price validity: until 31.03.2025", "validity", Unresolved, FieldUnregistered, "a date written another way is unresolved"},
 		{"discount", "Discount: 0%", "discount", Unresolved, "dropped_subject_word", "A07: 0% for the alias 0% discount"},
 		{"discount", "Discount: 3% discount", "discount", Incorrect, "wrong_number", "an explicit wrong number"},
+		{"discount", "Discount: no discount (orders below 10 boxes)", "discount", Unresolved, "additional_grounded", "what the declared passage says beside the value is no unsupported number"},
 		{"storage", "Free storage period: the first 14 calendar days\nStorage fee: 2.50 EUR per pallet per calendar day", "free", Correct, FieldScopeShortening, "scope shortening with 'of'"},
 		{"storage", "Free storage period: the first 14 calendar days", "fee", Incorrect, FieldMissing, "a missing field is incorrect"},
 		{"storage", "Storage is free for the first 14 calendar days; then 2.50 EUR per pallet per calendar day.", "fee", Unresolved, FieldMissingLabel, "A19: several fields without labels"},

@@ -71,7 +71,11 @@ type fieldRef struct {
 
 // context is the question wording a field is graded in.
 type context struct {
-	neutral  map[string]bool // token texts of the selected question clause and the label
+	neutral map[string]bool // token texts of the selected question clause and the label
+	// evidence holds the value tokens (kind and text) of the field's
+	// declared evidence: an answer that adds one adds what the source says
+	// beside the value, not an unsupported value.
+	evidence map[string]bool
 	clause   []textnorm.Token
 	label    []textnorm.Token
 	askedDir int8 // +1 the question asks an upper bound (maximum), -1 a lower one
@@ -157,7 +161,14 @@ func newContext(q *spans.Question, fr fieldRef) context {
 		}
 		clause = best
 	}
-	ctx := context{neutral: map[string]bool{}, clause: clause, label: label}
+	ctx := context{neutral: map[string]bool{}, evidence: map[string]bool{}, clause: clause, label: label}
+	for _, ci := range fr.claims {
+		for _, sp := range q.EssentialClaims[ci].Evidence {
+			for _, t := range textnorm.NormalizeValue(sp.Text).Tokens {
+				ctx.evidence[tokenKey(t)] = true
+			}
+		}
+	}
 	for _, t := range append(slices.Clone(clause), label...) {
 		ctx.neutral[t.Text] = true
 		dir := int8(0)
@@ -216,6 +227,8 @@ func clauses(q string) []string {
 	}
 	return out
 }
+
+func tokenKey(t textnorm.Token) string { return t.Kind.String() + "\x00" + t.Text }
 
 func hasText(ts []textnorm.Token, s string) bool {
 	for _, t := range ts {
@@ -357,6 +370,24 @@ func compare(ans textnorm.Value, tg *target, ctx context, source bool) (Outcome,
 	}
 	ops := align(a, t, opt, neutral)
 	var fs []finding
+	// An element deleted in one place and inserted in another moved: the
+	// answer says it, in another order (reading A07's "the weekdays in the
+	// other order").
+	movedD, movedI := map[int]bool{}, map[int]bool{}
+	if !source {
+		for _, del := range ops {
+			if del.kind != opDelete || opt[del.j] != "" {
+				continue
+			}
+			for _, ins := range ops {
+				if ins.kind == opInsert && !movedI[ins.i] && a[ins.i].Kind == t[del.j].Kind && a[ins.i].Text == t[del.j].Text {
+					movedD[del.j], movedI[ins.i] = true, true
+					fs = append(fs, finding{Unresolved, "reordered", "'" + t[del.j].Raw + "' in another place"})
+					break
+				}
+			}
+		}
+	}
 	var D, I []int
 	flush := func() {
 		if len(D) > 0 || len(I) > 0 {
@@ -365,12 +396,12 @@ func compare(ans textnorm.Value, tg *target, ctx context, source bool) (Outcome,
 		D, I = D[:0], I[:0]
 	}
 	for _, op := range ops {
-		switch op.kind {
-		case opMatch:
+		switch {
+		case op.kind == opMatch:
 			flush()
-		case opDelete:
+		case op.kind == opDelete && !movedD[op.j]:
 			D = append(D, op.j)
-		case opInsert:
+		case op.kind == opInsert && !movedI[op.i]:
 			I = append(I, op.i)
 		}
 	}
@@ -678,6 +709,14 @@ func block(a, t []textnorm.Token, D, I []int, opt []string, neutral []bool, ctx 
 		if ti.Kind != textnorm.TokWord && hasToken(t, ti) {
 			// An element of the target said twice ("12 (twelve)").
 			add(Unresolved, "repeated_element", detail)
+			pairedI[ii] = true
+			continue
+		}
+		if ti.Kind != textnorm.TokWord && ctx.evidence[tokenKey(ti)] {
+			// What the declared passage says beside the value ("no
+			// discount (orders below 10 boxes)"): an additional assertion,
+			// grounded, not an unsupported value.
+			add(Unresolved, "additional_grounded", detail)
 			pairedI[ii] = true
 			continue
 		}

@@ -89,6 +89,8 @@ const (
 	RuleVerb         = "verb_variant"    // inspected/inspection, require/requires, recheck/rechecked
 	RuleComparison   = "comparison"      // inclusive and strict comparison phrases
 	RuleMarker       = "citation_marker" // "[1]", "[^2]", "【4:0†source】", "(p. 3)" are not part of a value
+	RuleSignWord     = "sign_word"       // "minus 18" is -18
+	RuleContraction  = "contraction"     // doesn't, don't, isn't, can't ... as two words
 )
 
 // Key is the normalized value as one string: the tokens' texts joined by
@@ -148,6 +150,9 @@ func (v Value) Equal(w Value) bool {
 //     "(see section 4.1)", "[name.pdf, p. 2]" or "(name.pdf, page 2)", and
 //     a line that starts "Source:", "References:" or "Citation:"; numbers
 //     in them are not values;
+//   - "twelve (12)" is one number; "minus 18" is -18 and "plus 5" +5
+//     (sign_word); "&" is "and"; common contractions are the words they
+//     contract ("doesn't" is "does not": contraction);
 //   - a date or time written with digits and separators ("31.03.2025",
 //     "2025-03-31", "31/03/2025", "14:00") is one word, never a number;
 //   - words of the closed classes are tagged: conditions, weekdays, months
@@ -176,9 +181,10 @@ type valueNorm struct {
 }
 
 type rawToken struct {
-	text string // folded surface text
-	kind TokenKind
-	word bool // a plain word (letters, maybe inner hyphens): eligible for tables
+	text     string // folded surface text
+	kind     TokenKind
+	word     bool // a plain word (letters, maybe inner hyphens): eligible for tables
+	cardinal bool // a number written as a word
 }
 
 func (n *valueNorm) rule(r string) { n.rules = append(n.rules, r) }
@@ -316,7 +322,12 @@ func (n *valueNorm) lex(s string) {
 			}
 			n.raw = append(n.raw, rawToken{text: text, kind: TokComparison})
 			i++
-		case r == '/' || r == '&' || r == '+' || r == '±':
+		case r == '&':
+			// The ampersand is the word it stands for.
+			n.raw = append(n.raw, rawToken{text: "and", word: true})
+			n.rule(RulePunctuation)
+			i++
+		case r == '/' || r == '+' || r == '±':
 			n.raw = append(n.raw, rawToken{text: string(r)})
 			i++
 		case unicode.IsPunct(r) || r == '`' || r == '^' || r == '~' || r == '|':
@@ -462,6 +473,13 @@ func (n *valueNorm) lexWord(rs []rune, i int) int {
 		break
 	}
 	w := string(rs[start:i])
+	if full, ok := contractions[w]; ok {
+		n.rule(RuleContraction)
+		for _, part := range strings.Fields(full) {
+			n.raw = append(n.raw, rawToken{text: part, word: true})
+		}
+		return i
+	}
 	if strings.HasSuffix(w, "'s") {
 		w = strings.TrimSuffix(w, "'s")
 		n.rule(RulePunctuation)
@@ -491,8 +509,25 @@ func (n *valueNorm) phrases() {
 		if t.word {
 			if d, ok := cardinals[t.text]; ok {
 				n.rule(RuleCardinal)
-				t = rawToken{text: d, kind: TokNumber}
+				t = rawToken{text: d, kind: TokNumber, cardinal: true}
 			}
+		}
+		last := len(toks) - 1
+		switch {
+		case t.kind == TokNumber && last >= 0 && toks[last].kind == TokNumber && toks[last].text == t.text &&
+			(toks[last].cardinal || t.cardinal):
+			// "twelve (12)", "12 (twelve)": one number written twice.
+			continue
+		case t.kind == TokNumber && last >= 0 && toks[last].word && (toks[last].text == "minus" || toks[last].text == "plus") &&
+			!strings.ContainsAny(t.text[:1], "+-±"):
+			// "minus 18" is the number -18, "plus 5" +5: the sign spelled.
+			sign := "-"
+			if toks[last].text == "plus" {
+				sign = "+"
+			}
+			toks[last] = rawToken{text: sign + t.text, kind: TokNumber}
+			n.rule(RuleSignWord)
+			continue
 		}
 		toks = append(toks, t)
 	}
@@ -630,6 +665,13 @@ var pluralExceptions = setOf("goods", "series", "species", "means", "news", "thi
 	"celsius", "fahrenheit", "includes", "whereabouts", "upwards", "downwards")
 
 var articles = setOf("a", "an", "the", "any")
+
+// contractions are read as the words they contract.
+var contractions = map[string]string{
+	"doesn't": "does not", "don't": "do not", "didn't": "did not", "isn't": "is not", "aren't": "are not",
+	"wasn't": "was not", "weren't": "were not", "can't": "cannot", "won't": "will not", "shouldn't": "should not",
+	"mustn't": "must not", "hasn't": "has not", "haven't": "have not", "it's": "it is", "there's": "there is",
+}
 
 var cardinals = map[string]string{
 	"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
