@@ -14,9 +14,10 @@ build:
 	$(GO) build -o bin/citecheck-bench ./internal/cmd/citecheck-bench
 	$(GO) build -o bin/citecheck-locbench ./internal/cmd/citecheck-locbench
 
-# The whole pipeline on the fixture PDFs the program generates.
+# The whole pipeline on the fixture PDFs the program generates; its files,
+# the report among them, are kept in bin/demo.
 demo:
-	$(GO) run ./cmd/citecheck demo
+	$(GO) run ./cmd/citecheck demo --out bin/demo
 
 # Every test, the corpus sweeps included (they skip, saying so, when
 # ../shared is absent), after the lint checks.

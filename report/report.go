@@ -165,7 +165,7 @@ func WriteTable(w io.Writer, s *metrics.Summary) error {
 			bounds(g.Citations), bounds(g.Abstention), q)
 	}
 	for _, g := range s.Arms {
-		fmt.Fprintf(tw, "%s\tall\t%s\t%s\t%s\t%s\t\n", g.Arm, bounds(g.Supported), bounds(g.Factual), bounds(g.Citations), bounds(g.Abstention))
+		fmt.Fprintf(tw, "%s\tall\t%s\t%s\t%s\t%s\t-\n", g.Arm, bounds(g.Supported), bounds(g.Factual), bounds(g.Citations), bounds(g.Abstention))
 	}
 	return tw.Flush()
 }

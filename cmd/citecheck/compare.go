@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -79,6 +80,13 @@ func (c *compareFlags) register(fs interface {
 	c.seed = fs.Uint64("seed", 20240601, "bootstrap `seed` (PCG)")
 	c.stream = fs.Uint64("stream", 1, "bootstrap PCG `stream` (the generator's second seed)")
 	c.replicates = fs.Int("replicates", 10000, "bootstrap `replicates`")
+}
+
+// defaultCompare is the comparison with every flag at its default.
+func defaultCompare() *compareFlags {
+	var c compareFlags
+	c.register(flag.NewFlagSet("defaults", flag.ContinueOnError))
+	return &c
 }
 
 // compare runs the comparison; with required false, fewer than two arms

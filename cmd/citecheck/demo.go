@@ -14,8 +14,10 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/report"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -132,7 +134,13 @@ cannot be written; 4 any other step failed (a bug).`)
 	if report.Count(corpus.StatusOK) != len(report.Results) {
 		return errChecksFailed
 	}
-	return demoFreeze(stdout, dir, store)
+	if err := demoFreeze(stdout, dir, store); err != nil {
+		return err
+	}
+	if *out != "" {
+		demoKept(stdout, *out)
+	}
+	return nil
 }
 
 // demoFreeze runs spans, plan, freeze and verify on the embedded reference,
@@ -198,6 +206,9 @@ func demoFreeze(stdout io.Writer, dir string, store *corpus.Store) error {
 	if err := demoGrade(stdout, dir, lockName); err != nil {
 		return err
 	}
+	if err := demoReport(stdout, dir, lockName); err != nil {
+		return err
+	}
 
 	// Tamper with one byte of a PDF, show the refusal, put it back.
 	victim := filepath.Join(dir, "pdfs", "price-list.pdf")
@@ -246,4 +257,30 @@ func demoGrade(stdout io.Writer, dir, lockName string) error {
 	writeFailing(stdout, sum, fail)
 	fmt.Fprintf(stdout, "\nwrote results/results.jsonl: %s\n", countOf(sum.Results, "result"))
 	return nil
+}
+
+// demoReport computes the metrics of the graded run and writes the three
+// report files, as "citecheck report" does.
+func demoReport(stdout io.Writer, dir, lockName string) error {
+	fmt.Fprintf(stdout, "\n== citecheck report results --lock %s --out report\n\n", lockName)
+	sum, err := makeReport(stdout, reportJob{paths: []string{filepath.Join(dir, "results")}, names: []string{"results"},
+		out: filepath.Join(dir, "report"), lock: filepath.Join(dir, lockName), thresholds: metrics.DefaultThresholds(),
+		compare: defaultCompare()})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if err := report.WriteTable(stdout, sum); err != nil {
+		return err
+	}
+	if cmp := sum.Comparison; cmp != nil {
+		fmt.Fprintln(stdout)
+		writeComparison(stdout, cmp)
+	}
+	fmt.Fprintf(stdout, "\nwrote report/summary.md, report/summary.json, report/report.html\n")
+	return nil
+}
+
+// demoKept tells, after a demo run with --out, where its report is.
+func demoKept(stdout io.Writer, out string) {
+	fmt.Fprintf(stdout, "\nThe demo's files are in %s; open %s in a browser.\n", out, filepath.Join(out, "report", "report.html"))
 }

@@ -153,11 +153,18 @@ func TestExtractReportsFailures(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
-	out, errOut, code := runCLI(t, "demo")
+	// As make demo runs it: the files kept in bin/demo.
+	t.Chdir(t.TempDir())
+	out, errOut, code := runCLI(t, "demo", "--out", "bin/demo")
 	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s%s", code, out, errOut)
 	}
 	checkGolden(t, "demo.txt", []byte(out))
+	for _, f := range []string{"results/results.jsonl", "report/report.html", "report/summary.json", "report/summary.md"} {
+		if _, err := os.Stat(filepath.Join("bin/demo", f)); err != nil {
+			t.Errorf("the demo did not keep %s: %v", f, err)
+		}
+	}
 }
 
 // TestReadmeDemoIsReal keeps the README's worked example equal to what the

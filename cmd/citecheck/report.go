@@ -8,18 +8,23 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/report"
+	"github.com/citecheck/citecheck/spans"
 )
 
 const reportAbout = `
 Compute an evaluation's metrics from graded results and write them for
 people and tools: DIR/summary.md, DIR/summary.json (format
-citecheck-summary/1, docs/results.md) and DIR/report.html.
+citecheck-summary/1, docs/results.md) and DIR/report.html, one
+self-contained page (no network) with every metric, the comparison, every
+result side by side per question, and each citation drawn on its page
+with the located and the declared span (with --lock, or --corpus).
 
-  citecheck report results --out report
+  citecheck report results --lock eval.lock --out report
 
 RESULTS is a folder holding results.jsonl as "citecheck grade" writes it,
 or the file itself; several are read together (arms graded apart). Per arm
@@ -40,8 +45,11 @@ Exit status: 0 every session qualifies; 1 some session does not; 2 bad
 usage or input (file:line: field: fault); 4 internal error.`
 
 func runReport(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(stderr, "report", "report RESULTS... --out DIR [--arms A,B] [--seed N] [--replicates N] [thresholds]", reportAbout)
+	fs := newFlagSet(stderr, "report", "report RESULTS... --out DIR [--lock LOCK | --corpus C [--reference R]] [--arms A,B] [--seed N] [--replicates N] [thresholds]", reportAbout)
 	out := fs.String("out", "", "report `folder` (created if needed)")
+	lockPath := fs.String("lock", "", "the evaluation's lock: report.html shows each citation on its page and the declared spans")
+	corpusDir := fs.String("corpus", "", "corpus `folder`, for the pages in report.html (without --lock)")
+	refPath := fs.String("reference", "", "reference `file`, for the declared spans in report.html (without --lock)")
 	var q qualifyFlags
 	q.register(fs)
 	var c compareFlags
@@ -56,37 +64,17 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	if len(paths) == 0 {
 		return usageErrorf("report: no RESULTS given")
 	}
+	if *lockPath != "" && (*corpusDir != "" || *refPath != "") {
+		return usageErrorf("report: --lock names the corpus and reference; give it alone, or --corpus (and --reference) without it")
+	}
 	t, err := q.thresholds()
 	if err != nil {
 		return err
 	}
-	results, err := readResultSets(paths)
+	sum, err := makeReport(stdout, reportJob{paths: paths, out: *out, lock: *lockPath, corpus: *corpusDir, reference: *refPath,
+		thresholds: t, compare: &c})
 	if err != nil {
 		return err
-	}
-	b := metrics.NewBuilder()
-	for i := range results {
-		b.Add(&results[i])
-	}
-	sum := b.Summary(t)
-	if cmp, err := c.compare(results, sum, false); err != nil {
-		return err
-	} else {
-		sum.Comparison = cmp
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return fmt.Errorf("report: --out: %w", err)
-	}
-	for _, f := range []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{"summary.json", func(w io.Writer) error { return report.WriteJSON(w, sum) }},
-		{"summary.md", func(w io.Writer) error { return report.WriteMarkdown(w, sum) }},
-	} {
-		if err := writeAtomic(filepath.Join(*out, f.name), f.write); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
 	}
 	if err := report.WriteTable(stdout, sum); err != nil {
 		return err
@@ -95,13 +83,92 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintln(stdout)
 		writeComparison(stdout, cmp)
 	}
-	fmt.Fprintf(stdout, "\nwrote %s, %s\n", filepath.Join(*out, "summary.md"), filepath.Join(*out, "summary.json"))
+	fmt.Fprintf(stdout, "\nwrote %s, %s, %s\n", filepath.Join(*out, "summary.md"), filepath.Join(*out, "summary.json"), filepath.Join(*out, "report.html"))
 	for _, g := range sum.Sessions {
 		if g.Qualified == nil || !*g.Qualified {
 			return errChecksFailed
 		}
 	}
 	return nil
+}
+
+// reportJob is what one report needs: the results, where to write, the
+// lock or corpus (and reference) for report.html, the thresholds and the
+// comparison's flags.
+type reportJob struct {
+	paths                        []string
+	names                        []string // shown for paths in report.html; paths when nil
+	out, lock, corpus, reference string
+	thresholds                   metrics.Thresholds
+	compare                      *compareFlags
+}
+
+// makeReport reads the results, computes the summary and comparison and
+// writes summary.json, summary.md and report.html to job.out. A changed
+// lock prints its verification report to stdout.
+func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
+	results, err := readResultSets(job.paths)
+	if err != nil {
+		return nil, err
+	}
+	b := metrics.NewBuilder()
+	for i := range results {
+		b.Add(&results[i])
+	}
+	sum := b.Summary(job.thresholds)
+	cmp, err := job.compare.compare(results, sum, false)
+	if err != nil {
+		return nil, err
+	}
+	sum.Comparison = cmp
+	title := job.names
+	if title == nil {
+		title = job.paths
+	}
+	html := report.HTMLInput{Summary: sum, Results: results, Title: strings.Join(title, ", ")}
+	switch {
+	case job.lock != "":
+		ev, err := freeze.Open(job.lock, toolchain())
+		if ev != nil && ev.Report != nil && !ev.Report.OK() {
+			printVerifyReport(stdout, job.lock, ev.Report)
+			return nil, errRefused
+		}
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		store, err := openCorpus(ev.CorpusDir)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		html.Pages, html.Reference = report.StorePages(store), ev.Reference
+	case job.corpus != "":
+		store, err := openCorpus(job.corpus)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		html.Pages = report.StorePages(store)
+		if job.reference != "" {
+			if html.Reference, err = spans.ReadFile(job.reference); err != nil {
+				return nil, fmt.Errorf("report: %w", err)
+			}
+		}
+	}
+	if err := os.MkdirAll(job.out, 0o755); err != nil {
+		return nil, fmt.Errorf("report: --out: %w", err)
+	}
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"summary.json", func(w io.Writer) error { return report.WriteJSON(w, sum) }},
+		{"summary.md", func(w io.Writer) error { return report.WriteMarkdown(w, sum) }},
+		{"report.html", func(w io.Writer) error { return report.WriteHTML(w, html) }},
+	} {
+		if err := writeAtomic(filepath.Join(job.out, f.name), f.write); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+	}
+	return sum, nil
 }
 
 // writeAtomic writes a file through atomicfile.
