@@ -14,6 +14,7 @@ import (
 
 // Formats lists the run formats ReadRuns reads: "run" is RunRecord JSON
 // Lines; the others are envelopes around a vendor's native response.
+// FormatAuto tells them apart by shape (DetectFormat).
 var Formats = []string{"run", "anthropic", "openai", "gemini", "lmstudio", "langchain", "llamaindex"}
 
 // Envelope is one line of a native capture: the attempt's identity as the
@@ -71,10 +72,11 @@ func keySet(fields string) map[string]string {
 	return m
 }
 
-// ReadRuns reads a run file in the given format and returns run records,
-// each validated. Native formats are read through their adapter; no
-// adapter trusts a vendor's offsets: they are kept in the citation's Native
-// field and every quote is located again in the corpus's own text.
+// ReadRuns reads a run file in the given format (one of Formats, or
+// FormatAuto) and returns run records, each validated. Native formats are
+// read through their adapter; no adapter trusts a vendor's offsets: they
+// are kept in the citation's Native field and every quote is located again
+// in the corpus's own text.
 func ReadRuns(r io.Reader, file, format string) ([]RunRecord, error) {
 	var out []RunRecord
 	err := EachRun(r, file, format, func(rec *RunRecord) error {
@@ -91,6 +93,9 @@ func ReadRuns(r io.Reader, file, format string) ([]RunRecord, error) {
 func EachRun(r io.Reader, file, format string, fn func(*RunRecord) error) error {
 	if format == "run" || format == "" {
 		return eachRunRecord(r, file, fn)
+	}
+	if format == FormatAuto {
+		return eachAuto(r, file, fn)
 	}
 	adapt, ok := adapters[format]
 	if !ok {

@@ -135,6 +135,13 @@
 // record, never read as citations. A line longer than MaxLineBytes (8 MiB)
 // is refused before it is decoded.
 //
+// ReadRuns and EachRun read run records or, with a vendor's format, one
+// envelope per line around that vendor's response; with FormatAuto they
+// tell a file's format by its first record (DetectFormat) and refuse an
+// unclear shape with an error naming the format it looks like. Every
+// format is described in docs/formats.md, with JSON Schemas under
+// docs/schema.
+//
 // JSON Lines inputs (ReadLocateRequests, ReadRunRecords, ReadRuns) are read
 // strictly: invalid UTF-8, duplicate keys, keys differing only in case,
 // unknown keys (in vendor payloads: a known field spelled in another case),
