@@ -57,6 +57,42 @@ func editJSON(t *testing.T, line string, edit func(m map[string]any) any) string
 
 func response(m map[string]any) map[string]any { return m["response"].(map[string]any) }
 
+// evalRuns returns the evaluation bank's runs (fixtures.EvalRuns): arm A
+// as Anthropic envelopes, arm B as LM Studio envelopes, over a plan of its
+// 40 questions (Q01-Q40) in three repetitions.
+func evalRuns(t *testing.T) map[string][]byte {
+	t.Helper()
+	var ids []string
+	for i := 1; i <= 40; i++ {
+		ids = append(ids, fmt.Sprintf("Q%02d", i))
+	}
+	type order struct {
+		Repetition int      `json:"repetition"`
+		Questions  []string `json:"questions"`
+	}
+	type session struct {
+		Arm        string `json:"arm"`
+		Repetition int    `json:"repetition"`
+	}
+	var p struct {
+		Orders   []order   `json:"orders"`
+		Sessions []session `json:"sessions"`
+	}
+	for r := 1; r <= 3; r++ {
+		p.Orders = append(p.Orders, order{r, ids})
+		p.Sessions = append(p.Sessions, session{"A", r}, session{"B", r})
+	}
+	plan, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, err := fixtures.EvalRuns(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string][]byte{"anthropic": a, "lmstudio": b}
+}
+
 // TestDetectFormat: every record of every native fixture and run file is
 // recognized as its format; unclear shapes are errors naming the --format
 // they look like, never guesses.
@@ -76,6 +112,12 @@ func TestDetectFormat(t *testing.T) {
 		for i, line := range fileLines(t, data) {
 			cases = append(cases, tc{fmt.Sprintf("adapters/%s.jsonl:%d", format, i+1), line, format, "",
 				"the native fixture of " + format + " has that vendor's own shape"})
+		}
+	}
+	for format, data := range evalRuns(t) {
+		for i, line := range fileLines(t, data) {
+			cases = append(cases, tc{fmt.Sprintf("fixtures.EvalRuns %s:%d", format, i+1), line, format, "",
+				"the evaluation bank's envelopes have their vendor's shape"})
 		}
 	}
 	for name, data := range map[string][]byte{"fixtures/citations/run.jsonl": fixtures.Run(), "fixtures/runs/graded.jsonl": fixtures.GradedRun()} {
@@ -171,6 +213,9 @@ func TestEachRunAuto(t *testing.T) {
 		return ReadRuns(bufio.NewReader(strings.NewReader(data)), "f.jsonl", format)
 	}
 	files := map[string]string{"run": string(fixtures.Run()), "run (graded)": string(fixtures.GradedRun())}
+	for format, data := range evalRuns(t) {
+		files[format+" (eval)"] = string(data)
+	}
 	for _, format := range Formats[1:] {
 		data, err := os.ReadFile(filepath.Join("testdata", "adapters", format+".jsonl"))
 		if err != nil {

@@ -16,12 +16,16 @@ Audit every citation the runs emitted: is its quote in the document it
 names, and where? No reference is needed: the audit says whether a quote is
 grounded, not whether it supports the answer.
 
-RUN.jsonl files hold run records (DESIGN §4; --format run, the default),
-or with --format anthropic|openai|gemini|lmstudio|langchain|llamaindex one
-envelope per line around a vendor's native response:
+RUN.jsonl files hold run records (formats: docs/formats.md#run-records),
+or one envelope per line around a vendor's native response
+(docs/formats.md#envelopes):
   {"arm": "B", "session": 1, "question": "q01", "documents": [...] or {...},
    "response": {...the vendor's JSON...}}
-Vendor offsets are kept, never trusted: every quote is located again.
+--format auto, the default, tells them apart by each file's first record (a
+response that is text is a run record; a vendor's response by its shape)
+and, when the shape is unclear, names the --format it looks like; --format
+run|anthropic|openai|gemini|lmstudio|langchain|llamaindex chooses. Vendor
+offsets are kept, never trusted: every quote is located again.
 
 Each citation is one of: unique (grounded once in the cited document, on
 the page it gave), ambiguous, wrong_page, page_convention (on the given
@@ -45,7 +49,7 @@ page texts changed.`
 func runAudit(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "audit", "audit --corpus CORPUS [--format F] [--json] RUN.jsonl...", auditAbout)
 	dir := fs.String("corpus", "", "corpus `folder` (required)")
-	format := fs.String("format", "run", "input `format`: "+strings.Join(citations.Formats, ", "))
+	format := fs.String("format", citations.FormatAuto, "input `format`: auto (told by each file's first record), "+strings.Join(citations.Formats, ", "))
 	asJSON := fs.Bool("json", false, "write JSON instead of a table")
 	files, err := parseFlags(fs, stdout, args)
 	if err != nil {
@@ -57,12 +61,12 @@ func runAudit(stdout, stderr io.Writer, args []string) error {
 	if len(files) == 0 {
 		return usageErrorf("audit: no RUN.jsonl given")
 	}
-	known := false
+	known := *format == citations.FormatAuto
 	for _, f := range citations.Formats {
 		known = known || f == *format
 	}
 	if !known {
-		return usageErrorf("audit: unknown --format %q (want one of %s)", *format, strings.Join(citations.Formats, ", "))
+		return usageErrorf("audit: unknown --format %q (want auto or one of %s)", *format, strings.Join(citations.Formats, ", "))
 	}
 	var runs []citations.RunRecord
 	var fileOf []string

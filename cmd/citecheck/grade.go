@@ -41,9 +41,10 @@ Without a plan every record is graded in input order.
 --corpus C --reference R [--plan P] instead of --lock grades unfrozen
 inputs; results then say "frozen": false.
 
-RUN files hold run records (--format run) or one envelope per line around a
-vendor's native response (--format anthropic|openai|gemini|lmstudio|
-langchain|llamaindex; see "citecheck audit --help").
+RUN files hold run records (formats: docs/formats.md#run-records) or one
+envelope per line around a vendor's native response
+(docs/formats.md#envelopes), told apart by each file's first record unless
+--format names the format (see "citecheck audit --help").
 
 Writes DIR/results.jsonl (one JSON line per result, docs/results.md) and
 prints a table per arm and session: attempts, attempts that are not ok,
@@ -66,7 +67,7 @@ func runGrade(stdout, stderr io.Writer, args []string) error {
 	refPath := fs.String("reference", "", "reference `file`, to grade without a lock")
 	planPath := fs.String("plan", "", "plan `file`, to grade without a lock")
 	out := fs.String("out", "", "results `folder` (created if needed; results.jsonl is replaced)")
-	format := fs.String("format", "run", "input `format`: "+strings.Join(citations.Formats, ", "))
+	format := fs.String("format", citations.FormatAuto, "input `format`: auto (told by each file's first record), "+strings.Join(citations.Formats, ", "))
 	asJSON := fs.Bool("json", false, "print the summary as JSON instead of a table")
 	runs, err := parseFlags(fs, stdout, args)
 	if err != nil {
@@ -83,7 +84,7 @@ func runGrade(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("grade: want --lock LOCK, or --corpus CORPUS --reference REF")
 	}
 	if !knownFormat(*format) {
-		return usageErrorf("grade: unknown --format %q (want one of %s)", *format, strings.Join(citations.Formats, ", "))
+		return usageErrorf("grade: unknown --format %q (want auto or one of %s)", *format, strings.Join(citations.Formats, ", "))
 	}
 
 	fail := &failingList{limit: failingShown}
@@ -263,6 +264,9 @@ func firstRun(path, name, format string) error {
 }
 
 func knownFormat(f string) bool {
+	if f == citations.FormatAuto {
+		return true
+	}
 	for _, k := range citations.Formats {
 		if k == f {
 			return true

@@ -18,12 +18,14 @@ and write one JSON record per input record, in input order, to stdout.
 
 Input records: {"id": "q1", "document": "name.pdf", "quote": "...", "page": 3}
 ("document" is a file name or a blake3: hash; "page" is optional and
-1-based; "page_label" may give a page label instead).
+1-based; "page_label" may give a page label instead; formats:
+docs/formats.md#quotes).
 
-Output records: {"id", "status", "pages", "spans", "match"} as in DESIGN
-§2, then "crosses_page", "document", "occurrences", "page_check",
+Output records: {"id", "status", "pages", "spans", "match"}, then
+"crosses_page", "document", "occurrences", "page_check",
 "disambiguated_by_page", "short", "elided", "document_status",
-"page_flags", "found_in" and "note" when they apply. status is unique,
+"page_flags", "found_in" and "note" when they apply
+(docs/formats.md#locate-output). status is unique,
 ambiguous, not_found, not_found_in_document or unknown_document; spans are
 {"page", "start", "end"} in Unicode code points of the stored page text;
 match is the normalization level the match needed (exact, canonical,

@@ -1,0 +1,212 @@
+package grade_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/grade"
+	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/citecheck/citecheck/metrics"
+	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/spans"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
+)
+
+// docs/schema/result.schema.json documents results.jsonl (docs/results.md,
+// docs/formats.md#results). These tests validate results made by grading
+// against it and check that broken results are refused by it and by the
+// reader of report and compare (metrics.ReadResults).
+
+func resultSchema(t *testing.T) (*jsonschema.Schema, map[string]any) {
+	t.Helper()
+	const name = "result.schema.json"
+	data, err := os.ReadFile(filepath.Join("..", "docs", "schema", name))
+	require.NoError(t, err)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	require.NoError(t, c.AddResource(name, doc))
+	s, err := c.Compile(name)
+	require.NoError(t, err, "%s does not compile", name)
+	var tree map[string]any
+	require.NoError(t, json.Unmarshal(data, &tree))
+	return s, tree
+}
+
+func validateResult(t *testing.T, s *jsonschema.Schema, line string) error {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
+	require.NoError(t, err, "not JSON: %s", line)
+	return s.Validate(inst)
+}
+
+// gradeDemo grades the demo run (fixtures/runs/graded.jsonl) on the demo
+// corpus with the fixture reference and plan: every attempt status, a
+// missing citation, failing, unresolved and passing citations.
+func gradeDemo(t *testing.T) []byte {
+	t.Helper()
+	var sources []citations.Source
+	for _, d := range fixtures.Demo() {
+		src := citations.Source{Name: d.Name, BLAKE3: corpus.Hash(d.Data)}
+		for _, lines := range d.Pages {
+			src.Pages = append(src.Pages, citations.SourcePage{Text: strings.Join(lines, "\n")})
+		}
+		sources = append(sources, src)
+	}
+	ix, err := citations.Build(sources, citations.Options{})
+	require.NoError(t, err)
+	ref, err := spans.Decode(fixtures.Reference(), "reference.json")
+	require.NoError(t, err)
+	p, err := plan.Decode(fixtures.Plan(), "plan.json")
+	require.NoError(t, err)
+	g, err := grade.New(ix, ref, true)
+	require.NoError(t, err)
+	in := grade.Input{File: "graded.jsonl", Each: func(fn func(*citations.RunRecord) error) error {
+		return citations.EachRun(bytes.NewReader(fixtures.GradedRun()), "graded.jsonl", "run", fn)
+	}}
+	var out bytes.Buffer
+	_, err = g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: p, SpillDir: t.TempDir()})
+	require.NoError(t, err)
+	return out.Bytes()
+}
+
+func TestResultSchema(t *testing.T) {
+	s, tree := resultSchema(t)
+	check := func(t *testing.T, name string, data []byte) map[string]bool {
+		keys := map[string]bool{}
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		require.NotEmpty(t, lines)
+		for i, line := range lines {
+			if err := validateResult(t, s, line); err != nil {
+				t.Errorf("%s:%d: %v", name, i+1, err)
+			}
+			var m map[string]any
+			require.NoError(t, json.Unmarshal([]byte(line), &m))
+			for k, v := range m {
+				keys[k] = true
+				if a, ok := v.(string); ok && k == "attempt" {
+					keys["attempt="+a] = true
+				}
+			}
+		}
+		return keys
+	}
+	t.Run("demo", func(t *testing.T) {
+		keys := check(t, "demo results.jsonl", gradeDemo(t))
+		for _, k := range []string{"abstention_reasons", "claims", "stop_reason", "timing", "source",
+			"attempt=ok", "attempt=timeout", "attempt=missing", "attempt=duplicate"} {
+			if !keys[k] {
+				t.Errorf("no demo result has %s: the test does not exercise it", k)
+			}
+		}
+	})
+	t.Run("worked examples", func(t *testing.T) {
+		results := gradeExamples(t, filepath.Join(shareddata.Path(t, "grading"), "runs.jsonl")) // skips without ../shared
+		data, err := os.ReadFile(results)
+		require.NoError(t, err)
+		check(t, "worked examples' results.jsonl", data)
+	})
+
+	good := strings.SplitN(string(gradeDemo(t)), "\n", 2)[0]
+	unknown := `{"arm":"A","session":1,"question":"Q06","position":2,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","abstention_reasons":["clean_unknown"],"review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
+	missing := `{"id":null,"verdict":"fail","reason":"missing_citation"}`
+	withCitations := func(c string) string {
+		return strings.Replace(unknown, `"kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass"`,
+			`"kind":"answerable","fields":{},"citations":[`+c+`],"factual":"fail","supported":"fail","abstention":null`, 1)
+	}
+	cases := []struct {
+		name           string
+		line           string
+		schema, reader bool
+		why            string
+	}{
+		{"graded", good, true, true, "a result grade wrote"},
+		{"unknown question", unknown, true, true, "kind unknown: abstention, no factual or supported"},
+		{"missing-citation entry", withCitations(missing), true, true, "exactly the entry docs/results.md gives"},
+		{"missing kind", strings.Replace(unknown, `"kind":"unknown",`, ``, 1), false, false, "kind is required"},
+		{"missing arm", strings.Replace(unknown, `"arm":"A",`, ``, 1), false, false, "arm is required"},
+		{"session as string", strings.Replace(unknown, `"session":1`, `"session":"1"`, 1), false, false, "session is an integer"},
+		{"unknown kind", strings.Replace(unknown, `"kind":"unknown"`, `"kind":"open"`, 1), false, false, "answerable or unknown"},
+		{"unknown key", strings.Replace(unknown, `"frozen":true`, `"frozen":true,"score":1`, 1), false, false, "no other keys"},
+		{"duplicate key", strings.Replace(unknown, `"frozen":true`, `"frozen":true,"frozen":false`, 1), true, false, "a schema cannot see duplicate keys"},
+		{"abstention on answerable", strings.Replace(withCitations(missing), `"abstention":null`, `"abstention":"pass"`, 1), false, true,
+			"the schema ties the verdicts to the kind; the reader takes what it is given"},
+		{"unknown outcome", strings.Replace(unknown, `"abstention":"pass"`, `"abstention":"maybe"`, 1), false, true,
+			"the schema knows the outcomes; the reader counts anything else as unresolved"},
+		{"missing-citation entry with a document", withCitations(`{"id":null,"verdict":"fail","reason":"missing_citation","document":"a.pdf"}`), false, true,
+			"the schema holds the entry to its three keys"},
+		{"unknown reason", withCitations(`{"id":"c1","verdict":"fail","reason":"made_up"}`), false, true,
+			"the schema lists grade.Reasons; the reader keeps any string"},
+		{"citation verdict as number", withCitations(`{"id":"c1","verdict":1,"reason":"wrong_fact"}`), false, false, "a verdict is a string"},
+	}
+	for _, c := range cases {
+		if err := validateResult(t, s, c.line); (err == nil) != c.schema {
+			t.Errorf("%s: schema valid=%v, want %v (%s): %v", c.name, err == nil, c.schema, c.why, err)
+		}
+		err := metrics.ReadResults(strings.NewReader(c.line+"\n"), "results.jsonl", func(*grade.Result) error { return nil })
+		if (err == nil) != c.reader {
+			t.Errorf("%s: reader valid=%v, want %v (%s): %v", c.name, err == nil, c.reader, c.why, err)
+		}
+	}
+
+	// The schema's objects have exactly the Go types' JSON keys, and its
+	// citation reasons are grade.Reasons.
+	obj := func(path ...string) map[string]any {
+		var v any = tree
+		for _, p := range path {
+			v = v.(map[string]any)[p]
+		}
+		return v.(map[string]any)
+	}
+	for _, tc := range []struct {
+		typ    any
+		object map[string]any
+	}{
+		{grade.Result{}, tree},
+		{grade.FieldVerdict{}, obj("$defs", "field")},
+		{grade.CitationResult{}, obj("$defs", "citation")},
+		{grade.ClaimResult{}, obj("properties", "claims", "items")},
+		{grade.Normalization{}, obj("properties", "normalization")},
+		{grade.Source{}, obj("properties", "source")},
+		{citations.Span{}, obj("$defs", "span")},
+		{citations.Timing{}, obj("$defs", "timing")},
+	} {
+		var props, tags []string
+		for k := range tc.object["properties"].(map[string]any) {
+			props = append(props, k)
+		}
+		rt := reflect.TypeOf(tc.typ)
+		for i := 0; i < rt.NumField(); i++ {
+			if name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+				tags = append(tags, name)
+			}
+		}
+		sort.Strings(props)
+		sort.Strings(tags)
+		if !slices.Equal(props, tags) {
+			t.Errorf("%s: schema properties %v, Go JSON keys %v", rt.Name(), props, tags)
+		}
+	}
+	var reasons []string
+	for _, r := range grade.Reasons {
+		reasons = append(reasons, string(r.Reason))
+	}
+	var enum []string
+	for _, v := range obj("$defs", "citation", "properties", "reason")["enum"].([]any) {
+		enum = append(enum, v.(string))
+	}
+	if !slices.Equal(enum, reasons) {
+		t.Errorf("schema citation reasons %v, grade.Reasons %v", enum, reasons)
+	}
+}
