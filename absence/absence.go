@@ -251,7 +251,7 @@ func (p *Question) guessed(v textnorm.Value, src Sources) bool {
 	var values []textnorm.Token
 	for _, t := range v.Tokens {
 		switch t.Kind {
-		case textnorm.TokNumber, textnorm.TokIdentifier, textnorm.TokWeekday, textnorm.TokMonth:
+		case textnorm.TokNumber, textnorm.TokIdentifier, textnorm.TokWeekday, textnorm.TokMonth, textnorm.TokDate, textnorm.TokTime:
 			if !asked[t.Text] {
 				values = append(values, t)
 			}
@@ -340,7 +340,7 @@ func startsUnknown(v textnorm.Value) bool {
 func asserts(v textnorm.Value) bool {
 	for _, t := range v.Tokens {
 		switch t.Kind {
-		case textnorm.TokNumber, textnorm.TokIdentifier, textnorm.TokWeekday, textnorm.TokMonth, textnorm.TokNegation:
+		case textnorm.TokNumber, textnorm.TokIdentifier, textnorm.TokWeekday, textnorm.TokMonth, textnorm.TokDate, textnorm.TokTime, textnorm.TokNegation:
 			return true
 		}
 	}

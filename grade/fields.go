@@ -1,7 +1,9 @@
 package grade
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -48,7 +50,6 @@ const (
 	FieldConflictingLabels   = "conflicting_duplicate_label"
 	FieldUnregistered        = "unregistered_equivalent"
 	FieldAdditionalWording   = "additional_wording"
-	FieldUnassertedPreface   = "asserting_preface"
 )
 
 // target is one reference value a field may be compared with.
@@ -454,7 +455,8 @@ func hasToken(ts []textnorm.Token, x textnorm.Token) bool {
 }
 
 // orderReasons are the findings an element in another place produces.
-var orderReasons = setOf("wrong_number", "wrong_unit", "wrong_identifier", "wrong_weekday", "wrong_month",
+var orderReasons = setOf("wrong_number", "wrong_unit", "wrong_identifier", "wrong_weekday", "wrong_month", "wrong_date", "wrong_time",
+	"missing_date", "missing_time",
 	"opposite_direction", "strict_vs_inclusive", "exact_vs_limit", "contrary_condition", "wrong_day_basis",
 	"contrary_stage", "unit_conversion", "unsupported_number", "unsupported_identifier", "unsupported_date",
 	"unsupported_unit", "added_comparison", "missing_number", "missing_unit", "missing_identifier",
@@ -604,6 +606,7 @@ var missingReason = map[textnorm.TokenKind]string{
 	textnorm.TokCondition: "missing_condition", textnorm.TokWeekday: "missing_weekday", textnorm.TokMonth: "missing_month",
 	textnorm.TokDayBasis: "missing_day_basis", textnorm.TokBasis: "missing_basis", textnorm.TokNegation: "missing_negation",
 	textnorm.TokStage: "missing_stage", textnorm.TokWord: "missing_word",
+	textnorm.TokDate: "missing_date", textnorm.TokTime: "missing_time",
 }
 
 // block classifies one run of differences between two matched tokens: the
@@ -625,6 +628,26 @@ func block(a, t []textnorm.Token, D, I []int, opt []string, neutral []bool, ctx 
 		if strings.ReplaceAll(b.String(), "-", "") == strings.ReplaceAll(t[d].Text, "-", "") {
 			add(Unresolved, "identifier_variant", quoteTexts(a, I)+" for "+t[d].Raw)
 			return fs
+		}
+	}
+	// A date in digits for a date in words ("31.03.2025" for "31 March
+	// 2025"): the same day written another way, or another day.
+	for ii, i := range I {
+		if a[i].Kind != textnorm.TokDate || neutral[i] && !source {
+			continue
+		}
+		if y, m, d, used, ok := wordDate(t, D); ok {
+			if textnorm.SameDate(a[i].Text, fmt.Sprintf("%04d-%02d-%02d", y, m, d)) {
+				add(Unresolved, "date_format", "'"+a[i].Raw+"' for "+quoteTexts(t, used))
+			} else {
+				add(Incorrect, "wrong_date", "'"+a[i].Raw+"' for "+quoteTexts(t, used))
+			}
+			pairedI[ii] = true
+			for di, dj := range D {
+				if slices.Contains(used, dj) {
+					pairedD[di] = true
+				}
+			}
 		}
 	}
 	// Contrary values of one closed kind.
@@ -686,6 +709,14 @@ func block(a, t []textnorm.Token, D, I []int, opt []string, neutral []bool, ctx 
 				}
 			case textnorm.TokStage:
 				add(Incorrect, "contrary_stage", detail)
+			case textnorm.TokDate:
+				if textnorm.SameDate(ti.Text, td.Text) {
+					add(Unresolved, "date_format", detail)
+				} else {
+					add(Incorrect, "wrong_date", detail)
+				}
+			case textnorm.TokTime:
+				add(Incorrect, "wrong_time", detail)
 			default:
 				add(Unresolved, FieldUnregistered, detail)
 			}
@@ -725,7 +756,7 @@ func block(a, t []textnorm.Token, D, I []int, opt []string, neutral []bool, ctx 
 			add(Incorrect, "unsupported_number", detail)
 		case textnorm.TokIdentifier:
 			add(Incorrect, "unsupported_identifier", detail)
-		case textnorm.TokWeekday, textnorm.TokMonth:
+		case textnorm.TokWeekday, textnorm.TokMonth, textnorm.TokDate, textnorm.TokTime:
 			add(Incorrect, "unsupported_date", detail)
 		case textnorm.TokUnit:
 			add(Incorrect, "unsupported_unit", detail)
@@ -796,6 +827,37 @@ func block(a, t []textnorm.Token, D, I []int, opt []string, neutral []bool, ctx 
 		}
 	}
 	return fs
+}
+
+var monthNumbers = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+	"august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
+
+// wordDate reads a date written with a month name among the target tokens
+// D: day month year or month day year.
+func wordDate(t []textnorm.Token, D []int) (y, m, d int, used []int, ok bool) {
+	for k, j := range D {
+		if t[j].Kind != textnorm.TokMonth {
+			continue
+		}
+		num := func(x int) (int, bool) {
+			if x < 0 || x >= len(D) || t[D[x]].Kind != textnorm.TokNumber {
+				return 0, false
+			}
+			n, err := strconv.Atoi(t[D[x]].Text)
+			return n, err == nil
+		}
+		if day, ok1 := num(k - 1); ok1 {
+			if year, ok2 := num(k + 1); ok2 {
+				return year, monthNumbers[t[j].Text], day, []int{D[k-1], j, D[k+1]}, true
+			}
+		}
+		if day, ok1 := num(k + 1); ok1 {
+			if year, ok2 := num(k + 2); ok2 {
+				return year, monthNumbers[t[j].Text], day, []int{j, D[k+1], D[k+2]}, true
+			}
+		}
+	}
+	return 0, 0, 0, nil, false
 }
 
 func hasReason(fs []finding, r string) bool {

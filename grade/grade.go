@@ -493,7 +493,7 @@ func (s *corpusSources) values(doc string) map[string]bool {
 		text, _ := s.ix.PageText(doc, p)
 		for _, t := range textnorm.NormalizeValue(text).Tokens {
 			switch t.Kind {
-			case textnorm.TokNumber, textnorm.TokIdentifier, textnorm.TokWeekday, textnorm.TokMonth:
+			case textnorm.TokNumber, textnorm.TokIdentifier, textnorm.TokWeekday, textnorm.TokMonth, textnorm.TokDate, textnorm.TokTime:
 				m[t.Text] = true
 			}
 		}

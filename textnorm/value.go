@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -36,10 +37,12 @@ const (
 	TokBasis                       // per
 	TokNegation                    // no, not, none, never, without
 	TokStage                       // a process stage: "final inspection", "goods receipt", "dispatch"
+	TokDate                        // a date in digits: "31.03.2025", "2025-03-31", "31/03/2025"
+	TokTime                        // a time of day in digits: "14:00"
 )
 
 var kindNames = [...]string{"word", "number", "unit", "identifier", "comparison", "qualifier", "condition",
-	"weekday", "month", "day_basis", "basis", "negation", "stage"}
+	"weekday", "month", "day_basis", "basis", "negation", "stage", "date", "time"}
 
 func (k TokenKind) String() string {
 	if int(k) < len(kindNames) {
@@ -154,7 +157,9 @@ func (v Value) Equal(w Value) bool {
 //     (sign_word); "&" is "and"; common contractions are the words they
 //     contract ("doesn't" is "does not": contraction);
 //   - a date or time written with digits and separators ("31.03.2025",
-//     "2025-03-31", "31/03/2025", "14:00") is one word, never a number;
+//     "2025-03-31", "31/03/2025", "14:00") is one token of its own kind
+//     (date, time), never a number; SameDate says whether two dates may be
+//     the same day;
 //   - words of the closed classes are tagged: conditions, weekdays, months
 //     ("may" only next to a number), the day bases calendar and working
 //     (business), "per", negations and process stages.
@@ -309,16 +314,19 @@ func (n *valueNorm) lex(s string) {
 			n.raw = append(n.raw, rawToken{text: map[rune]string{'€': "eur", '$': "usd", '£': "gbp"}[r], kind: TokUnit})
 			n.rule(RuleUnitSpelling)
 			i++
-		case r == '≤' || r == '≥' || r == '<' || r == '>' || r == '=':
+		case r == '≤' || r == '≥' || r == '⩽' || r == '⩾' || r == '<' || r == '>' || r == '=':
 			text := string(r)
 			switch {
-			case r == '≤':
+			case r == '≤' || r == '⩽':
 				text = "<="
-			case r == '≥':
+			case r == '≥' || r == '⩾':
 				text = ">="
 			case (r == '<' || r == '>') && at(i+1) == '=':
 				text += "="
 				i++
+			}
+			if r != '<' && r != '>' && r != '=' || text != string(r) {
+				n.rule(RuleComparison)
 			}
 			n.raw = append(n.raw, rawToken{text: text, kind: TokComparison})
 			i++
@@ -368,12 +376,17 @@ func (n *valueNorm) lexNumber(rs []rune, i int) int {
 	// A date or time in digits ("31.03.2025", "2025-03-31", "31/03/2025",
 	// "14:00") is one word: its parts are not numbers.
 	if j := dateEnd(rs, start, i); j > i {
-		n.raw = append(n.raw, rawToken{text: string(rs[start:j])})
+		lit := string(rs[start:j])
+		kind := TokDate
+		if strings.Contains(lit, ":") {
+			kind = TokTime
+		}
+		n.raw = append(n.raw, rawToken{text: lit, kind: kind})
 		return j
 	}
 	num := string(rs[start:i])
 	if strings.Count(num, ".") >= 2 {
-		n.raw = append(n.raw, rawToken{text: num})
+		n.raw = append(n.raw, rawToken{text: num, kind: TokDate})
 		return i
 	}
 	// Letters glued to the number: a unit ("5mm"), an ordinal ("31st", a
@@ -554,7 +567,11 @@ func (n *valueNorm) phrases() {
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		if !t.word {
-			n.out = append(n.out, Token{Text: t.text, Kind: t.kind, Raw: t.text})
+			tok := Token{Text: t.text, Kind: t.kind, Raw: t.text}
+			if t.kind == TokComparison {
+				tok.Class, tok.Dir, tok.Strict = symbolBounds[t.text].class, symbolBounds[t.text].dir, symbolBounds[t.text].strict
+			}
+			n.out = append(n.out, tok)
 			i++
 			continue
 		}
@@ -828,6 +845,16 @@ var boundPhrases = func() map[string][]phrase {
 	return phraseTable(ps)
 }()
 
+// symbolBounds are the comparison symbols, read like their phrases.
+var symbolBounds = map[string]struct {
+	class  string
+	dir    int8
+	strict bool
+}{
+	"<=": {"upper", 1, false}, ">=": {"lower", -1, false}, "<": {"upper_strict", 1, true}, ">": {"lower_strict", -1, true},
+	"=": {"exact", 0, false},
+}
+
 var classPhrases = func() map[string][]phrase {
 	var ps []phrase
 	add := func(kind TokenKind, class, text string, spellings ...string) {
@@ -880,6 +907,56 @@ func stripMarkers(s string) string {
 		return s
 	}
 	return markerPattern.ReplaceAllString(s, " ")
+}
+
+// SameDate reports whether two dates written in digits can be read as the
+// same day: year first (2025-03-31), or day or month first (31.03.2025,
+// 03/31/2025), a two-digit year in the 2000s.
+func SameDate(a, b string) bool {
+	for _, x := range dateReadings(a) {
+		for _, y := range dateReadings(b) {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func dateReadings(s string) [][3]int {
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '/' || r == '-' })
+	if len(parts) != 3 {
+		return nil
+	}
+	var v [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return nil
+		}
+		v[i] = n
+	}
+	year := func(y int) int {
+		if y < 100 {
+			return 2000 + y
+		}
+		return y
+	}
+	valid := func(y, m, d int) bool { return m >= 1 && m <= 12 && d >= 1 && d <= 31 }
+	var out [][3]int
+	if len(parts[0]) == 4 {
+		if valid(v[0], v[1], v[2]) {
+			out = append(out, [3]int{v[0], v[1], v[2]})
+		}
+		return out
+	}
+	if valid(year(v[2]), v[1], v[0]) {
+		out = append(out, [3]int{year(v[2]), v[1], v[0]})
+	}
+	if valid(year(v[2]), v[0], v[1]) {
+		out = append(out, [3]int{year(v[2]), v[0], v[1]})
+	}
+	return out
 }
 
 // SameNumber reports whether two number tokens, written differently, can be

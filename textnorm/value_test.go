@@ -59,8 +59,10 @@ func TestNormalizeValue(t *testing.T) {
 		{"supplied under part number QA-7735", "supplied under part number identifier:qa-7735", []string{RuleCase}, "under is a bound only before a number"},
 		{"10 boxes or more", "number:10 box qualifier:or more", []string{RulePlural}, "a postfix qualifier after a number and a word"},
 		{"12 samples per batch [1]", "number:12 sample basis:per batch", []string{RuleMarker, RulePlural, RuleWhitespace}, "a citation marker is not a number"},
-		{"until 31.03.2025", "condition:until 31.03.2025", nil, "a date in digits is one word"},
-		{"2025-03-31", "2025-03-31", nil, "an ISO date is one word"},
+		{"until 31.03.2025", "condition:until date:31.03.2025", nil, "a date in digits is one token"},
+		{"2025-03-31", "date:2025-03-31", nil, "an ISO date is one token"},
+		{"at 14:00", "at time:14:00", nil, "a time is one token"},
+		{"⩽ 0.002 mm", "comparison:<= number:0.002 unit:mm", []string{RuleComparison}, "the slanted less-or-equal sign"},
 		{"10-49 boxes", "number:10 - number:49 box", []string{RulePlural}, "a range keeps its dash"},
 		{"the supplier's 8D report", "supplier identifier:8d report", []string{RuleArticle, RuleCase, RulePunctuation}, "a possessive; a digit makes an identifier"},
 		{"31st March", "31st month:march", []string{RuleCase}, "an ordinal is a word, not the number"},
@@ -109,6 +111,24 @@ func TestDecisionDecimalCommaKept(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.same, SameNumber(tt.a, tt.b), "%s vs %s: %s", tt.a, tt.b, tt.why)
+	}
+}
+
+func TestSameDate(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+		why  string
+	}{
+		{"31.03.2025", "2025-03-31", true, "day first and year first"},
+		{"03/31/2025", "2025-03-31", true, "month first"},
+		{"31.03.25", "2025-03-31", true, "a two-digit year"},
+		{"30.03.2025", "2025-03-31", false, "another day"},
+		{"01.02.2025", "2025-01-02", true, "ambiguous day and month: may be the same"},
+		{"1.2.3.4", "2025-01-02", false, "not a date"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.same, SameDate(tt.a, tt.b), "%s vs %s: %s", tt.a, tt.b, tt.why)
 	}
 }
 
