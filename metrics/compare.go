@@ -58,33 +58,33 @@ type Comparison struct {
 // Side is the comparison of one bound: unresolved scored as a failure
 // (lb) or as a pass (ub).
 type Side struct {
-	MeanA    float64 `json:"mean_a"`
-	MeanB    float64 `json:"mean_b"`
-	MeanDiff float64 `json:"mean_diff"`
+	MeanA    Float6 `json:"mean_a"`
+	MeanB    Float6 `json:"mean_b"`
+	MeanDiff Float6 `json:"mean_diff"`
 	// Interval is the 2.5% and 97.5% type-7 percentiles of the bootstrap
 	// replicates of the mean difference.
-	Interval [2]float64 `json:"interval"`
+	Interval [2]Float6 `json:"interval"`
 	// SEPaired is the standard error of the mean of the per-question
 	// differences; TInterval the paired t-interval with it (Q-1 degrees of
 	// freedom). SEClustered is the clustered (Miller) standard error over
 	// the item-level differences, null when repeats are unbalanced.
-	SEPaired    float64    `json:"se_paired"`
-	TInterval   [2]float64 `json:"t_interval"`
-	SEClustered *float64   `json:"se_clustered"`
+	SEPaired    Float6    `json:"se_paired"`
+	TInterval   [2]Float6 `json:"t_interval"`
+	SEClustered *Float6   `json:"se_clustered"`
 	// Correlation is Pearson's between the arms' per-question means, null
 	// when either is constant.
-	Correlation *float64 `json:"correlation"`
+	Correlation *Float6 `json:"correlation"`
 	// MDE80 is the smallest difference the design could detect with 80%
 	// power at two-sided 5%: (t(0.975) + t(0.80)) x SEPaired.
-	MDE80     float64 `json:"mde80"`
-	Histogram []Bin   `json:"histogram"`
+	MDE80     Float6 `json:"mde80"`
+	Histogram []Bin  `json:"histogram"`
 }
 
 // Bin counts bootstrap replicates in [From, To).
 type Bin struct {
-	From  float64 `json:"from"`
-	To    float64 `json:"to"`
-	Count int     `json:"count"`
+	From  Float6 `json:"from"`
+	To    Float6 `json:"to"`
+	Count int    `json:"count"`
 }
 
 // ErrNoClusters: the two arms share no question.
@@ -224,28 +224,32 @@ func Paired(a, b [][]float64, opts PairedOptions) Side {
 		ma[i], mb[i] = mean(a[i]), mean(b[i])
 		d[i] = ma[i] - mb[i]
 	}
-	s := Side{MeanA: mean(ma), MeanB: mean(mb), MeanDiff: mean(d)}
+	s := Side{MeanA: Float6(mean(ma)), MeanB: Float6(mean(mb)), MeanDiff: Float6(mean(d))}
 	stats := Bootstrap(d, opts.Seed, opts.Stream, opts.replicates())
 	sorted := append([]float64(nil), stats...)
 	sort.Float64s(sorted)
-	s.Interval = [2]float64{Quantile7(sorted, 0.025), Quantile7(sorted, 0.975)}
+	s.Interval = [2]Float6{Float6(Quantile7(sorted, 0.025)), Float6(Quantile7(sorted, 0.975))}
 	bins := opts.Bins
 	if bins < 1 {
 		bins = 40
 	}
 	s.Histogram = histogram(sorted, bins)
 	if q > 1 {
-		s.SEPaired = sd(d) / math.Sqrt(float64(q))
+		md := mean(d)
+		se := sd(d) / math.Sqrt(float64(q))
 		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(q - 1)}
 		t975, t80 := t.Quantile(0.975), t.Quantile(0.80)
-		s.TInterval = [2]float64{s.MeanDiff - t975*s.SEPaired, s.MeanDiff + t975*s.SEPaired}
-		s.MDE80 = (t975 + t80) * s.SEPaired
+		s.SEPaired = Float6(se)
+		s.TInterval = [2]Float6{Float6(md - t975*se), Float6(md + t975*se)}
+		s.MDE80 = Float6((t975 + t80) * se)
 	}
 	if se, ok := millerSE(a, b); ok {
-		s.SEClustered = &se
+		f := Float6(se)
+		s.SEClustered = &f
 	}
 	if r, ok := pearson(ma, mb); ok {
-		s.Correlation = &r
+		f := Float6(r)
+		s.Correlation = &f
 	}
 	return s
 }
@@ -342,12 +346,12 @@ func histogram(sorted []float64, n int) []Bin {
 	}
 	lo, hi := sorted[0], sorted[len(sorted)-1]
 	if hi == lo {
-		return []Bin{{From: lo, To: hi, Count: len(sorted)}}
+		return []Bin{{From: Float6(lo), To: Float6(hi), Count: len(sorted)}}
 	}
 	w := (hi - lo) / float64(n)
 	bins := make([]Bin, n)
 	for i := range bins {
-		bins[i] = Bin{From: lo + float64(i)*w, To: lo + float64(i+1)*w}
+		bins[i] = Bin{From: Float6(lo + float64(i)*w), To: Float6(lo + float64(i+1)*w)}
 	}
 	for _, v := range sorted {
 		i := int((v - lo) / w)

@@ -24,10 +24,10 @@ type Latency struct {
 	N     int    `json:"n"`
 	// Unavailable counts attempts with no figure for the phase (never
 	// counted as zero).
-	Unavailable int      `json:"unavailable"`
-	MedianMS    *float64 `json:"median_ms"`
-	P90MS       *float64 `json:"p90_ms"`
-	MaxMS       *float64 `json:"max_ms"`
+	Unavailable int     `json:"unavailable"`
+	MedianMS    *Float6 `json:"median_ms"`
+	P90MS       *Float6 `json:"p90_ms"`
+	MaxMS       *Float6 `json:"max_ms"`
 	// OverDeadline lists, for the total, the attempts over DeadlineMS or
 	// timed out: "A/2/Q07".
 	OverDeadline []string `json:"over_deadline,omitempty"`
@@ -101,7 +101,7 @@ func (l *latencies) summary() []Latency {
 			sort.Float64s(v)
 			lat := Latency{Arm: a, Phase: p, N: len(v), Unavailable: l.unav[k]}
 			if len(v) > 0 {
-				med, p90, mx := Quantile7(v, 0.5), Quantile7(v, 0.9), v[len(v)-1]
+				med, p90, mx := Float6(Quantile7(v, 0.5)), Float6(Quantile7(v, 0.9)), Float6(v[len(v)-1])
 				lat.MedianMS, lat.P90MS, lat.MaxMS = &med, &p90, &mx
 			}
 			if p == "total" {

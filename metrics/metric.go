@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -93,6 +94,29 @@ func (d Dec) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return []byte(Round6(d.R)), nil
+}
+
+// Float6 is a figure computed in floating point (a Wilson end, a mean, a
+// bootstrap percentile, a latency) as the JSON outputs print it: at most
+// six decimals, trailing zeros dropped. Rounding at print keeps the bytes
+// of summary.json the same on every machine: a compiler may fuse a
+// multiply-add on one architecture and not another, which moves only the
+// last bits, far below the sixth decimal.
+type Float6 float64
+
+// MarshalJSON writes f rounded to six decimals; NaN and infinities are
+// errors (JSON has no such numbers).
+func (f Float6) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil, fmt.Errorf("metrics: %v has no JSON number", x)
+	}
+	s := strconv.FormatFloat(x, 'f', 6, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return []byte(s), nil
 }
 
 // Round6 renders r with at most six decimals, rounded half to even.

@@ -80,13 +80,13 @@ type MetricJSON struct {
 	UB Dec `json:"ub"`
 	// Wilson is [lower end of the lower bound's 95% Wilson interval,
 	// upper end of the upper bound's], null when N is 0.
-	Wilson *[2]float64 `json:"wilson95"`
+	Wilson *[2]Float6 `json:"wilson95"`
 }
 
 func metricJSON(m Metric) MetricJSON {
 	out := MetricJSON{Metric: m, LB: Dec{m.LB()}, UB: Dec{m.UB()}}
 	if lo, hi, ok := m.Wilson(); ok {
-		out.Wilson = &[2]float64{lo, hi}
+		out.Wilson = &[2]Float6{Float6(lo), Float6(hi)}
 	}
 	return out
 }
@@ -202,7 +202,7 @@ func (g *Group) qualify(t Thresholds) {
 		why = append(why, "not graded against a frozen lock")
 	}
 	if n := len(g.Failures); n > 0 {
-		why = append(why, fmt.Sprintf("%d attempts errored, timed out, were interrupted, missing, duplicate or extra", n))
+		why = append(why, fmt.Sprintf("attempts counted as failures: %d (error, timeout, interrupted, missing, duplicate or extra)", n))
 	}
 	ok := len(why) == 0
 	g.Qualified, g.Qualification = &ok, why

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -83,7 +84,7 @@ func TestSummaryCountsAndQualification(t *testing.T) {
 	require.NotNil(t, a.Qualified)
 	assert.False(t, *a.Qualified)
 	assert.Contains(t, a.Qualification, "supported lower bound 86.7% < 90.0%")
-	assert.Contains(t, a.Qualification, "1 attempts errored, timed out, were interrupted, missing, duplicate or extra")
+	assert.Contains(t, a.Qualification, "attempts counted as failures: 1 (error, timeout, interrupted, missing, duplicate or extra)")
 
 	bs := s.Sessions[1]
 	assert.Equal(t, 2, bs.Planned, "the duplicate is not planned")
@@ -111,7 +112,7 @@ func TestSummaryCountsAndQualification(t *testing.T) {
 	assert.Equal(t, 3, total.N)
 	assert.Equal(t, 37, total.Unavailable)
 	assert.Equal(t, []string{"A/1/Q06"}, total.OverDeadline)
-	assert.Equal(t, 1200.0, *total.MedianMS)
+	assert.Equal(t, Float6(1200), *total.MedianMS)
 
 	// The JSON is deterministic.
 	var x, y bytes.Buffer
@@ -144,8 +145,8 @@ func TestCompareResults(t *testing.T) {
 	assert.Equal(t, 2, c.Repeats)
 	assert.True(t, c.Balanced)
 	assert.Equal(t, []string{"Q9"}, c.Excluded)
-	assert.Equal(t, 0.5, c.LB.MeanDiff, "B passes Q0 and Q2 only (Q3 unresolved counts 0)")
-	assert.Equal(t, 0.25, c.UB.MeanDiff, "Q3 unresolved counts 1")
+	assert.Equal(t, Float6(0.5), c.LB.MeanDiff, "B passes Q0 and Q2 only (Q3 unresolved counts 0)")
+	assert.Equal(t, Float6(0.25), c.UB.MeanDiff, "Q3 unresolved counts 1")
 	assert.Equal(t, EnvelopeNote, c.Note)
 	total := 0
 	for _, b := range c.LB.Histogram {
@@ -175,4 +176,28 @@ func TestReadResults(t *testing.T) {
 		require.Error(t, err, tt.why)
 		assert.Contains(t, err.Error(), tt.want, tt.why)
 	}
+}
+
+// TestFloat6PrintsSixDecimals: figures computed in floating point print
+// rounded to six decimals in JSON, so a last-bit difference between
+// machines (a fused multiply-add) never reaches summary.json's bytes.
+func TestFloat6PrintsSixDecimals(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want string
+		why  string
+	}{
+		{0.9999999999999999, "1", "a Wilson end one ulp below 1"},
+		{0.30000000000000004, "0.3", "a bin edge from repeated addition"},
+		{0.8864866068260312, "0.886487", "rounded, not truncated"},
+		{-0.0000001, "0", "a negative zero prints as 0"},
+		{-0.25, "-0.25", "signs kept"},
+		{1200, "1200", "whole numbers without a point"},
+	} {
+		b, err := json.Marshal(Float6(c.in))
+		require.NoError(t, err, c.why)
+		assert.Equal(t, c.want, string(b), c.why)
+	}
+	_, err := json.Marshal(Float6(math.NaN()))
+	assert.Error(t, err, "NaN has no JSON number")
 }

@@ -122,11 +122,11 @@ func TestBootstrapVectors(t *testing.T) {
 		assert.Equal(t, methods["linear"], Quantile7(sorted, p/100), "percentile %s", q)
 	}
 	s := Paired(v.A, v.B, PairedOptions{Seed: v.Boot.Seed[0], Stream: v.Boot.Seed[1], Replicates: v.Boot.B})
-	assert.InDelta(t, v.MeanDiff, s.MeanDiff, 1e-15)
-	assert.InDelta(t, v.SEPaired, s.SEPaired, 1e-15)
+	assert.InDelta(t, v.MeanDiff, float64(s.MeanDiff), 1e-15)
+	assert.InDelta(t, v.SEPaired, float64(s.SEPaired), 1e-15)
 	require.NotNil(t, s.SEClustered)
-	assert.InDelta(t, v.SEMiller, *s.SEClustered, 1e-15)
-	assert.Equal(t, [2]float64{v.Boot.P25["linear"], v.Boot.P975["linear"]}, s.Interval)
+	assert.InDelta(t, v.SEMiller, float64(*s.SEClustered), 1e-15)
+	assert.Equal(t, [2]Float6{Float6(v.Boot.P25["linear"]), Float6(v.Boot.P975["linear"])}, s.Interval, "the interval is kept at full precision; only JSON rounds it")
 }
 
 // TestBoundsProperty: for any counts, 0 <= LB <= UB <= 1, and the Wilson

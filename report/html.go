@@ -571,7 +571,7 @@ func metricCell(name string, m metrics.MetricJSON, thr *big.Rat) metricView {
 	lo, hi := ratFloat(lbR), ratFloat(ubR)
 	wlo, whi := lo, hi
 	if m.Wilson != nil {
-		wlo, whi = m.Wilson[0], m.Wilson[1]
+		wlo, whi = float64(m.Wilson[0]), float64(m.Wilson[1])
 		v.Wilson = fmt.Sprintf("Wilson %.1f–%.1f%%", 100*wlo, 100*whi)
 	}
 	w := (hi - lo) * 100
@@ -613,10 +613,11 @@ func comparisonView(c *metrics.Comparison) *compView {
 // interval shaded and bounded, zero dashed and the mean difference in red.
 func histogram(name string, c *metrics.Comparison, s metrics.Side) histView {
 	const w, h, left, right, top, bottom = 440.0, 170.0, 12.0, 12.0, 10.0, 26.0
-	lo, hi := math.Min(0, math.Min(s.Interval[0], s.MeanDiff)), math.Max(0, math.Max(s.Interval[1], s.MeanDiff))
+	ci0, ci1, md := float64(s.Interval[0]), float64(s.Interval[1]), float64(s.MeanDiff)
+	lo, hi := math.Min(0, math.Min(ci0, md)), math.Max(0, math.Max(ci1, md))
 	maxCount := 0
 	for _, b := range s.Histogram {
-		lo, hi = math.Min(lo, b.From), math.Max(hi, b.To)
+		lo, hi = math.Min(lo, float64(b.From)), math.Max(hi, float64(b.To))
 		maxCount = max(maxCount, b.Count)
 	}
 	if !(hi > lo) || math.IsInf(hi-lo, 0) || math.IsNaN(hi-lo) {
@@ -632,14 +633,14 @@ func histogram(name string, c *metrics.Comparison, s metrics.Side) histView {
 	}
 	base := h - bottom
 	v := histView{W: num(w), H: num(h), X0: num(left), X1: num(w - right), Base: num(base), Top: num(top),
-		Zero: num(x(0)), Mean: num(x(s.MeanDiff)), CIHi: num(x(s.Interval[1]))}
-	v.CI = rectView{X: num(x(s.Interval[0])), Y: num(top), W: num(x(s.Interval[1]) - x(s.Interval[0])), H: num(base - top)}
+		Zero: num(x(0)), Mean: num(x(md)), CIHi: num(x(ci1))}
+	v.CI = rectView{X: num(x(ci0)), Y: num(top), W: num(x(ci1) - x(ci0)), H: num(base - top)}
 	for _, b := range s.Histogram {
 		bh := 0.0
 		if maxCount > 0 {
 			bh = float64(b.Count) / float64(maxCount) * (base - top)
 		}
-		x0, x1 := x(b.From), x(b.To)
+		x0, x1 := x(float64(b.From)), x(float64(b.To))
 		if x1-x0 < 2.5 { // a bin of one value
 			x0, x1 = (x0+x1)/2-1.25, (x0+x1)/2+1.25
 		}

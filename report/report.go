@@ -181,7 +181,7 @@ func bounds(m metrics.MetricJSON) string {
 	return fmt.Sprintf("%s-%s of %d", lb, ub, m.N)
 }
 
-func optFloat(p *float64, format string) string {
+func optFloat(p *metrics.Float6, format string) string {
 	if p == nil {
 		return "n/a"
 	}
