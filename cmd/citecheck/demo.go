@@ -21,25 +21,36 @@ import (
 	"github.com/citecheck/citecheck/spans"
 )
 
-func runDemo(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(stderr, "demo", "demo [--out DIR]", `
-Run the pipeline on the fixture PDFs this program generates: write them to
-DIR/pdfs, extract them into the corpus DIR/corpus in isolated child
-processes, and print what was found; locate the example quotes of
-fixtures/citations/quotes.jsonl and audit the example run
-fixtures/citations/run.jsonl against it; then validate the embedded
-reference's evidence spans (DIR/reference.json), make the session plan
-(DIR/plan.json), freeze everything into DIR/citecheck.lock, verify the lock,
-and show verify refusing a PDF with one bit changed. Without --out, a temporary folder is
-used and removed afterwards. The output is the same on every run.
+const demoAbout = `
+Run citecheck's job on documents this program generates, in two parts.
+
+1. An evaluation as a team runs one: ten PDFs of a supplier-quality bank
+   (running headers, footers, a two-column page, tables, a footnote,
+   ligatures, hyphenation, a rotated page, a page without text), a
+   reference of 30 answerable and 10 unknown questions, and two systems'
+   answers over three sessions each in the frozen plan's order (arm A in
+   Anthropic's Messages format, arm B in LM Studio's). The demo extracts
+   the PDFs, validates the reference's spans, plans, freezes, grades both
+   runs, computes the metrics and the paired comparison, writes the
+   report, and shows a verification refusing a PDF with one bit changed.
+2. The pieces, on three small PDFs: a page shown with its offsets, quotes
+   located at every matching level, and a reference-free audit of a run.
+
+Files go to DIR (the PDFs, the corpus, reference, plan, lock, runs,
+results/ and report/report.html); without --out a temporary folder is used
+and removed afterwards. The output is the same on every run.
 
 Example:
-  citecheck demo --out ev
+  citecheck demo --out bin/demo
 
 Exit status: 0 every step behaved as the README shows; 1 a fixture PDF did
-not extract or the fresh lock did not verify; 2 bad usage or an --out that
-cannot be written; 4 any other step failed (a bug).`)
-	out := fs.String("out", "", "keep the PDFs and the corpus in `folder`")
+not extract, a span of the reference is wrong or the fresh lock did not
+verify; 2 bad usage or an --out that cannot be written; 4 any other step
+failed (a bug).`
+
+func runDemo(stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(stderr, "demo", "demo [--out DIR]", demoAbout)
+	out := fs.String("out", "", "keep the demo's files in `folder`")
 	rest, err := parseFlags(fs, stdout, args)
 	if err != nil {
 		return err
@@ -58,176 +69,184 @@ cannot be written; 4 any other step failed (a bug).`)
 		}
 		defer os.RemoveAll(dir)
 	}
-	pdfDir := filepath.Join(dir, "pdfs")
-	corpusDir := filepath.Join(dir, "corpus")
-	if err := os.MkdirAll(pdfDir, 0o755); err != nil {
-		return fmt.Errorf("demo: --out: %w", err)
-	}
-	docs := fixtures.Demo()
-	for _, d := range docs {
-		if err := os.WriteFile(filepath.Join(pdfDir, d.Name), d.Data, 0o644); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(stdout, "== citecheck extract: %d fixture PDFs\n\n", len(docs))
-	runner := &pdftext.Runner{}
-	files, err := corpus.Inputs([]string{pdfDir})
-	if err != nil {
+	if err := demoEvaluation(stdout, dir); err != nil {
 		return err
 	}
-	report, err := corpus.Build(context.Background(), corpusDir, files, corpus.BuildOptions{
-		Extractor: runner.Extractor(), Extract: runner.Extract, Jobs: 2,
-	})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	printExtractReport(stdout, report, -1)
-
-	store, err := corpus.Open(corpusDir)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "\n== the corpus manifest, by document\n\n")
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "document\tstatus\tpages\tbytes\tblake3\n")
-	for _, d := range store.Manifest().Documents {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s…\n", d.Name, d.Status, d.PageCount, d.Bytes, d.BLAKE3[:23])
-	}
-	tw.Flush()
-
-	doc, _ := store.Manifest().Document("supplier-policy.pdf")
-	fmt.Fprintf(stdout, "\n== citecheck show --ruler supplier-policy.pdf 2\n\n")
-	text, err := store.Text(doc, 2)
-	if err != nil {
-		return err
-	}
-	writeRuler(stdout, text)
-
-	// Locate and audit: the fixture files show one case of each status,
-	// level and audit class, so their non-zero "checks failed" outcome is
-	// the point of the demo, not a failure of it.
-	ix, err := citations.NewIndex(store, citations.Options{})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "\n== citecheck locate --corpus CORPUS fixtures/citations/quotes.jsonl\n\n")
-	reqs, err := citations.ReadLocateRequests(bytes.NewReader(fixtures.Quotes()), "fixtures/citations/quotes.jsonl")
-	if err != nil {
-		return err
-	}
-	if _, err := writeLocate(stdout, ix, reqs); err != nil {
-		return err
-	}
-	const runName = "fixtures/citations/run.jsonl"
-	fmt.Fprintf(stdout, "\n== citecheck audit --corpus CORPUS %s\n\n", runName)
-	runs, err := citations.ReadRunRecords(bytes.NewReader(fixtures.Run()), runName)
-	if err != nil {
-		return err
-	}
-	fileOf := make([]string, len(runs))
-	for i := range fileOf {
-		fileOf[i] = runName
-	}
-	if _, err := writeAudit(stdout, ix, runs, fileOf, false); err != nil {
-		return err
-	}
-	if report.Count(corpus.StatusOK) != len(report.Results) {
-		return errChecksFailed
-	}
-	if err := demoFreeze(stdout, dir, store); err != nil {
+	if err := demoPieces(stdout, filepath.Join(dir, "pieces")); err != nil {
 		return err
 	}
 	if *out != "" {
-		demoKept(stdout, *out)
+		fmt.Fprintf(stdout, "\nThe demo's files are in %s; open %s in a browser.\n", *out, filepath.Join(*out, "report", "report.html"))
 	}
 	return nil
 }
 
-// demoFreeze runs spans, plan, freeze and verify on the embedded reference,
-// then shows verify refusing a PDF with one byte changed. Files are named
-// relative to the demo folder so the output is the same wherever it runs.
-func demoFreeze(stdout io.Writer, dir string, store *corpus.Store) error {
-	refPath := filepath.Join(dir, fixtures.ReferenceName)
-	planPath := filepath.Join(dir, fixtures.PlanName)
-	lockName := "citecheck.lock"
-	lockPath := filepath.Join(dir, lockName)
-	if err := os.WriteFile(refPath, fixtures.Reference(), 0o644); err != nil {
-		return err
+// demoExtract writes the PDFs to dir/pdfs and extracts them into
+// dir/corpus through the isolated child processes of "citecheck extract".
+func demoExtract(dir string, docs []fixtures.DemoPDF) (*corpus.Store, error) {
+	pdfDir := filepath.Join(dir, "pdfs")
+	if err := os.MkdirAll(pdfDir, 0o755); err != nil {
+		return nil, fmt.Errorf("demo: --out: %w", err)
 	}
-
-	fmt.Fprintf(stdout, "\n== citecheck spans --corpus corpus %s\n\n", fixtures.ReferenceName)
-	ref, err := spans.Decode(fixtures.Reference(), fixtures.ReferenceName)
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	rep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	printSpansReport(stdout, rep)
-
-	fmt.Fprintf(stdout, "\n== citecheck plan %s --arms %s --repeats %d --seed %d --out %s\n\n",
-		fixtures.ReferenceName, strings.Join(fixtures.PlanArms, ","), fixtures.PlanRepeats, fixtures.PlanSeed, fixtures.PlanName)
-	p, err := plan.New(ref, plan.Options{Arms: fixtures.PlanArms, Repetitions: fixtures.PlanRepeats, Seed: fixtures.PlanSeed})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	if err := os.WriteFile(planPath, p.Encode(), 0o644); err != nil {
-		return err
-	}
-	printPlanSummary(stdout, p)
-	fmt.Fprintf(stdout, "wrote %s\n", fixtures.PlanName)
-
-	fmt.Fprintf(stdout, "\n== citecheck freeze --corpus corpus %s --plan %s --out %s\n\n", fixtures.ReferenceName, fixtures.PlanName, lockName)
-	fr, err := freeze.Write(freeze.Inputs{
-		LockPath: lockPath, CorpusDir: filepath.Join(dir, "corpus"), ReferencePath: refPath, PlanPath: planPath, Toolchain: toolchain(),
-	})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	fmt.Fprintf(stdout, "spans: %s\n", fr.Spans.Summary())
-	printFrozen(stdout, lockName, fr)
-	fmt.Fprintf(stdout, "\n$ grep -E '^(pdf|reference|plan) ' %s\n", lockName)
-	for _, r := range fr.Lock.Records {
-		if r.Kind == "pdf" || r.Kind == "reference" || r.Kind == "plan" {
-			fmt.Fprintln(stdout, r)
+	for _, d := range docs {
+		if err := os.WriteFile(filepath.Join(pdfDir, d.Name), d.Data, 0o644); err != nil {
+			return nil, err
 		}
 	}
+	runner := &pdftext.Runner{}
+	files, err := corpus.Inputs([]string{pdfDir})
+	if err != nil {
+		return nil, err
+	}
+	rep, err := corpus.Build(context.Background(), filepath.Join(dir, "corpus"), files, corpus.BuildOptions{
+		Extractor: runner.Extractor(), Extract: runner.Extract, Jobs: 2,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	if rep.Count(corpus.StatusOK) != len(rep.Results) {
+		printExtractReport(os.Stderr, rep, -1)
+		return nil, errChecksFailed
+	}
+	return openCorpus(filepath.Join(dir, "corpus"))
+}
 
-	fmt.Fprintf(stdout, "\n== citecheck freeze --verify %s\n\n", lockName)
-	vr, err := freeze.Check(lockPath, toolchain())
+// demoEvaluation runs the evaluation bank of package fixtures through
+// extract, spans, plan, freeze, grade and report, with files named
+// relative to dir so that the output is the same wherever it runs.
+func demoEvaluation(stdout io.Writer, dir string) error {
+	docs := fixtures.Eval()
+	fmt.Fprintf(stdout, "== An evaluation: %d PDFs, 40 questions, arms A and B, three sessions each\n", len(docs))
+	fmt.Fprintf(stdout, "\n$ citecheck extract --out corpus pdfs\n")
+	store, err := demoExtract(dir, docs)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "document\tpages\tflagged pages\tblake3\n")
+	pages := 0
+	for _, d := range store.Manifest().Documents {
+		var flagged []string
+		for _, p := range d.Pages {
+			if len(p.Flags) > 0 {
+				flagged = append(flagged, fmt.Sprintf("%d: %s", p.Page, strings.Join(p.Flags, ", ")))
+			}
+		}
+		pages += d.PageCount
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s…\n", d.Name, d.PageCount, strings.Join(flagged, "; "), d.BLAKE3[:19])
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "%d documents, %d pages, every one extracted\n", len(docs), pages)
+
+	// The reference is written by its passages' text; its offsets come
+	// from the extracted pages, as "citecheck spans --fix" would fill them.
+	refData, err := fixtures.EvalReference(spans.StoreCorpus(store).Text)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	printVerifyReport(stdout, lockName, vr)
-	if !vr.OK() {
+	refPath := filepath.Join(dir, fixtures.EvalReferenceName)
+	if err := os.WriteFile(refPath, refData, 0o644); err != nil {
+		return err
+	}
+	ref, err := spans.Decode(refData, fixtures.EvalReferenceName)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	fmt.Fprintf(stdout, "\n$ citecheck spans --corpus corpus %s\n", fixtures.EvalReferenceName)
+	srep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	printSpansReport(stdout, srep)
+	if srep.HasErrors() {
 		return errChecksFailed
 	}
-	if err := demoGrade(stdout, dir, lockName); err != nil {
-		return err
-	}
-	if err := demoReport(stdout, dir, lockName); err != nil {
-		return err
-	}
 
-	// Tamper with one byte of a PDF, show the refusal, put it back.
-	victim := filepath.Join(dir, "pdfs", "price-list.pdf")
+	fmt.Fprintf(stdout, "\n$ citecheck plan %s --arms %s --repeats %d --seed %d --out %s\n", fixtures.EvalReferenceName,
+		strings.Join(fixtures.EvalPlanArms, ","), fixtures.EvalPlanRepeats, fixtures.EvalPlanSeed, fixtures.EvalPlanName)
+	p, err := plan.New(ref, plan.Options{Arms: fixtures.EvalPlanArms, Repetitions: fixtures.EvalPlanRepeats, Seed: fixtures.EvalPlanSeed})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	planData := p.Encode()
+	if err := os.WriteFile(filepath.Join(dir, fixtures.EvalPlanName), planData, 0o644); err != nil {
+		return err
+	}
+	labels := make([]string, len(p.Sessions))
+	for i, s := range p.Sessions {
+		labels[i] = s.Label()
+	}
+	fmt.Fprintf(stdout, "sessions in the declared order: %s; one question order per repetition\n", strings.Join(labels, " "))
+
+	const lockName = "eval.lock"
+	lockPath := filepath.Join(dir, lockName)
+	fmt.Fprintf(stdout, "\n$ citecheck freeze --corpus corpus %s --plan %s --out %s\n", fixtures.EvalReferenceName, fixtures.EvalPlanName, lockName)
+	fr, err := freeze.Write(freeze.Inputs{LockPath: lockPath, CorpusDir: filepath.Join(dir, "corpus"), ReferencePath: refPath,
+		PlanPath: filepath.Join(dir, fixtures.EvalPlanName), Toolchain: toolchain()})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	printFrozen(stdout, lockName, fr)
+
+	// The two systems' answers, in their vendors' formats.
+	anthropic, lmstudio, err := fixtures.EvalRuns(planData)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	runNames := []string{fixtures.EvalAnthropicName, fixtures.EvalLMStudioName}
+	var runPaths []string
+	for i, data := range [][]byte{anthropic, lmstudio} {
+		path := filepath.Join(dir, filepath.FromSlash(runNames[i]))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return err
+		}
+		runPaths = append(runPaths, path)
+	}
+	fmt.Fprintf(stdout, "\n$ citecheck grade --lock %s --out results %s\n", lockName, strings.Join(runNames, " "))
+	fail := &failingList{limit: 8}
+	sum, err := gradeRuns(stdout, io.Discard, gradeJob{lock: lockPath, out: filepath.Join(dir, "results"), format: citations.FormatAuto,
+		runs: runPaths, names: runNames, failing: fail})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	writeGradeTable(stdout, sum)
+	writeFailing(stdout, sum, fail)
+
+	fmt.Fprintf(stdout, "\n$ citecheck report results --lock %s --out report\n", lockName)
+	msum, err := makeReport(stdout, reportJob{paths: []string{filepath.Join(dir, "results")}, names: []string{"results"},
+		out: filepath.Join(dir, "report"), lock: lockPath, thresholds: metrics.DefaultThresholds(), compare: defaultCompare()})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if err := report.WriteTable(stdout, msum); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	writeNarrative(stdout, msum)
+
+	// One bit of one PDF changed: nothing may be graded any more.
+	victim := filepath.Join(dir, "pdfs", docs[0].Name)
 	orig, err := os.ReadFile(victim)
 	if err != nil {
 		return err
 	}
-	bad := append([]byte(nil), orig...)
+	bad := bytes.Clone(orig)
 	bad[len(bad)/2] ^= 0x01
 	if err := os.WriteFile(victim, bad, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\n== one bit of pdfs/price-list.pdf flipped; citecheck freeze --verify %s\n\n", lockName)
-	vr, err = freeze.Check(lockPath, toolchain())
+	fmt.Fprintf(stdout, "\n$ (one bit of pdfs/%s flipped) citecheck freeze --verify %s\n", docs[0].Name, lockName)
+	vr, err := freeze.Check(lockPath, toolchain())
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	printVerifyReport(stdout, lockName, vr)
-	fmt.Fprintf(stdout, "(exit status %d)\n", exitIntegrity)
+	for _, c := range vr.Changes {
+		fmt.Fprintf(stdout, "changed: %s\n", clip(c.String(), 110))
+	}
+	fmt.Fprintf(stdout, "refused: %s; nothing may be graded against this lock (exit status %d)\n", changedInputs(len(vr.Changes)), exitIntegrity)
 	if err := os.WriteFile(victim, orig, 0o644); err != nil {
 		return err
 	}
@@ -237,50 +256,105 @@ func demoFreeze(stdout io.Writer, dir string, store *corpus.Store) error {
 	return nil
 }
 
-// demoGrade grades the example run against the lock, as "citecheck grade"
-// does, with names relative to the demo folder. The run fails and is
-// unresolved on purpose; that is not a failure of the demo.
-func demoGrade(stdout io.Writer, dir, lockName string) error {
-	runPath := filepath.Join(dir, "graded.jsonl")
-	if err := os.WriteFile(runPath, fixtures.GradedRun(), 0o644); err != nil {
-		return err
+// writeNarrative says in words what the evaluation shows: who qualifies
+// in which session and why not, and the paired envelope.
+func writeNarrative(w io.Writer, s *metrics.Summary) {
+	planned, answered := 0, 0
+	for _, g := range s.Sessions {
+		planned += g.Planned
+		answered += g.Attempts.OK
 	}
-	fmt.Fprintf(stdout, "\n== citecheck grade --lock %s --out results %s\n\n", lockName, fixtures.GradedRunName)
-	out := filepath.Join(dir, "results")
-	fail := &failingList{limit: failingShown}
-	sum, err := gradeRuns(stdout, io.Discard, gradeJob{lock: filepath.Join(dir, lockName), out: out, format: "run",
-		runs: []string{runPath}, names: []string{fixtures.GradedRunName}, failing: fail})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+	fmt.Fprintf(w, "In short: %d planned attempts graded, %d answered.\n", planned, answered)
+	for _, arm := range s.Arms {
+		var pass, fail []string
+		for _, g := range s.Sessions {
+			if g.Arm != arm.Arm || g.Planned == 0 {
+				continue
+			}
+			if g.Qualified != nil && *g.Qualified {
+				pass = append(pass, fmt.Sprint(g.Session))
+			} else {
+				fail = append(fail, fmt.Sprintf("session %d (%s)", g.Session, firstReason(g)))
+			}
+		}
+		switch {
+		case len(fail) == 0:
+			fmt.Fprintf(w, "- Arm %s qualifies in every session.\n", arm.Arm)
+		case len(pass) == 0:
+			fmt.Fprintf(w, "- Arm %s qualifies in no session: not in %s.\n", arm.Arm, list(fail, "or"))
+		default:
+			fmt.Fprintf(w, "- Arm %s qualifies in session %s, not in %s.\n", arm.Arm, list(pass, "and"), list(fail, "or"))
+		}
 	}
-	writeGradeTable(stdout, sum)
-	writeFailing(stdout, sum, fail)
-	fmt.Fprintf(stdout, "\nwrote results/results.jsonl: %s\n", countOf(sum.Results, "result"))
-	return nil
+	if c := s.Comparison; c != nil {
+		fmt.Fprintf(w, "- %s - %s on %s over %d questions: %+.3f to %+.3f (unresolved as fail / as pass), bootstrap 95%% envelopes [%+.3f, %+.3f] and [%+.3f, %+.3f]: a %s.\n",
+			c.Arms[0], c.Arms[1], c.Metric, c.Clusters, c.LB.MeanDiff, c.UB.MeanDiff, c.LB.Interval[0], c.LB.Interval[1],
+			c.UB.Interval[0], c.UB.Interval[1], c.Note)
+	}
+	fmt.Fprintf(w, "- report/report.html shows every result, and each citation on its page.\n")
 }
 
-// demoReport computes the metrics of the graded run and writes the three
-// report files, as "citecheck report" does.
-func demoReport(stdout io.Writer, dir, lockName string) error {
-	fmt.Fprintf(stdout, "\n== citecheck report results --lock %s --out report\n\n", lockName)
-	sum, err := makeReport(stdout, reportJob{paths: []string{filepath.Join(dir, "results")}, names: []string{"results"},
-		out: filepath.Join(dir, "report"), lock: filepath.Join(dir, lockName), thresholds: metrics.DefaultThresholds(),
-		compare: defaultCompare()})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+// list joins "a", "b" and "c" as "a, b or c" (conj "or").
+func list(xs []string, conj string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
 	}
-	if err := report.WriteTable(stdout, sum); err != nil {
-		return err
-	}
-	if cmp := sum.Comparison; cmp != nil {
-		fmt.Fprintln(stdout)
-		writeComparison(stdout, cmp)
-	}
-	fmt.Fprintf(stdout, "\nwrote report/summary.md, report/summary.json, report/report.html\n")
-	return nil
+	return strings.Join(xs[:len(xs)-1], ", ") + " " + conj + " " + xs[len(xs)-1]
 }
 
-// demoKept tells, after a demo run with --out, where its report is.
-func demoKept(stdout io.Writer, out string) {
-	fmt.Fprintf(stdout, "\nThe demo's files are in %s; open %s in a browser.\n", out, filepath.Join(out, "report", "report.html"))
+func firstReason(g *metrics.Group) string {
+	if len(g.Qualification) == 0 {
+		return "not qualified"
+	}
+	return g.Qualification[0]
+}
+
+// demoPieces shows the verbs one at a time on the three small fixture
+// PDFs: a page with its offsets, quotes located at every level, and an
+// audit of a run with no reference. Their reference is written beside
+// them for docs/freezing.md's walkthrough.
+func demoPieces(stdout io.Writer, dir string) error {
+	docs := fixtures.Demo()
+	fmt.Fprintf(stdout, "\n== The pieces, on %d small PDFs (in pieces/)\n", len(docs))
+	store, err := demoExtract(dir, docs)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, fixtures.ReferenceName), fixtures.Reference(), 0o644); err != nil {
+		return err
+	}
+	doc, _ := store.Manifest().Document("supplier-policy.pdf")
+	fmt.Fprintf(stdout, "\n$ citecheck show --corpus corpus --ruler supplier-policy.pdf 2\n")
+	text, err := store.Text(doc, 2)
+	if err != nil {
+		return err
+	}
+	writeRuler(stdout, text)
+
+	// The fixture files show one case of each status, level and audit
+	// class: their "checks failed" outcome is the point, not a failure.
+	ix, err := citations.NewIndex(store, citations.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n$ citecheck locate --corpus corpus fixtures/citations/quotes.jsonl\n")
+	reqs, err := citations.ReadLocateRequests(bytes.NewReader(fixtures.Quotes()), "fixtures/citations/quotes.jsonl")
+	if err != nil {
+		return err
+	}
+	if _, err := writeLocate(stdout, ix, reqs); err != nil {
+		return err
+	}
+	const runName = "fixtures/citations/run.jsonl"
+	fmt.Fprintf(stdout, "\n$ citecheck audit --corpus corpus %s\n", runName)
+	runs, err := citations.ReadRunRecords(bytes.NewReader(fixtures.Run()), runName)
+	if err != nil {
+		return err
+	}
+	fileOf := make([]string, len(runs))
+	for i := range fileOf {
+		fileOf[i] = runName
+	}
+	_, err = writeAudit(stdout, ix, runs, fileOf, false)
+	return err
 }

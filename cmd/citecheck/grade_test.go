@@ -184,7 +184,7 @@ func TestReportAndCompare(t *testing.T) {
 	_, errOut, code := runCLI(t, "demo", "--out", "demo")
 	require.Equal(t, 0, code, errOut)
 	out, errOut, code := runCLI(t, "report", "demo/results", "--out", "rep")
-	require.Equal(t, 1, code, "no session of the demo qualifies: %s%s", out, errOut)
+	require.Equal(t, 1, code, "A/1 qualifies, the other sessions do not: %s%s", out, errOut)
 	checkGolden(t, "report/stdout.txt", []byte(out))
 	for _, f := range []string{"summary.md", "summary.json"} {
 		data, err := os.ReadFile(filepath.Join("rep", f))
