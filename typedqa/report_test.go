@@ -241,11 +241,11 @@ func TestFixtureCoverage(t *testing.T) {
 	}
 }
 
-// TestReadmeSectionIsReal: the worked example in the README must be
+// TestReadmeSectionIsReal: the worked example in docs/typed.md must be
 // what the code prints for fixtures/typed, so the documentation cannot
 // drift from the implementation.
 func TestReadmeSectionIsReal(t *testing.T) {
-	doc, err := os.ReadFile("../README.md")
+	doc, err := os.ReadFile("../docs/typed.md")
 	if err != nil {
 		t.Fatal(err)
 	}

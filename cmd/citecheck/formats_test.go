@@ -78,31 +78,39 @@ func TestHelpLinksFormats(t *testing.T) {
 	}
 }
 
-// TestFormatsDocLinks: every link of docs/formats.md leads to a file of
-// the repository or a section of it, and every vendor format has its
-// section.
+// TestFormatsDocLinks: every relative link of the README and of docs/*.md
+// leads to a file of the repository or a section of it, and every vendor
+// format has its section of docs/formats.md.
 func TestFormatsDocLinks(t *testing.T) {
-	data, err := os.ReadFile(formatsDoc)
-	if err != nil {
-		t.Fatal(err)
+	pages, _ := filepath.Glob("../../docs/*.md")
+	pages = append(pages, "../../README.md")
+	linkRE := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(filepath.ToSlash(page), "../../")
+		for _, m := range linkRE.FindAllStringSubmatch(string(data), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			linked := page
+			if file != "" {
+				linked = filepath.Join(filepath.Dir(page), filepath.FromSlash(file))
+				if _, err := os.Stat(linked); err != nil {
+					t.Errorf("%s links %s: %v", name, target, err)
+					continue
+				}
+			}
+			if anchor != "" && strings.HasSuffix(linked, ".md") && !headingAnchors(t, linked)[anchor] {
+				t.Errorf("%s links %s: no such section", name, target)
+			}
+		}
 	}
 	anchors := headingAnchors(t, formatsDoc)
-	for _, m := range regexp.MustCompile(`\]\(([^)\s]+)\)`).FindAllStringSubmatch(string(data), -1) {
-		target := m[1]
-		if strings.Contains(target, "://") {
-			continue
-		}
-		file, anchor, _ := strings.Cut(target, "#")
-		if file == "" {
-			if !anchors[anchor] {
-				t.Errorf("docs/formats.md links #%s: no such section", anchor)
-			}
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(filepath.Dir(formatsDoc), filepath.FromSlash(file))); err != nil {
-			t.Errorf("docs/formats.md links %s: %v", target, err)
-		}
-	}
 	for _, f := range citations.Formats[1:] {
 		if !anchors[f] {
 			t.Errorf("docs/formats.md has no section %q for --format %s", f, f)
