@@ -23,7 +23,8 @@
 // Page.Boxes places every glyph's text on the page (corpus.GlyphBox): its
 // code-point span in the text and a box in default user space, from the
 // glyph's origin to the end of its width and from 0.2 em below the baseline
-// to 0.8 em above it. Inserted spaces and newlines have no box.
+// to 0.8 em above it, each coordinate rounded to the nearest hundredth of
+// a point (see Floating point). Inserted spaces and newlines have no box.
 //
 // Page.Alts are the page as other extractors read it where a font without
 // a ToUnicode CMap names its glyphs: by the code, for a name outside the
@@ -31,6 +32,34 @@
 // encoding (pdfminer). Each has the text's length in code points and differs
 // only at such glyphs; digits of the text are never replaced. The quote
 // locator matches them at its glyph_codes level.
+//
+// # Floating point
+//
+// The same bytes give the same text, boxes and alternative readings, bit
+// for bit, whatever the build: GOAMD64=v1 or v3, amd64 or arm64. Go lets a
+// compiler fuse x*y + z into one multiply-add that rounds once (GOAMD64=v3,
+// arm64, ppc64, s390x and riscv64 do; GOAMD64=v1 does not), so every
+// product that is added or subtracted is rounded first with an explicit
+// conversion, float64(x*y), which the language spec says prevents fusion:
+// the matrix products and text-to-device transforms, the advances (width
+// times size plus spacing), the box corners, the dot products that measure
+// gaps, line shifts and writing directions, and the overprint tolerance.
+// Hypotenuses are computed by hypot, math.Hypot's amd64 formula with its
+// square rounded (the pure Go math.Hypot of other architectures may fuse).
+// What remains is +, -, *, / and sqrt, which IEEE 754 defines exactly, and
+// exact functions (Abs, Floor, Round, Min, Max). The results are what a
+// GOAMD64=v1 build has always computed, so stores made by one are
+// unchanged. TestNoFusedMultiplyAdd finds any fused instruction in the
+// package compiled for amd64 v3 and arm64; TestStoresAcrossBuilds extracts
+// the shared corpus with a v1 and a v3 build and compares the stores byte
+// for byte.
+//
+// Glyph geometry lies on a grid of a hundredth of a point (boxGrid), the
+// resolution of corpus.BoxesFormat: Page.Boxes are rounded to it, half
+// away from zero, so what Extract returns equals what the store gives
+// back, and stored boxes are compared, and hashed, on that grid. Text
+// decisions (spaces, line breaks, overprints, right-to-left lines) use the
+// unrounded positions, which are themselves the same on every build.
 //
 // # Layers
 //

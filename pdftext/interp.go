@@ -182,7 +182,7 @@ func (x *interp) appearance(sd *types.StreamDict, num int, rect [4]float64) erro
 	}
 	rx0, ry0 := math.Min(rect[0], rect[2]), math.Min(rect[1], rect[3])
 	sx, sy := math.Abs(rect[2]-rect[0])/w, math.Abs(rect[3]-rect[1])/h
-	a := matrix{sx, 0, 0, sy, rx0 - minX*sx, ry0 - minY*sy}
+	a := matrix{sx, 0, 0, sy, rx0 - float64(minX*sx), ry0 - float64(minY*sy)}
 	ctm := m.mul(a)
 	if !ctm.finite() {
 		return nil
@@ -519,13 +519,13 @@ func (x *interp) show(s []byte) {
 		var adv, tx, ty float64
 		if f.vertical {
 			adv = w0 * gs.fontSize
-			ty = w0*gs.fontSize + space
+			ty = float64(w0*gs.fontSize) + space
 			if isBlank(g.text) {
 				adv = ty
 			}
 		} else {
 			adv = w0 * gs.fontSize * gs.hscale
-			tx = (w0*gs.fontSize + space) * gs.hscale
+			tx = (float64(w0*gs.fontSize) + space) * gs.hscale
 			if isBlank(g.text) {
 				adv = tx
 			}
@@ -552,8 +552,8 @@ func (x *interp) emit(text string, alias codeAlias, m matrix, adv float64, verti
 		dx, dy = m[0], m[1]
 	}
 	// The glyph's size in user space: the text-space em scaled by m.
-	size := math.Hypot(m[2], m[3]) * math.Abs(gs.fontSize)
-	if n := math.Hypot(dx, dy); n > 0 {
+	size := hypot(m[2], m[3]) * math.Abs(gs.fontSize)
+	if n := hypot(dx, dy); n > 0 {
 		dx, dy = dx/n, dy/n
 	} else {
 		dx, dy = 1, 0

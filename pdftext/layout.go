@@ -150,15 +150,31 @@ const (
 // box returns the glyph's axis-aligned box for the text [start, end).
 func (g *glyph) box(start, end int) corpus.GlyphBox {
 	ux, uy := -g.dy*g.size, g.dx*g.size
+	dx, dy := float64(boxDescent*ux), float64(boxDescent*uy)
+	ax, ay := float64(boxAscent*ux), float64(boxAscent*uy)
 	bx := corpus.GlyphBox{Start: start, End: end, X0: math.Inf(1), Y0: math.Inf(1), X1: math.Inf(-1), Y1: math.Inf(-1)}
 	for _, c := range [4][2]float64{
-		{g.ox - boxDescent*ux, g.oy - boxDescent*uy}, {g.ox + boxAscent*ux, g.oy + boxAscent*uy},
-		{g.ex - boxDescent*ux, g.ey - boxDescent*uy}, {g.ex + boxAscent*ux, g.ey + boxAscent*uy},
+		{g.ox - dx, g.oy - dy}, {g.ox + ax, g.oy + ay},
+		{g.ex - dx, g.ey - dy}, {g.ex + ax, g.ey + ay},
 	} {
 		bx.X0, bx.Y0 = math.Min(bx.X0, c[0]), math.Min(bx.Y0, c[1])
 		bx.X1, bx.Y1 = math.Max(bx.X1, c[0]), math.Max(bx.Y1, c[1])
 	}
+	bx.X0, bx.Y0, bx.X1, bx.Y1 = onGrid(bx.X0), onGrid(bx.Y0), onGrid(bx.X1), onGrid(bx.Y1)
 	return bx
+}
+
+// boxGrid is the glyph-box grid in steps per point: the hundredth of a
+// point corpus.BoxesFormat stores. Rounding Page.Boxes to it here makes
+// what Extract returns the boxes the store gives back, value for value,
+// and keeps the last bits of a position out of every comparison of boxes.
+const boxGrid = 100
+
+// onGrid rounds a coordinate to the nearest point of the grid (halves away
+// from zero, as corpus.EncodeBoxes rounds; encoding the result gives the
+// same integer).
+func onGrid(v float64) float64 {
+	return math.Round(v*boxGrid) / boxGrid
 }
 
 type sep int
@@ -175,15 +191,15 @@ func separator(prev, g *glyph) sep {
 	if size <= 0 {
 		return sepNone
 	}
-	if prev.dx*g.dx+prev.dy*g.dy < 0.95 {
+	if dot(prev.dx, prev.dy, g.dx, g.dy) < 0.95 {
 		return sepLine
 	}
 	upx, upy := -prev.dy, prev.dx
-	perp := (g.ox-prev.ox)*upx + (g.oy-prev.oy)*upy
+	perp := dot(g.ox-prev.ox, g.oy-prev.oy, upx, upy)
 	if math.Abs(perp) > lineShift*size {
 		return sepLine
 	}
-	back := (g.ox-prev.ox)*prev.dx + (g.oy-prev.oy)*prev.dy
+	back := dot(g.ox-prev.ox, g.oy-prev.oy, prev.dx, prev.dy)
 	if g.text == prev.text && math.Abs(back) < overprintTol*size && math.Abs(perp) < overprintTol*size {
 		return sepDrop
 	}
@@ -199,7 +215,7 @@ func separator(prev, g *glyph) sep {
 // gapAfter is the distance along the writing direction from the end of
 // prev's extent to g's origin; negative when they overlap.
 func gapAfter(prev, g *glyph) float64 {
-	return (g.ox-prev.ex)*prev.dx + (g.oy-prev.ey)*prev.dy
+	return dot(g.ox-prev.ex, g.oy-prev.ey, prev.dx, prev.dy)
 }
 
 // appendSpace appends a separator unless the text is empty or already ends
@@ -239,7 +255,8 @@ func overprinted(glyphs []glyph) []bool {
 		if g.text == "" || g.size <= 0 || isBlank(g.text) {
 			continue
 		}
-		tol := overprintTol * g.size
+		// Rounded: the compiler may turn 2*tol into tol+tol and fuse that.
+		tol := float64(overprintTol * g.size)
 		fx, fy := g.ox/(2*tol), g.oy/(2*tol)
 		if math.Abs(fx) > 1<<30 || math.Abs(fy) > 1<<30 {
 			continue
@@ -298,7 +315,7 @@ func rightToLeft(line []*glyph) bool {
 	if rtl <= ltr || first == last {
 		return false
 	}
-	return (last.ox-first.ox)*first.dx+(last.oy-first.oy)*first.dy > 0
+	return dot(last.ox-first.ox, last.oy-first.oy, first.dx, first.dy) > 0
 }
 
 func isRTLLetter(r rune) bool {
@@ -350,7 +367,7 @@ func logicalOrder(line []*glyph) []*glyph {
 
 // squeezed reports whether a glyph advances less than a word gap.
 func squeezed(g *glyph) bool {
-	return (g.ex-g.ox)*g.dx+(g.ey-g.oy)*g.dy < wordGap*g.size
+	return dot(g.ex-g.ox, g.ey-g.oy, g.dx, g.dy) < wordGap*g.size
 }
 
 func isBlank(s string) bool {
