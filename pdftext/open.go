@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
+	"github.com/pdfcpu/pdfcpu/pkg/log"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 )
@@ -19,7 +20,22 @@ func init() {
 	// what api.DisableConfigDir does; importing pdfcpu's api package instead
 	// would link go-runewidth, whose init costs ~47 ms in every child.
 	model.ConfigPath = "disable"
+	// With a stats logger set, pdfcpu dereferences objects in object-number
+	// order instead of Go's random map order, so a broken file fails with
+	// the same message, and is repaired the same way, on every run. The
+	// statistics it then logs are a few lines per file, discarded.
+	log.SetStatsLogger(discard{})
 }
+
+// discard is a pdfcpu logger that writes nothing. pdfcpu never calls the
+// Fatal methods of its stats logger; were it to, the panic is recovered
+// by readOnce as a failure of the reader.
+type discard struct{}
+
+func (discard) Printf(string, ...any)        {}
+func (discard) Println(...any)               {}
+func (discard) Fatalf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
+func (discard) Fatalln(args ...any)          { panic(fmt.Sprintln(args...)) }
 
 // readPDF parses data with pdfcpu, trying the empty password and then each
 // candidate. It repairs what pdfcpu does not: an /Encrypt dictionary
