@@ -1,12 +1,13 @@
 package metrics
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/grade"
@@ -25,38 +26,26 @@ var (
 )
 
 // ReadResults reads results.jsonl (docs/results.md) and calls fn with each
-// result in file order. A line that is not valid UTF-8, not one JSON
-// object, holds a duplicate or unknown key, a wrong type, or lacks arm,
-// session, question, attempt or kind is an *inputerr.Error with file and
-// line; so is a file with no result (ErrNoResults).
+// result in file order. A line that is not valid UTF-8, longer than
+// MaxResultBytes, not one JSON object, holds a duplicate or unknown key, a
+// wrong type, lacks arm, session, question, attempt or kind, or holds a
+// value the format does not have (an attempt status, an outcome, a
+// verdict missing for its kind or present for the other) is an
+// *inputerr.Error with file and line; so is a file with no result
+// (ErrNoResults).
 func ReadResults(r io.Reader, file string, fn func(*grade.Result) error) error {
-	br := bufio.NewReaderSize(r, 1<<16)
-	n, seen := 0, 0
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			n++
-			if len(line) > MaxResultBytes {
-				return &inputerr.Error{File: file, Line: n, Err: fmt.Errorf("%w: a line longer than %d bytes", ErrResult, MaxResultBytes)}
-			}
-			if t := bytes.TrimSpace(line); len(t) > 0 {
-				res, ferr := decodeResult(t)
-				if ferr != nil {
-					ferr.File, ferr.Line = file, n
-					return ferr
-				}
-				seen++
-				if err := fn(res); err != nil {
-					return err
-				}
-			}
+	seen := 0
+	err := strictjson.EachLine(r, file, MaxResultBytes, func(n int, line []byte) error {
+		res, ferr := decodeResult(line)
+		if ferr != nil {
+			ferr.File, ferr.Line = file, n
+			return ferr
 		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return &inputerr.Error{File: file, Line: n, Err: err}
-		}
+		seen++
+		return fn(res)
+	})
+	if err != nil {
+		return err
 	}
 	if seen == 0 {
 		return &inputerr.Error{File: file, Err: fmt.Errorf("%w in %s", ErrNoResults, file)}
@@ -94,10 +83,75 @@ func decodeResult(data []byte) (*grade.Result, *inputerr.Error) {
 		}
 		return nil, &inputerr.Error{Err: fmt.Errorf("%w: %s", ErrResult, err)}
 	}
+	if ferr := checkResult(&r); ferr != nil {
+		return nil, ferr
+	}
+	return &r, nil
+}
+
+// checkResult refuses values the format does not have, so that no result
+// is miscounted: an unknown attempt status would be counted nowhere, an
+// unknown outcome as unresolved.
+func checkResult(r *grade.Result) *inputerr.Error {
+	bad := func(field, format string, args ...any) *inputerr.Error {
+		return &inputerr.Error{Field: field, Err: fmt.Errorf("%w: "+format, append([]any{ErrResult}, args...)...)}
+	}
 	switch r.Kind {
 	case grade.KindAnswerable, grade.KindUnknown:
 	default:
-		return nil, &inputerr.Error{Field: "kind", Err: fmt.Errorf("%w: %q", ErrResult, r.Kind)}
+		return bad("kind", "%q (want answerable or unknown)", r.Kind)
 	}
-	return &r, nil
+	switch r.Attempt {
+	case grade.AttemptOK, grade.AttemptError, grade.AttemptTimeout, grade.AttemptInterrupted,
+		grade.AttemptMissing, grade.AttemptDuplicate, grade.AttemptExtra:
+	default:
+		return bad("attempt", "%q (want ok, error, timeout, interrupted, missing, duplicate or extra)", r.Attempt)
+	}
+	verdicts := []struct {
+		field string
+		o     *grade.Outcome
+		want  bool // present for this kind; absent (null) otherwise
+	}{
+		{"factual", r.Factual, r.Kind == grade.KindAnswerable},
+		{"supported", r.Supported, r.Kind == grade.KindAnswerable},
+		{"abstention", r.Abstention, r.Kind == grade.KindUnknown},
+	}
+	for _, v := range verdicts {
+		switch {
+		case v.want && v.o == nil:
+			return bad(v.field, "missing: an %s question's result has one", r.Kind)
+		case !v.want && v.o != nil:
+			return bad(v.field, "%q: an %s question's result has none (null)", *v.o, r.Kind)
+		case v.o != nil && !isOutcome(*v.o):
+			return bad(v.field, "%q (want pass, fail or unresolved)", *v.o)
+		}
+	}
+	for i, c := range r.Citations {
+		k := slices.IndexFunc(grade.Reasons, func(x struct {
+			Reason  grade.Reason
+			Outcome grade.Outcome
+		}) bool {
+			return x.Reason == c.Reason
+		})
+		switch {
+		case !isOutcome(c.Verdict):
+			return bad(fmt.Sprintf("citations[%d].verdict", i), "%q (want pass, fail or unresolved)", c.Verdict)
+		case k < 0:
+			return bad(fmt.Sprintf("citations[%d].reason", i), "%q is no citation reason", c.Reason)
+		case grade.Reasons[k].Outcome != c.Verdict:
+			return bad(fmt.Sprintf("citations[%d]", i), "reason %s goes with verdict %s, not %s", c.Reason, grade.Reasons[k].Outcome, c.Verdict)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.Fields)) {
+		switch v := r.Fields[name].Verdict; v {
+		case grade.Correct, grade.Incorrect, grade.Unresolved:
+		default:
+			return bad("fields."+name+".verdict", "%q (want correct, incorrect or unresolved)", v)
+		}
+	}
+	return nil
+}
+
+func isOutcome(o grade.Outcome) bool {
+	return o == grade.Pass || o == grade.Fail || o == grade.Unresolved
 }

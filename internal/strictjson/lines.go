@@ -1,0 +1,59 @@
+package strictjson
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/inputerr"
+)
+
+// EachLine calls fn with every non-blank line of a JSON Lines input, its
+// 1-based number and its bytes without the line ending, in file order; it
+// stops at fn's first error and returns it. A line is checked before fn
+// sees it: longer than maxLine bytes (refused as soon as that many are
+// read, never held whole), not valid UTF-8, or unreadable, it is an
+// *inputerr.Error with file and line wrapping ErrTooLarge, ErrInvalidUTF8
+// or the read error. A leading byte-order mark is dropped. An empty input
+// calls fn never and returns nil: whether that is an error is the
+// caller's to say. data is valid only during the call.
+func EachLine(r io.Reader, file string, maxLine int, fn func(line int, data []byte) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for n := 1; ; n++ {
+		line = line[:0]
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			line = append(line, chunk...)
+			if len(bytes.TrimRight(line, "\r\n")) > maxLine {
+				return &inputerr.Error{File: file, Line: n, Err: fmt.Errorf("%w: a line longer than %d bytes", ErrTooLarge, maxLine)}
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
+		if err != nil && err != io.EOF {
+			return &inputerr.Error{File: file, Line: n, Err: fmt.Errorf("read: %w", err)}
+		}
+		data := bytes.TrimRight(line, "\r\n")
+		if n == 1 {
+			data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+		}
+		if !utf8.Valid(data) {
+			return &inputerr.Error{File: file, Line: n, Err: fmt.Errorf("%w at byte %d of the line", ErrInvalidUTF8, inputerr.InvalidUTF8(data)+1)}
+		}
+		if len(bytes.TrimSpace(data)) > 0 {
+			if ferr := fn(n, data); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
