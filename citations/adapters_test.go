@@ -106,8 +106,11 @@ func gs(g []Grounding) []string {
 func TestAdapterOpenAI(t *testing.T) {
 	runs := readFormat(t, "openai")
 	c := runs[0].Citations
-	if len(c) != 1 || c[0].Quote != nil || c[0].Document != "file-2dtbBZdjtDKS8eqWxqbgDi" || runs[0].StopReason != "completed" {
-		t.Errorf("file_citation without a quote, url_citation skipped: %+v", runs[0])
+	if len(c) != 2 || c[0].Quote != nil || c[0].Document != "file-2dtbBZdjtDKS8eqWxqbgDi" || runs[0].StopReason != "completed" {
+		t.Errorf("file_citation without a quote: %+v", runs[0])
+	}
+	if !c[1].External || c[1].Document != "https://example.com/" || c[1].Title != "Example" {
+		t.Errorf("a url_citation is kept as an external source (issue 18): %+v", c[1])
 	}
 	ix := testIndex(t)
 	v := ix.Ground(c[0].Citation(), runs[0].Documents)
@@ -117,7 +120,7 @@ func TestAdapterOpenAI(t *testing.T) {
 	if q := runs[1].Citations[0].Quote; q == nil || *q != "The sample size is 32 parts for batches of up to 500 parts" {
 		t.Errorf("assistants file_citation.quote: %+v", runs[1].Citations)
 	}
-	if g := groundings(ix, runs); len(g) != 2 || g[0] != GroundedUnverifiable || g[1] != GroundedUnique {
+	if g := groundings(ix, runs); len(g) != 3 || g[0] != GroundedUnverifiable || g[1] != GroundedExternal || g[2] != GroundedUnique {
 		t.Errorf("groundings %v", g)
 	}
 }
@@ -220,10 +223,13 @@ func TestAdapterInputErrors(t *testing.T) {
 	bad := []struct{ format, in, want string }{
 		{"anthropic", `{"arm": "B", "session": 1, "question": "q", "response": {"type": "message", "Content": []}}`, `response.Content: unknown key: "Content" is spelled "content"`},
 		{"anthropic", `{"arm": "B", "session": 1, "question": "q", "response": {"type": "error"}}`, "response.type"},
-		{"anthropic", `{"arm": "B", "session": 1, "question": "q", "response": {"type": "message", "content": [{"type": "text", "text": "x", "citations": [{"type": "web_search_result_location", "cited_text": "x", "document_index": 0}]}]}}`, "not a document citation"},
+		{"anthropic", `{"arm": "B", "session": 1, "question": "q", "response": {"type": "message", "content": [{"type": "text", "text": "x", "citations": [{"type": "char_location", "cited_text": "x"}]}]}}`, "content[0].citations[0].document_index: missing"},
 		{"anthropic", `{"arm": "B", "session": 1, "question": "q", "response": {"type": "message", "content": [{"type": "text", "text": "x", "citations": [{"type": "page_location", "cited_text": "x", "document_index": 0, "start_page_number": 2, "end_page_number": 2}]}]}}`, "start_page_number < end_page_number"},
 		{"openai", `{"arm": "B", "session": 1, "question": "q", "response": {"object": "chat.completion"}}`, "response.object"},
-		{"gemini", `{"arm": "B", "session": 1, "question": "q", "response": {"candidates": [{"content": {"parts": [{"text": "x"}]}, "groundingMetadata": {"groundingChunks": [], "groundingSupports": [{"segment": {"startIndex": 0, "endIndex": 1}, "groundingChunkIndices": [3]}]}}]}}`, "chunk 3 of 0"},
+		{"gemini", `{"arm": "B", "session": 1, "question": "q", "response": {"candidates": [{"content": {"parts": [{"text": "x"}]}, "groundingMetadata": {"groundingChunks": [], "groundingSupports": [{"segment": {"startIndex": 0, "endIndex": 1}, "groundingChunkIndices": [-1]}]}}]}}`, "groundingChunkIndices[0]: invalid value: chunk index -1"},
+		{"gemini", `{"arm": "B", "session": 1, "question": "q", "response": {"candidates": [{"content": {"parts": [{"text": "x"}]}, "finishReason": "STOP", "finish_reason": "STOP"}]}}`, "candidates[0].finish_reason: duplicate key"},
+		{"lmstudio", `{"arm": "B", "session": 1, "question": "q", "response": {"role": "assistant", "content": [{"type": "citation", "citedText": "x", "fileName": "a.pdf", "pageNumber": [3]}]}}`, "content[0].pageNumber: invalid value: want a page number or a [start, end] pair"},
+		{"langchain", `{"arm": "B", "session": 1, "question": "q", "response": {"context": [], "answer": {"answer": "x", "citations": [{"source_id": "first"}]}}}`, "answer.citations[0].source_id: invalid value"},
 		{"langchain", `{"arm": "B", "session": 1, "question": "q", "response": {"context": [], "answer": {"answer": "x", "citations": [{"quote": "x"}]}}}`, "source_id: missing"},
 		{"openai", `{"arm": "B", "session": 1, "question": "q"}`, "response: missing"},
 		{"openai", `{"arm": "B", "session": 1, "question": "q", "response": {"object": "response"}, "extra": 1}`, "extra: unknown key"},

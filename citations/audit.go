@@ -18,6 +18,7 @@ const (
 	GroundedFabricated      Grounding = "fabricated"       // in no corpus document
 	GroundedUnknownDocument Grounding = "unknown_document" // the cited document is not in the corpus
 	GroundedUnverifiable    Grounding = "unverifiable"     // no quote, an ambiguous document mapping, or no text to search
+	GroundedExternal        Grounding = "external_source"  // a source outside the corpus (a web page): never looked up
 )
 
 // AuditEntry is one audited citation.
@@ -30,6 +31,32 @@ type AuditEntry struct {
 	Grounding Grounding
 	Result    Result
 	Detail    string
+	// Note is what the grounding corrected in the citation's naming
+	// (Grounded.Note), shown whatever the grounding.
+	Note string
+}
+
+// AuditUnread is a run record of which the adapter left citations unread
+// (RunRecord.Unread): the audit reports it by line and is never clean.
+type AuditUnread struct {
+	Arm      string
+	Session  int
+	Question string
+	Line     int
+	// Run is the record's index in the runs audited.
+	Run int
+	// NoCitations: no citation at all was read from the record.
+	NoCitations bool
+	Notes       []string
+}
+
+// Summary says in words whether nothing or only part of the record's
+// citations was read: "no citations read" or "citations not read".
+func (u AuditUnread) Summary() string {
+	if u.NoCitations {
+		return "no citations read"
+	}
+	return "citations not read"
 }
 
 // AuditTotals adds up one arm's session (Session 0: all its sessions; Arm
@@ -48,25 +75,33 @@ type AuditTotals struct {
 	Fabricated      int    `json:"fabricated"`
 	UnknownDocument int    `json:"unknown_document"`
 	Unverifiable    int    `json:"unverifiable"`
+	// External counts the citations of sources outside the corpus, apart
+	// from the others.
+	External int `json:"external_source"`
+	// Unread counts the records of which citations were left unread.
+	Unread int `json:"unread"`
 }
 
 // AuditReport is the result of Audit: entries in input order, totals
 // sorted by arm and session, each arm's "all sessions" row after its
-// sessions, the overall row last.
+// sessions, the overall row last; the records with unread citations in
+// input order.
 type AuditReport struct {
 	Entries []AuditEntry
 	Totals  []AuditTotals
+	Unread  []AuditUnread
 }
 
 // Clean reports whether every citation is grounded uniquely on a page it
-// gave: what an audit exit status 0 means.
+// gave and no record left citations unread: what an audit exit status 0
+// means.
 func (r *AuditReport) Clean() bool {
 	for _, e := range r.Entries {
 		if e.Grounding != GroundedUnique {
 			return false
 		}
 	}
-	return true
+	return len(r.Unread) == 0
 }
 
 // Audit locates every emitted citation of the runs in the corpus. It needs
@@ -87,10 +122,17 @@ func (ix *Index) Audit(runs []RunRecord) AuditReport {
 		}
 		return t
 	}
-	for _, run := range runs {
+	for i, run := range runs {
 		keys := []key{{run.Arm, run.Session}, {run.Arm, 0}, {"", 0}}
 		for _, k := range keys {
 			get(k).Attempts++
+			if len(run.Unread) > 0 {
+				get(k).Unread++
+			}
+		}
+		if len(run.Unread) > 0 {
+			rep.Unread = append(rep.Unread, AuditUnread{Arm: run.Arm, Session: run.Session, Question: run.Question, Line: run.Line,
+				Run: i, NoCitations: len(run.Citations) == 0, Notes: run.Unread})
 		}
 		for _, c := range run.Citations {
 			e := ix.auditOne(run, c)
@@ -118,6 +160,8 @@ func (ix *Index) Audit(runs []RunRecord) AuditReport {
 					t.UnknownDocument++
 				case GroundedUnverifiable:
 					t.Unverifiable++
+				case GroundedExternal:
+					t.External++
 				}
 			}
 		}
@@ -144,5 +188,5 @@ func (ix *Index) Audit(runs []RunRecord) AuditReport {
 func (ix *Index) auditOne(run RunRecord, rc RunCitation) AuditEntry {
 	g := ix.Ground(rc.Citation(), run.Documents)
 	return AuditEntry{Arm: run.Arm, Session: run.Session, Question: run.Question, Line: run.Line, Citation: rc,
-		Grounding: g.Grounding, Result: g.Result, Detail: g.Detail}
+		Grounding: g.Grounding, Result: g.Result, Detail: g.Detail, Note: g.Note}
 }

@@ -31,10 +31,11 @@ var ErrUnknownFormat = errors.New("cannot tell the run format")
 //     "message" with a content list), an OpenAI Responses response or
 //     Assistants thread message ("object": "response" or
 //     "thread.message"), a Gemini generateContent response (a candidates
-//     list, with camelCase keys), an LM Studio assistant message (a role,
-//     with citation blocks, a citations list or stats), a LangChain
-//     cited-answer output (an answer beside its context, or an answer
-//     object) or a LlamaIndex response (source_nodes).
+//     list, with camelCase or snake_case keys), an LM Studio assistant
+//     message (a role, with citation blocks, a citations list or stats), a
+//     LangChain cited-answer output (an answer beside its context, an
+//     answer object, or the XML parser's cited_answer list) or a LlamaIndex
+//     response (source_nodes).
 //
 // A vendor response given without its envelope, a response that could be
 // either of two vendors', or one that only resembles a vendor's (an
@@ -111,15 +112,9 @@ func vendorFormat(resp map[string]any) (string, error) {
 type shape struct {
 	format, what string
 	sure         bool
-	hint         string // what to do, when more than choosing the format
 }
 
-func (s shape) advice() string {
-	if s.hint != "" {
-		return s.hint
-	}
-	return "use --format " + s.format
-}
+func (s shape) advice() string { return "use --format " + s.format }
 
 // vendorShapes lists the vendor formats an object resembles, the sure
 // ones first.
@@ -137,21 +132,10 @@ func vendorShapes(o map[string]any) []shape {
 	case "thread.message":
 		add("openai", "an OpenAI Assistants thread message", true)
 	}
-	if cands, ok := o["candidates"].([]any); ok {
-		snake := false
-		for _, c := range cands {
-			if m, ok := c.(map[string]any); ok {
-				_, g := m["grounding_metadata"]
-				_, f := m["finish_reason"]
-				snake = snake || g || f
-			}
-		}
-		if snake {
-			out = append(out, shape{format: "gemini", what: "a Gemini response with snake_case keys (grounding_metadata, finish_reason)",
-				hint: "--format gemini reads the REST API's camelCase names (groundingMetadata, finishReason): write the response with those"})
-		} else {
-			add("gemini", "a Gemini generateContent response", true)
-		}
+	if _, ok := o["candidates"].([]any); ok {
+		// camelCase (the REST API) or snake_case (google-genai's Python
+		// model_dump()): the adapter reads both.
+		add("gemini", "a Gemini generateContent response", true)
 	}
 	if role, ok := o["role"].(string); ok && o["type"] == nil && o["object"] == nil {
 		own := false
@@ -180,6 +164,8 @@ func vendorShapes(o map[string]any) []shape {
 		_, context := o["context"].([]any)
 		_, object := answer.(map[string]any)
 		add("langchain", "a LangChain chain's output (answer, context)", context || object)
+	} else if _, ok := o["cited_answer"].([]any); ok {
+		add("langchain", "a LangChain XMLOutputParser cited_answer", true)
 	}
 	if _, ok := o["source_nodes"].([]any); ok {
 		add("llamaindex", "a LlamaIndex response (response, source_nodes)", true)

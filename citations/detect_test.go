@@ -174,8 +174,10 @@ func TestDetectFormat(t *testing.T) {
 			delete(c, "groundingMetadata")
 			delete(c, "finishReason")
 			return m
-		}), "", "reads the REST API's camelCase names",
-			"the gemini adapter reads camelCase keys: snake_case ones would give no citations without a word"},
+		}), "gemini", "",
+			"the Python SDK's model_dump() writes snake_case keys, which the gemini adapter reads as well (issue 18)"},
+		tc{"LangChain XML parser output", `{"arm": "D", "session": 1, "question": "q", "response": {"cited_answer": [{"answer": "x"}, {"citations": []}]}}`,
+			"langchain", "", "cited_answer is the XMLOutputParser's output of LangChain's citation guide (issue 18)"},
 		tc{"two vendors' shapes", editJSON(t, gemini, func(m map[string]any) any {
 			response(m)["source_nodes"] = []any{}
 			return m

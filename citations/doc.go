@@ -76,11 +76,15 @@
 //
 // Ground resolves the cited document (by name, hash or the run's
 // Mapping; a loose or conflicting match, or a mapping to two or more
-// candidate corpus documents, is ambiguous, never accepted) and
-// locates the quote there, in the precedence the grader needs: unknown
-// document, ambiguous mapping, no quote, not found (no text to search:
-// unverifiable; in another document: wrong document; nowhere: fabricated),
-// wrong page or another page convention, several locations, one location.
+// candidate corpus documents, is ambiguous, never accepted; a title the
+// vendor gives that names a corpus document wins over a mapping that names
+// another, and Grounded.Note says so) and locates the quote there, in the
+// precedence the grader needs: a source outside the corpus (external,
+// never looked up), unknown document, ambiguous mapping, no quote, not
+// found (no text to search: unverifiable; in another document: wrong
+// document; nowhere: fabricated), wrong page or another page convention
+// (only where the citing format's page base is not its contract:
+// Citation.PagePhysical), several locations, one location.
 // Covers reports whether a location holds a declared span, across a page
 // break too (only page furniture between).
 //
@@ -112,6 +116,28 @@
 //   - TestDecisionVendorPages: LangChain's 0-based metadata.page becomes
 //     page+1; Anthropic's end_page_number (exclusive) becomes LastPage
 //     (inclusive); LM Studio's pageNumber is read as 1-based.
+//   - TestPageBase: a format whose pages are 1-based physical pages by
+//     contract (Anthropic page_location, Gemini pageNumber, Vertex
+//     pageSpan, File Search page markers) reports a page one off as
+//     wrong_page; page_convention stays for formats whose base is unknown.
+//   - TestQuoteFraming: vendor framing is not part of a quote (File
+//     Search's "--- PAGE n ---" lines, LlamaIndex's "Source n:"); the page a
+//     marker names is kept, text before the first marker is on the page
+//     before it.
+//   - TestNoCitationSilentlyLost: both spellings a vendor's SDKs write are
+//     read (Gemini camelCase and snake_case; both in one object is a
+//     duplicate key); a record with citation markers of which no citation
+//     was read, or a citation-like key of an unknown shape, is noted in
+//     RunRecord.Unread and the audit is not clean.
+//   - TestExternalSources: web pages (Anthropic web_search_result_location,
+//     OpenAI url_citation, Gemini web chunks, an unmapped LangChain web
+//     source) are external citations, never a refused file.
+//   - TestOpenAIRetrievalQuote: the best-scored file_search_call result of
+//     the cited file is a Responses citation's quote (QuoteFromRetrieval).
+//   - TestAnthropicDocumentTitle: a document_title that names a corpus
+//     document wins over a documents list that names another.
+//   - TestLlamaIndexMarkers: a citation marker follows white space or
+//     punctuation; "parts[0]" is an index.
 //   - TestDecisionNumericLabelWithoutLabels: a page label that is a number,
 //     given for a document that has no page labels, is read as the 1-based
 //     page (LlamaIndex's PDFReader writes str(page+1) then) and reported as
@@ -140,7 +166,8 @@
 // tell a file's format by its first record (DetectFormat) and refuse an
 // unclear shape with an error naming the format it looks like. Every
 // format is described in docs/formats.md, with JSON Schemas under
-// docs/schema.
+// docs/schema; the adapters are tested on payloads the vendors and their
+// SDKs published (testdata/adapters, TestRealPayloads).
 //
 // JSON Lines inputs (ReadLocateRequests, ReadRunRecords, ReadRuns) are read
 // strictly: invalid UTF-8, duplicate keys, keys differing only in case,

@@ -104,12 +104,23 @@ func FuzzReadRuns(f *testing.F) {
 		if format == "run" {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join("testdata", "adapters", format+".jsonl"))
-		if err != nil {
-			f.Fatal(err)
+		// The format's own fixture and the published payloads read in it.
+		files, _ := filepath.Glob(filepath.Join("testdata", "adapters", format+"-*.jsonl"))
+		for _, file := range append(files, filepath.Join("testdata", "adapters", format+".jsonl")) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(string(data), uint8(i))
 		}
-		f.Add(string(data), uint8(i))
 	}
+	// Shapes of issue 18: both spellings of a Gemini key, a support into a
+	// missing chunk, an LM Studio page range, LangChain's XML parser output,
+	// markers without citations.
+	f.Add(`{"arm": "A", "session": 1, "question": "q", "response": {"candidates": [{"content": {"parts": [{"text": "x"}]}, "grounding_metadata": {"grounding_chunks": [], "grounding_supports": [{"segment": {"end_index": 1}, "grounding_chunk_indices": [2]}]}, "groundingMetadata": null}]}}`, uint8(3))
+	f.Add(`{"arm": "A", "session": 1, "question": "q", "response": {"role": "assistant", "content": [{"type": "citationBlock.create", "citedText": "x", "fileName": "a.pdf", "pageNumber": [1, 2]}]}}`, uint8(4))
+	f.Add(`{"arm": "A", "session": 1, "question": "q", "response": {"cited_answer": [{"answer": "x"}, {"citations": [{"citation": [{"source_id": "0"}, {"quote": "q"}]}]}]}}`, uint8(5))
+	f.Add(`{"arm": "A", "session": 1, "question": "q", "response": {"type": "message", "content": [{"type": "text", "text": "x [1][2] parts[0]"}]}}`, uint8(1))
 	f.Add(`{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "quote": "y"}]}`, uint8(0))
 	f.Add(`{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "file-2", "quote": "y"}], "retrieval": [{"text": "y", "score": 0.5}], "documents": {"file-2": ["a.pdf", "b.pdf"], "file-3": "c.pdf", "file-4": []}}`, uint8(0))
 	f.Add(`{"id": "q1", "document": "a.pdf", "quote": "x y", "page": 2, "page_label": "iv"}`, uint8(0))

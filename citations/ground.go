@@ -17,6 +17,17 @@ type Citation struct {
 	// NoQuote: the format carries no quote (OpenAI file_citation); the
 	// citation can never be grounded.
 	NoQuote bool
+	// External: the citation names a source outside the corpus (a web
+	// page); it is never looked up (GroundedExternal).
+	External bool
+	// PagePhysical: the citing format defines Page as the 1-based physical
+	// page, so another reading of it is a wrong page, not another
+	// convention.
+	PagePhysical bool
+	// Title is the title the vendor gives the cited document (Anthropic's
+	// document_title): when it names a corpus document other than the one
+	// Document resolves to, the title is used, and Grounded.Note says so.
+	Title string
 }
 
 // Why a citation is GroundedUnverifiable.
@@ -35,22 +46,45 @@ type Grounded struct {
 	Cause  string
 	Result Result // zero (Chosen -1) when nothing was located
 	Detail string
+	// Note reports what the grounding corrected in the citation's own
+	// naming (a title that disagrees with the run's documents list), ""
+	// when nothing.
+	Note string
 }
 
 // Ground resolves the cited document and locates the quote, in the order
-// the policy's precedence needs (grading README S8): an unknown document,
-// then an ambiguous document mapping, a missing quote, a quote not found in
-// the cited document (in no text-bearing page: unverifiable; elsewhere in
-// the corpus: wrong document; nowhere: fabricated), a page that does not
-// hold it (wrong page, or another page convention), several locations,
-// and finally one location.
+// the policy's precedence needs (grading README S8): a source outside the
+// corpus (external: never looked up), an unknown document, then an
+// ambiguous document mapping, a missing quote, a quote not found in the
+// cited document (in no text-bearing page: unverifiable; elsewhere in the
+// corpus: wrong document; nowhere: fabricated), a page that does not hold
+// it (wrong page, or another page convention where the format's page base
+// is not its contract), several locations, and finally one location. A
+// title that names a corpus document wins over a documents list that
+// names another one (or none), and Note reports the disagreement.
 func (ix *Index) Ground(c Citation, m Mapping) Grounded {
 	g := Grounded{Result: Result{Chosen: -1}}
 	set := func(gr Grounding, format string, args ...any) Grounded {
 		g.Grounding, g.Detail = gr, fmt.Sprintf(format, args...)
 		return g
 	}
+	if c.External {
+		return set(GroundedExternal, "%s is a source outside the corpus: the frozen corpus cannot check it", c.Document)
+	}
 	dm := ix.Resolve(c.Document, m)
+	if c.Title != "" && c.Title != c.Document {
+		if tm := ix.Resolve(c.Title, m); tm.Resolution == DocResolved && (dm.Resolution != DocResolved || dm.Name != tm.Name) {
+			other := "no corpus document"
+			switch dm.Resolution {
+			case DocResolved:
+				other = dm.Name
+			case DocAmbiguous:
+				other = strings.Join(dm.Candidates, " or ")
+			}
+			g.Note = fmt.Sprintf("title %q names %s, %s names %s: the title is used", c.Title, tm.Name, c.Document, other)
+			dm = tm
+		}
+	}
 	switch dm.Resolution {
 	case DocUnknown:
 		g.Result = ix.Locate(Query{Document: c.Document, Quote: c.Quote})
@@ -63,7 +97,7 @@ func (ix *Index) Ground(c Citation, m Mapping) Grounded {
 		g.Cause = CauseNoQuote
 		return set(GroundedUnverifiable, "no quote to verify")
 	}
-	r := ix.Locate(Query{Document: dm.Name, Quote: c.Quote, Page: c.Page, LastPage: c.LastPage, PageLabel: c.PageLabel})
+	r := ix.Locate(Query{Document: dm.Name, Quote: c.Quote, Page: c.Page, LastPage: c.LastPage, PageLabel: c.PageLabel, PhysicalOnly: c.PagePhysical})
 	g.Result = r
 	switch r.Status {
 	case StatusNotFound, StatusNotFoundInDocument:
@@ -78,6 +112,9 @@ func (ix *Index) Ground(c Citation, m Mapping) Grounded {
 	}
 	switch r.PageCheck {
 	case PageNotOnPage:
+		if c.PagePhysical {
+			return set(GroundedWrongPage, "given page %s (1-based by the format's contract); found on page %s", pageText(c), intsText(r.Pages()))
+		}
 		return set(GroundedWrongPage, "given page %s; found on page %s", pageText(c), intsText(r.Pages()))
 	case PageZeroBased, PageLabelled:
 		return set(GroundedPageConvention, "given page %s is page %s only as %s", pageText(c), intsText(r.Pages()), r.PageCheck)

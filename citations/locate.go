@@ -184,6 +184,10 @@ func (ix *Index) checkPage(r *Result) {
 			pick(PagePhysical, idx)
 			return
 		}
+		if q.PhysicalOnly {
+			pick(PageNotOnPage, all)
+			break
+		}
 		want := strconv.Itoa(q.Page)
 		if idx := on(func(s Span) bool { return label(s.Page) == want || (q.PageLabel != "" && label(s.Page) == q.PageLabel) }); len(idx) > 0 {
 			pick(PageLabelled, idx)

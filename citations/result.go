@@ -20,6 +20,9 @@ type Query struct {
 	// PageLabel is a page label the citation gave (LangChain's and
 	// LlamaIndex's page_label), checked against the corpus's labels.
 	PageLabel string
+	// PhysicalOnly: Page is the 1-based physical page by the citing
+	// format's contract, so it is not also read as a label or 0-based.
+	PhysicalOnly bool
 }
 
 // Status is where a quote was found, relative to the document it names.

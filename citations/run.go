@@ -48,6 +48,13 @@ type RunRecord struct {
 	Timing    *Timing           `json:"timing,omitempty"`
 	// Format names the native format an adapter read ("anthropic", ...).
 	Format string `json:"format,omitempty"`
+	// Unread notes, one per finding, what of the vendor's response the
+	// adapter left unread although it looks like citations: citation
+	// markers in an answer of which no citation was read, a citation-like
+	// key of a shape the adapter does not know, a citation type it does
+	// not read. The audit reports such a record by line and is never clean
+	// (AuditReport.Unread).
+	Unread []string `json:"unread,omitempty"`
 	// Line is the record's line in its file (not serialized).
 	Line int `json:"-"`
 }
@@ -66,7 +73,29 @@ type RunCitation struct {
 	// Native keeps the vendor's citation object verbatim, offsets
 	// included: they are recorded, never trusted.
 	Native json.RawMessage `json:"native,omitempty"`
+	// External: the citation names a source outside the corpus (a web
+	// page: its address is the document); it is kept, never looked up,
+	// and graded unresolved (external_source).
+	External bool `json:"external,omitempty"`
+	// QuoteFrom says where the quote comes from when it is not the
+	// citation's own: QuoteFromRetrieval.
+	QuoteFrom string `json:"quote_from,omitempty"`
+	// PagePhysical: the format defines Page (and LastPage) as 1-based
+	// physical pages by contract (Anthropic page_location, Gemini
+	// pageNumber, Vertex pageSpan, File Search page markers), so a page
+	// that holds the quote only under another convention is a wrong page.
+	PagePhysical bool `json:"page_physical,omitempty"`
+	// Title is the title the vendor gives the cited document beside its
+	// reference (Anthropic's document_title, a web page's title): one that
+	// names a corpus document wins over a documents list that disagrees.
+	Title string `json:"title,omitempty"`
 }
+
+// QuoteFromRetrieval marks a quote that is the text the vendor's retrieval
+// returned for the cited document (a chunk, a source node, a file search
+// result), not words the answer quoted: it shows which document and
+// passage were cited, never that the model quoted them.
+const QuoteFromRetrieval = "retrieval_result"
 
 // Timing holds the phases of an attempt in milliseconds; an absent phase
 // was not measured.
@@ -85,7 +114,8 @@ var AttemptStatuses = []string{"ok", "error", "timeout", "interrupted"}
 
 // Citation converts the record's citation for the classifier.
 func (c RunCitation) Citation() Citation {
-	out := Citation{ID: c.ID, Document: c.Document, PageLabel: c.PageLabel, NoQuote: c.Quote == nil}
+	out := Citation{ID: c.ID, Document: c.Document, PageLabel: c.PageLabel, NoQuote: c.Quote == nil,
+		External: c.External, PagePhysical: c.PagePhysical, Title: c.Title}
 	if c.Quote != nil {
 		out.Quote = *c.Quote
 	}
@@ -100,9 +130,10 @@ func (c RunCitation) Citation() Citation {
 
 var runSchema = object(map[string]*schema{
 	"arm": nil, "session": nil, "question": nil, "status": nil, "stop_reason": nil, "response": nil,
-	"fields": freeSchema, "documents": freeSchema, "format": nil, "retrieval": arrayOf(freeSchema),
+	"fields": freeSchema, "documents": freeSchema, "format": nil, "retrieval": arrayOf(freeSchema), "unread": arrayOf(nil),
 	"citations": arrayOf(object(map[string]*schema{
 		"id": nil, "document": nil, "page": nil, "last_page": nil, "page_label": nil, "quote": nil, "claim": nil, "native": freeSchema,
+		"external": nil, "quote_from": nil, "page_physical": nil, "title": nil,
 	})),
 	"timing": object(map[string]*schema{
 		"retrieval_ms": nil, "embedding_ms": nil, "prompt_ms": nil, "generation_ms": nil, "total_ms": nil, "cold_start_ms": nil, "indexing_ms": nil,
@@ -171,6 +202,10 @@ func (rec *RunRecord) Validate() (string, error) {
 			return f("page"), bad("%d (pages are 1-based)", *c.Page)
 		case c.LastPage != nil && (c.Page == nil || *c.LastPage < *c.Page):
 			return f("last_page"), bad("last_page needs a page at or before it")
+		case c.PagePhysical && c.Page == nil:
+			return f("page_physical"), bad("page_physical needs a page")
+		case c.QuoteFrom != "" && c.QuoteFrom != QuoteFromRetrieval:
+			return f("quote_from"), bad("%q (want %q or none)", c.QuoteFrom, QuoteFromRetrieval)
 		}
 		seen[c.ID] = true
 	}

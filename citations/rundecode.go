@@ -53,6 +53,16 @@ func decodeRunRecord(v *strictjson.Value, data []byte, rec *RunRecord) (string, 
 					d.citation(e, fmt.Sprintf("citations[%d]", i), &rec.Citations[i])
 				}
 			}
+		case "unread":
+			if val.Kind == strictjson.Null {
+				continue
+			}
+			if d.want(val, m.Key, strictjson.Array, "[]string") {
+				rec.Unread = make([]string, len(val.Elems))
+				for i, e := range val.Elems {
+					rec.Unread[i] = d.str(e, fmt.Sprintf("unread[%d]", i))
+				}
+			}
 		case "retrieval":
 			if val.Kind == strictjson.Null {
 				continue
@@ -113,6 +123,16 @@ func (d *treeDecoder) str(v *strictjson.Value, path string) string {
 		return v.Str
 	}
 	return ""
+}
+
+func (d *treeDecoder) bool(v *strictjson.Value, path string) bool {
+	if v.Kind == strictjson.Null {
+		return false
+	}
+	if d.want(v, path, strictjson.Bool, "bool") {
+		return v.Bool
+	}
+	return false
 }
 
 func (d *treeDecoder) int(v *strictjson.Value, path string) int {
@@ -193,6 +213,14 @@ func (d *treeDecoder) citation(v *strictjson.Value, path string, c *RunCitation)
 			if val.Kind != strictjson.Null {
 				c.Native = d.raw(val)
 			}
+		case "external":
+			c.External = d.bool(val, p)
+		case "quote_from":
+			c.QuoteFrom = d.str(val, p)
+		case "page_physical":
+			c.PagePhysical = d.bool(val, p)
+		case "title":
+			c.Title = d.str(val, p)
 		}
 	}
 }

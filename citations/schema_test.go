@@ -344,6 +344,12 @@ func TestRunSchema(t *testing.T) {
 		{"duplicate key", strings.Replace(minimal, `"arm": "A"`, `"arm": "A", "arm": "B"`, 1), true, false, "a schema cannot see duplicate keys"},
 		{"two citations with one id", strings.Replace(minimal, `"citations": []`, `"citations": [`+cite+`, `+cite+`]`, 1), true, false, "a schema cannot compare items' ids"},
 		{"last_page before page", strings.Replace(base, `"last_page": 3`, `"last_page": 1`, 1), true, false, "a schema cannot compare two values"},
+		{"an external source", strings.Replace(minimal, `"citations": []`, `"citations": [{"id": "c1", "document": "https://example.com/a", "quote": null, "external": true, "title": "A"}]`, 1), true, true, "a web page, kept"},
+		{"a retrieved quote", strings.Replace(minimal, `"citations": []`, `"citations": [{"id": "c1", "document": "a.pdf", "quote": "x", "quote_from": "retrieval_result"}]`, 1), true, true, "the vendor's retrieved text"},
+		{"another quote source", strings.Replace(minimal, `"citations": []`, `"citations": [{"id": "c1", "document": "a.pdf", "quote": "x", "quote_from": "model"}]`, 1), false, false, "retrieval_result or none"},
+		{"page_physical without a page", strings.Replace(minimal, `"citations": []`, `"citations": [{"id": "c1", "document": "a.pdf", "quote": "x", "page_physical": true}]`, 1), false, false, "a page base needs a page"},
+		{"unread notes", strings.Replace(minimal, `"citations": []`, `"citations": [], "unread": ["the answer has citation markers ([1])"]`, 1), true, true, "an adapter's notes"},
+		{"unread not a list", strings.Replace(minimal, `"citations": []`, `"citations": [], "unread": "x"`, 1), false, false, "notes are a list of text"},
 	}
 	checkAgreement(t, s, cases, func(line string) error {
 		_, err := ReadRunRecords(strings.NewReader(line+"\n"), "r.jsonl")
@@ -379,10 +385,18 @@ func envelopeCases(t *testing.T, format string) []agreeCase {
 	case "anthropic":
 		vendor = []agreeCase{
 			{"not a message", edit(func(m map[string]any) { response(m)["type"] = "error" }), false, false, "type is message"},
-			{"citation type", edit(func(m map[string]any) {
+			{"web search citation", edit(func(m map[string]any) {
 				c := response(m)["content"].([]any)[1].(map[string]any)["citations"].([]any)[0].(map[string]any)
-				c["type"] = "web_search_result_location"
-			}), false, false, "document citations only"},
+				c["type"], c["url"], c["title"] = "web_search_result_location", "https://example.com/a", "A"
+			}), true, true, "a web page is an external source, never a refused file (issue 18)"},
+			{"unknown citation type", edit(func(m map[string]any) {
+				c := response(m)["content"].([]any)[1].(map[string]any)["citations"].([]any)[0].(map[string]any)
+				c["type"] = "map_location"
+			}), true, true, "noted in the record's unread, never a refused file"},
+			{"search result without its source", edit(func(m map[string]any) {
+				c := response(m)["content"].([]any)[1].(map[string]any)["citations"].([]any)[0].(map[string]any)
+				c["type"] = "search_result_location"
+			}), false, false, "a search result citation names its source"},
 			{"document_index missing", edit(func(m map[string]any) {
 				c := response(m)["content"].([]any)[1].(map[string]any)["citations"].([]any)[0].(map[string]any)
 				delete(c, "document_index")
@@ -418,13 +432,36 @@ func envelopeCases(t *testing.T, format string) []agreeCase {
 			{"chunk index beyond the chunks", edit(func(m map[string]any) {
 				gm := response(m)["candidates"].([]any)[0].(map[string]any)["groundingMetadata"].(map[string]any)
 				gm["groundingSupports"].([]any)[0].(map[string]any)["groundingChunkIndices"] = []any{9}
-			}), true, false, "a schema cannot compare with the number of chunks"},
+			}), true, true, "that citation's document is unknown; the file is read (issue 18)"},
+			{"snake_case keys", edit(func(m map[string]any) {
+				c := response(m)["candidates"].([]any)[0].(map[string]any)
+				c["grounding_metadata"], c["finish_reason"] = c["groundingMetadata"], c["finishReason"]
+				delete(c, "groundingMetadata")
+				delete(c, "finishReason")
+			}), true, true, "google-genai's Python model_dump() spelling"},
+			{"both spellings of a key", edit(func(m map[string]any) {
+				c := response(m)["candidates"].([]any)[0].(map[string]any)
+				c["grounding_metadata"] = c["groundingMetadata"]
+			}), false, false, "one key in two spellings: never one picked"},
+			{"page 0", edit(func(m map[string]any) {
+				gm := response(m)["candidates"].([]any)[0].(map[string]any)["groundingMetadata"].(map[string]any)
+				gm["groundingChunks"].([]any)[0].(map[string]any)["retrievedContext"].(map[string]any)["pageNumber"] = 0
+			}), false, true, "the reader ignores a page 0 (1-based by contract, so no page); the schema says pages start at 1"},
 		}
 	case "lmstudio":
 		vendor = []agreeCase{
 			{"page 0", edit(func(m map[string]any) {
 				response(m)["content"].([]any)[1].(map[string]any)["pageNumber"] = 0
 			}), false, false, "pages are read as 1-based: 0 is refused, not guessed"},
+			{"page range", edit(func(m map[string]any) {
+				response(m)["content"].([]any)[1].(map[string]any)["pageNumber"] = []any{1, 2}
+			}), true, true, "lmstudio-js: pageNumber?: number | [start, end]"},
+			{"page range from 0", edit(func(m map[string]any) {
+				response(m)["content"].([]any)[1].(map[string]any)["pageNumber"] = []any{0, 2}
+			}), false, false, "a range is 1-based too"},
+			{"citationBlock.create block", edit(func(m map[string]any) {
+				response(m)["content"].([]any)[1].(map[string]any)["type"] = "citationBlock.create"
+			}), true, true, "lmstudio-js's processing update among the content blocks"},
 			{"content a number", edit(func(m map[string]any) { response(m)["content"] = 1 }), false, false, "text or blocks"},
 		}
 	case "langchain":
@@ -433,6 +470,13 @@ func envelopeCases(t *testing.T, format string) []agreeCase {
 			{"citation without source_id", edit(func(m map[string]any) {
 				response(m)["answer"].(map[string]any)["citations"].([]any)[0].(map[string]any)["source_id"] = nil
 			}), false, false, "a citation is an index into context"},
+			{"XML parser output", edit(func(m map[string]any) {
+				response(m)["answer"] = map[string]any{"cited_answer": []any{map[string]any{"answer": "x"},
+					map[string]any{"citations": []any{map[string]any{"citation": []any{map[string]any{"source_id": "0"}, map[string]any{"quote": "q"}}}}}}}
+			}), true, true, "XMLOutputParser's cited_answer, source ids as text"},
+			{"source id as words", edit(func(m map[string]any) {
+				response(m)["answer"].(map[string]any)["citations"].([]any)[0].(map[string]any)["source_id"] = "first"
+			}), false, false, "a source id is a number, maybe written as text"},
 			{"negative 0-based page", edit(func(m map[string]any) {
 				response(m)["context"].([]any)[0].(map[string]any)["metadata"].(map[string]any)["page"] = -1
 			}), false, false, "metadata.page is 0-based"},
@@ -454,13 +498,17 @@ func TestEnvelopeSchemas(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			name := "envelope-" + format + ".schema.json"
 			s := docSchema(t, name)
-			data, err := os.ReadFile(filepath.Join("testdata", "adapters", format+".jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, line := range fileLines(t, data) {
-				if err := schemaErr(t, s, line); err != nil {
-					t.Errorf("testdata/adapters/%s.jsonl:%d: %v", format, i+1, err)
+			files, _ := filepath.Glob(filepath.Join("testdata", "adapters", format+"-*.jsonl"))
+			files = append(files, filepath.Join("testdata", "adapters", format+".jsonl"))
+			for _, file := range files {
+				data, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, line := range fileLines(t, data) {
+					if err := schemaErr(t, s, line); err != nil {
+						t.Errorf("%s:%d: %v", file, i+1, err)
+					}
 				}
 			}
 			for i, line := range fileLines(t, evalRuns(t)[format]) {

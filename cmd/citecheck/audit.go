@@ -29,22 +29,30 @@ offsets are kept, never trusted: every quote is located again.
 
 Each citation is one of: unique (grounded once in the cited document, on
 the page it gave), ambiguous, wrong_page, page_convention (on the given
-page only read 0-based or as a page label), wrong_document (only in another
-document), fabricated (in no corpus document), unknown_document, or
-unverifiable (no quote, an ambiguous document mapping, or no text to
-search). "relaxed" counts the unique ones found only with spaces ignored
-(joined_words) or as reordered pieces.
+page only read 0-based or as a page label, in a format whose page base is
+not its contract), wrong_document (only in another document), fabricated
+(in no corpus document), unknown_document, unverifiable (no quote, an
+ambiguous document mapping, or no text to search), or external_source (a
+web page or other source outside the corpus, counted apart). "relaxed"
+counts the unique ones found only with spaces ignored (joined_words) or as
+reordered pieces. A record whose answer shows citations the adapter could
+not read (citation markers with no citation read, a citation shape it does
+not know) is listed by line: "no citations read" or "citations not read".
 
 Output: a table of totals per arm and session (an "all" row per arm and
-overall), then every citation that is not unique, with its file and line;
-with --json, {"citations": [...], "totals": [...]}.
+overall; columns "external" and "unread", the records with citations not
+read, when there are any), then every citation that is not unique,
+with its file and line, the notes on citations (a document title that
+corrected the run's documents list), and the records with citations not
+read; with --json, {"citations": [...], "totals": [...], "unread": [...]}.
 
 Example:
   citecheck audit --corpus corpus --format anthropic runs/anthropic.jsonl
 
-Exit status: 0 every citation is unique; 1 some is not; 2 bad usage or bad
-input (file:line: field: fault; a file with no records); 3 the corpus's
-page texts changed.`
+Exit status: 0 every citation is unique and none was left unread; 1 some
+is not, or some record's citations were not read; 2 bad usage or bad input
+(file:line: field: fault; a file with no records); 3 the corpus's page
+texts changed.`
 
 func runAudit(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "audit", "audit --corpus CORPUS [--format F] [--json] RUN.jsonl...", auditAbout)
@@ -113,9 +121,9 @@ func writeAudit(w io.Writer, ix *citations.Index, runs []citations.RunRecord, fi
 	bw := bufio.NewWriter(w)
 	var err error
 	if asJSON {
-		err = writeAuditJSON(bw, rep, entryFile)
+		err = writeAuditJSON(bw, rep, entryFile, fileOf)
 	} else {
-		err = writeAuditTable(bw, rep, entryFile)
+		err = writeAuditTable(bw, rep, entryFile, fileOf)
 	}
 	if err != nil {
 		return false, err
@@ -134,13 +142,32 @@ func totalsLabel(t citations.AuditTotals) (string, string) {
 	return arm, session
 }
 
-func writeAuditTable(w io.Writer, rep citations.AuditReport, files []string) error {
+func writeAuditTable(w io.Writer, rep citations.AuditReport, files, runFiles []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "arm\tsession\tattempts\tcitations\tunique\trelaxed\tambiguous\twrong_page\tpage_conv\twrong_doc\tfabricated\tunknown_doc\tunverifiable\t\n")
+	// The counts kept apart get a column when there is something to count.
+	var all citations.AuditTotals
+	if len(rep.Totals) > 0 {
+		all = rep.Totals[len(rep.Totals)-1]
+	}
+	header := "arm\tsession\tattempts\tcitations\tunique\trelaxed\tambiguous\twrong_page\tpage_conv\twrong_doc\tfabricated\tunknown_doc\tunverifiable\t"
+	if all.External > 0 {
+		header += "external\t"
+	}
+	if all.Unread > 0 {
+		header += "unread\t"
+	}
+	fmt.Fprintln(tw, header)
 	for _, t := range rep.Totals {
 		arm, session := totalsLabel(t)
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", arm, session, t.Attempts, t.Citations, t.Unique, t.Relaxed,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t", arm, session, t.Attempts, t.Citations, t.Unique, t.Relaxed,
 			t.Ambiguous, t.WrongPage, t.PageConvention, t.WrongDocument, t.Fabricated, t.UnknownDocument, t.Unverifiable)
+		if all.External > 0 {
+			fmt.Fprintf(tw, "%d\t", t.External)
+		}
+		if all.Unread > 0 {
+			fmt.Fprintf(tw, "%d\t", t.Unread)
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -160,6 +187,23 @@ func writeAuditTable(w io.Writer, rep citations.AuditReport, files []string) err
 		}
 		fmt.Fprintf(w, "  %s:%d %s/%d %s %s %s: %s\n      %s cites %s\n", files[i], e.Line, e.Arm, e.Session, e.Question, e.Citation.ID,
 			e.Grounding, e.Detail, quote, citedAs(e.Citation))
+	}
+	first = true
+	for i, e := range rep.Entries {
+		if e.Note == "" {
+			continue
+		}
+		if first {
+			fmt.Fprintf(w, "\nnotes on citations:\n")
+			first = false
+		}
+		fmt.Fprintf(w, "  %s:%d %s/%d %s %s: %s\n", files[i], e.Line, e.Arm, e.Session, e.Question, e.Citation.ID, e.Note)
+	}
+	if len(rep.Unread) > 0 {
+		fmt.Fprintf(w, "\nrecords with citations not read:\n")
+	}
+	for _, u := range rep.Unread {
+		fmt.Fprintf(w, "  %s:%d %s/%d %s: %s: %s\n", runFiles[u.Run], u.Line, u.Arm, u.Session, u.Question, u.Summary(), strings.Join(u.Notes, "; "))
 	}
 	return nil
 }
@@ -198,20 +242,36 @@ type auditJSONEntry struct {
 	Page      *int                   `json:"page,omitempty"`
 	Grounding citations.Grounding    `json:"grounding"`
 	Detail    string                 `json:"detail"`
+	Note      string                 `json:"note,omitempty"`
 	Located   citations.LocateRecord `json:"located"`
 }
 
-func writeAuditJSON(w io.Writer, rep citations.AuditReport, files []string) error {
+type auditJSONUnread struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Arm      string   `json:"arm"`
+	Session  int      `json:"session"`
+	Question string   `json:"question"`
+	Read     string   `json:"read"` // "no citations read" or "citations not read"
+	Notes    []string `json:"notes"`
+}
+
+func writeAuditJSON(w io.Writer, rep citations.AuditReport, files, runFiles []string) error {
 	out := struct {
 		Citations []auditJSONEntry        `json:"citations"`
 		Totals    []citations.AuditTotals `json:"totals"`
-	}{Citations: []auditJSONEntry{}, Totals: rep.Totals}
+		Unread    []auditJSONUnread       `json:"unread"`
+	}{Citations: []auditJSONEntry{}, Totals: rep.Totals, Unread: []auditJSONUnread{}}
 	for i, e := range rep.Entries {
 		out.Citations = append(out.Citations, auditJSONEntry{
 			File: files[i], Line: e.Line, Arm: e.Arm, Session: e.Session, Question: e.Question,
 			Citation: e.Citation.ID, Document: e.Citation.Document, Page: e.Citation.Page,
-			Grounding: e.Grounding, Detail: e.Detail, Located: citations.NewLocateRecord(e.Citation.ID, e.Result),
+			Grounding: e.Grounding, Detail: e.Detail, Note: e.Note, Located: citations.NewLocateRecord(e.Citation.ID, e.Result),
 		})
+	}
+	for _, u := range rep.Unread {
+		out.Unread = append(out.Unread, auditJSONUnread{File: runFiles[u.Run], Line: u.Line, Arm: u.Arm, Session: u.Session,
+			Question: u.Question, Read: u.Summary(), Notes: u.Notes})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

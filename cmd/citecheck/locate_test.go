@@ -65,6 +65,29 @@ func TestLocateAndAudit(t *testing.T) {
 			checkGolden(t, "audit/"+f+".txt", []byte(out))
 		}
 	})
+	t.Run("audit no citations read", func(t *testing.T) {
+		// Issue 18: a record whose answer cites ([1]) but from which the
+		// adapter reads nothing is reported by line, and the audit never
+		// passes it; a file of such records alone is not "every citation
+		// is unique" (exit 0) either.
+		lost := `{"arm": "A", "session": 1, "question": "q01", "documents": ["supplier-policy.pdf"], "response": {"type": "message", "content": [{"type": "text", "text": "Within 10 working days [1]."}]}}`
+		good := `{"arm": "A", "session": 1, "question": "q02", "documents": ["supplier-policy.pdf"], "response": {"type": "message", "content": [{"type": "text", "text": "x", "citations": [{"type": "char_location", "cited_text": "Invoices are paid within 45 calendar days of receipt.", "document_index": 0}]}]}}`
+		t.Chdir(t.TempDir())
+		writeFile(t, "lost.jsonl", lost+"\n")
+		writeFile(t, "mixed.jsonl", good+"\n"+lost+"\n")
+		for _, f := range []string{"lost.jsonl", "mixed.jsonl"} {
+			out, errOut, code := runCLI(t, "audit", "--corpus", c, f)
+			if code != exitFailed || errOut != "" {
+				t.Errorf("%s: exit %d (want 1), stderr %q", f, code, errOut)
+			}
+			checkGolden(t, "audit/"+strings.TrimSuffix(f, ".jsonl")+".txt", []byte(out))
+		}
+		out, _, code := runCLI(t, "audit", "--corpus", c, "--json", "mixed.jsonl")
+		if code != exitFailed {
+			t.Errorf("--json: exit %d", code)
+		}
+		checkGolden(t, "audit/mixed.json", []byte(out))
+	})
 	t.Run("audit errors", func(t *testing.T) {
 		for _, tc := range []struct {
 			args []string
