@@ -54,6 +54,7 @@ const (
 	ReasonNoQuote                  = Reason("no_quote")                   // the citation carries no quote to verify
 	ReasonNoText                   = Reason("no_text")                    // not found, and the document or page has no reliable text
 	ReasonNoReferenceEvidence      = Reason("no_reference_evidence")      // the reference declares neither spans nor values
+	ReasonExternalSource           = Reason("external_source")            // a source outside the corpus (a web page): the frozen corpus cannot check it
 )
 
 // Reasons lists every citation reason with its outcome, in report order.
@@ -68,7 +69,7 @@ var Reasons = []struct {
 	{ReasonAmbiguousDocumentMapping, Unresolved}, {ReasonJoinedWords, Unresolved},
 	{ReasonUnmappedGlyphs, Unresolved},
 	{ReasonGlyphCodes, Unresolved}, {ReasonReordered, Unresolved}, {ReasonPageConvention, Unresolved}, {ReasonNoQuote, Unresolved},
-	{ReasonNoText, Unresolved}, {ReasonNoReferenceEvidence, Unresolved},
+	{ReasonNoText, Unresolved}, {ReasonNoReferenceEvidence, Unresolved}, {ReasonExternalSource, Unresolved},
 }
 
 // EvidenceSpan is a declared, exact supporting span of the reference.
@@ -125,6 +126,9 @@ func MissingCitation() Verdict {
 // declared evidence, by the policy's "Evidence and abstention" rules, in
 // the precedence of reading S8. First match wins:
 //
+//  0. a source outside the corpus (a web page; citations.Citation
+//     External): unresolved external_source, since the frozen corpus
+//     cannot check it;
 //  1. grounding failures, from citations.Index.Ground: unknown document
 //     (fail unknown_document); an ambiguous document mapping, no quote, no
 //     text where the quote would be (unresolved with that cause); found
@@ -146,9 +150,14 @@ func Classify(ix *citations.Index, c citations.Citation, m citations.Mapping, ex
 	v := Verdict{CitationID: c.ID, Grounded: g}
 	set := func(o Outcome, r Reason, format string, args ...any) Verdict {
 		v.Outcome, v.Reason, v.Detail = o, r, fmt.Sprintf(format, args...)
+		if g.Note != "" {
+			v.Detail += " (" + g.Note + ")"
+		}
 		return v
 	}
 	switch g.Grounding {
+	case citations.GroundedExternal:
+		return set(Unresolved, ReasonExternalSource, "%s", g.Detail)
 	case citations.GroundedUnknownDocument:
 		return set(Fail, ReasonUnknownDocument, "%s", g.Detail)
 	case citations.GroundedUnverifiable:

@@ -85,6 +85,9 @@ func TestClassify(t *testing.T) {
 		{"no_text (page)", citations.Citation{Document: "scan.pdf", Page: 2, Quote: orders}, nil, delivery, Unresolved, ReasonNoText},
 		{"no_text (no page given)", citations.Citation{Document: "scan.pdf", Quote: orders}, nil, delivery, Unresolved, ReasonNoText},
 		{"no_reference_evidence", citations.Citation{Document: "policy.pdf", Quote: orders}, nil, Expected{}, Unresolved, ReasonNoReferenceEvidence},
+		{"external_source (web page)", citations.Citation{Document: "https://example.com/terms", Quote: orders, External: true}, nil, delivery, Unresolved, ReasonExternalSource},
+		{"external_source before unknown_document", citations.Citation{Document: "example.com", External: true, NoQuote: true}, nil, delivery, Unresolved, ReasonExternalSource},
+		{"page_physical: one page off is wrong_page", citations.Citation{Document: "policy.pdf", Page: 1, Quote: "Invoices are paid within 45 calendar days of receipt.", PagePhysical: true}, nil, payment, Fail, ReasonWrongPage},
 	}
 	seen := map[Reason]bool{}
 	for _, tc := range tests {

@@ -414,9 +414,13 @@ type SummaryRow struct {
 	Unknown    int     `json:"unknown"`
 	Abstention Counts3 `json:"abstention"`
 	// Citations are the emitted citations' verdicts; MissingCitations the
-	// answers to answerable questions that emitted none.
+	// answers to answerable questions that emitted none; External the
+	// emitted citations of sources outside the corpus (external_source: a
+	// web page), unresolved and counted apart from Citations, as metrics
+	// counts them.
 	Citations        Counts3 `json:"citations"`
 	MissingCitations int     `json:"missing_citations"`
+	External         int     `json:"external_citations"`
 }
 
 // Counts3 counts pass, fail and unresolved verdicts.
@@ -477,6 +481,11 @@ func tallyOf(r *Result) tally {
 			row.MissingCitations++
 			continue
 		}
+		if c.Reason == ReasonExternalSource {
+			row.External++
+			pass = false // unresolved, counted apart
+			continue
+		}
 		o := c.Verdict
 		row.Citations.add(&o)
 		pass = pass && o == Pass
@@ -511,6 +520,7 @@ func (r *SummaryRow) plus(o SummaryRow) {
 	r.Abstention.plus(o.Abstention)
 	r.Citations.plus(o.Citations)
 	r.MissingCitations += o.MissingCitations
+	r.External += o.External
 }
 
 // finish sorts the rows by arm and session, adds each arm's "all" row after

@@ -106,12 +106,16 @@ type Group struct {
 	// ones; every result counts, and one that did not answer (error,
 	// timeout, interrupted, missing) or must not count (duplicate, extra)
 	// is a fail. Citations count emitted citations; MissingCitations the
-	// answers to answerable questions that emitted none (reading A28).
-	Supported        MetricJSON `json:"supported"`
-	Factual          MetricJSON `json:"factual"`
-	Abstention       MetricJSON `json:"abstention"`
-	Citations        MetricJSON `json:"citations"`
-	MissingCitations int        `json:"missing_citations"`
+	// answers to answerable questions that emitted none (reading A28);
+	// ExternalCitations the emitted citations of sources outside the
+	// corpus (external_source: a web page), counted apart since the frozen
+	// corpus cannot check them.
+	Supported         MetricJSON `json:"supported"`
+	Factual           MetricJSON `json:"factual"`
+	Abstention        MetricJSON `json:"abstention"`
+	Citations         MetricJSON `json:"citations"`
+	MissingCitations  int        `json:"missing_citations"`
+	ExternalCitations int        `json:"external_citations"`
 	// Failures lists the results that did not answer or must not count:
 	// "A/2/Q07 timeout".
 	Failures []string `json:"failures"`
@@ -143,8 +147,12 @@ func (g *Group) add(r *grade.Result) {
 		g.abs.Add(outcome(r.Abstention))
 	}
 	for _, c := range r.Citations {
-		if c.Reason == grade.ReasonMissingCitation {
+		switch c.Reason {
+		case grade.ReasonMissingCitation:
 			g.MissingCitations++
+			continue
+		case grade.ReasonExternalSource:
+			g.ExternalCitations++
 			continue
 		}
 		g.cit.Add(string(c.Verdict))
@@ -169,6 +177,7 @@ func (g *Group) plus(o *Group) {
 	g.abs.Plus(o.abs)
 	g.cit.Plus(o.cit)
 	g.MissingCitations += o.MissingCitations
+	g.ExternalCitations += o.ExternalCitations
 	g.Failures = append(g.Failures, o.Failures...)
 	g.frozen = g.frozen && o.frozen
 }

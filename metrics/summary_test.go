@@ -211,3 +211,18 @@ func TestFloat6PrintsSixDecimals(t *testing.T) {
 	_, err := json.Marshal(Float6(math.NaN()))
 	assert.Error(t, err, "NaN has no JSON number")
 }
+
+// TestExternalCitationsCountedApart: a citation of a source outside the
+// corpus (external_source, issue 18) is counted apart, never in the
+// emitted-citation precision the frozen corpus measures.
+func TestExternalCitationsCountedApart(t *testing.T) {
+	r := result("A", 1, "Q01", grade.AttemptOK, "pass", "", "pass", "unresolved")
+	r.Citations[1].Reason = grade.ReasonExternalSource
+	b := NewBuilder()
+	b.Add(&r)
+	s := b.Summary(DefaultThresholds())
+	g := s.Sessions[0]
+	assert.Equal(t, Metric{Pass: 1, N: 1}, g.Citations.Metric, "the corpus citation only")
+	assert.Equal(t, 1, g.ExternalCitations)
+	assert.Equal(t, 1, s.Arms[0].ExternalCitations, "pooled over sessions")
+}

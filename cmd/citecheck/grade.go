@@ -279,7 +279,13 @@ func knownFormat(f string) bool {
 // fail.
 func writeGradeTable(w io.Writer, sum *grade.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "arm\tsession\tattempts\tnot_ok\tanswerable\tfactual p/u/f\tsupported p/u/f\tunknown\tabstention p/u/f\tcitations p/u/f\tno_citation\t\n")
+	// External citations, counted apart, get a column when there are any.
+	external := len(sum.Rows) > 0 && sum.Rows[len(sum.Rows)-1].External > 0
+	header := "arm\tsession\tattempts\tnot_ok\tanswerable\tfactual p/u/f\tsupported p/u/f\tunknown\tabstention p/u/f\tcitations p/u/f\t"
+	if external {
+		header += "external\t"
+	}
+	fmt.Fprintln(tw, header+"no_citation\t")
 	for _, r := range sum.Rows {
 		arm, session := r.Arm, fmt.Sprint(r.Session)
 		if arm == "" {
@@ -288,8 +294,12 @@ func writeGradeTable(w io.Writer, sum *grade.Summary) {
 		if r.Session == 0 {
 			session = "all"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%s\t%s\t%d\t\n", arm, session, r.Attempts, r.NotOK, r.Answerable,
-			puf(r.Factual), puf(r.Supported), r.Unknown, puf(r.Abstention), puf(r.Citations), r.MissingCitations)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%s\t%s\t", arm, session, r.Attempts, r.NotOK, r.Answerable,
+			puf(r.Factual), puf(r.Supported), r.Unknown, puf(r.Abstention), puf(r.Citations))
+		if external {
+			fmt.Fprintf(tw, "%d\t", r.External)
+		}
+		fmt.Fprintf(tw, "%d\t\n", r.MissingCitations)
 	}
 	tw.Flush()
 }
