@@ -240,6 +240,7 @@ type metricView struct {
 	Missing              string // set for the count cell "no citation"
 	NA                   bool
 	Text, Counts, Wilson string
+	Extra                string // a note under the metric (external citations)
 	Aria                 string
 	X, W, WLo, WHi, Thr  string
 }
@@ -506,6 +507,11 @@ func thresholdsText(t metrics.ThresholdsJSON) string {
 		metrics.Percent(t.Supported.R), metrics.Percent(t.Citations.R), metrics.Percent(t.Abstention.R), t.Answerable, t.Unknown)
 }
 
+func withExtra(v metricView, extra string) metricView {
+	v.Extra = extra
+	return v
+}
+
 func groupViews(gs []*metrics.Group, t *metrics.ThresholdsJSON, sessions bool) []groupView {
 	var out []groupView
 	for _, g := range gs {
@@ -523,7 +529,7 @@ func groupViews(gs []*metrics.Group, t *metrics.ThresholdsJSON, sessions bool) [
 		v.Metrics = []metricView{
 			metricCell("supported", g.Supported, thr[0]),
 			metricCell("factual", g.Factual, nil),
-			metricCell("citations", g.Citations, thr[1]),
+			withExtra(metricCell("citations", g.Citations, thr[1]), externalNote(g.ExternalCitations, "")),
 			{Missing: strconv.Itoa(g.MissingCitations)},
 			metricCell("abstention", g.Abstention, thr[2]),
 		}

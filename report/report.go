@@ -119,8 +119,8 @@ func writeGroups(b *strings.Builder, gs []*metrics.Group, sessions bool) {
 		if sessions {
 			row += fmt.Sprintf(" %d |", g.Session)
 		}
-		row += fmt.Sprintf(" %d | %s | %s | %s | %d | %s |", g.Planned, cell(g.Supported), cell(g.Factual), cell(g.Citations),
-			g.MissingCitations, cell(g.Abstention))
+		row += fmt.Sprintf(" %d | %s | %s | %s%s | %d | %s |", g.Planned, cell(g.Supported), cell(g.Factual), cell(g.Citations),
+			externalNote(g.ExternalCitations, ", "), g.MissingCitations, cell(g.Abstention))
 		if sessions && g.Qualified != nil {
 			if *g.Qualified {
 				row += " PASS |"
@@ -130,6 +130,16 @@ func writeGroups(b *strings.Builder, gs []*metrics.Group, sessions bool) {
 		}
 		fmt.Fprintln(b, row)
 	}
+}
+
+// externalNote says how many citations name sources outside the corpus
+// (external_source): they are kept out of citation precision, so the
+// reader learns of them beside it. Empty when there are none.
+func externalNote(n int, sep string) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s%d external (outside the corpus, not counted)", sep, n)
 }
 
 // cell renders a metric as "LB-UB (pass/unresolved/fail of n) [Wilson]".

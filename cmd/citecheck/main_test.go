@@ -174,6 +174,11 @@ func TestDemo(t *testing.T) {
 			t.Errorf("the demo did not keep %s: %v", f, err)
 		}
 	}
+	// The demo's one web citation is shown beside citation precision, not
+	// counted in it.
+	html, err := os.ReadFile("bin/demo/report/report.html")
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "1 external (outside the corpus, not counted)")
 }
 
 // TestReadmeDemoIsReal: the README opens with an excerpt of what make
