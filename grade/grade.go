@@ -68,6 +68,10 @@ type Result struct {
 	Timing     *citations.Timing `json:"timing,omitempty"`
 	// Retrieval are the run's native retrieval cards, kept, never citations.
 	Retrieval []json.RawMessage `json:"retrieval,omitempty"`
+	// Unread are the adapter's notes of what in the vendor's response looks
+	// like citations but could not be read (citations.RunRecord.Unread):
+	// the result is then never a pass, whatever its verdicts.
+	Unread []string `json:"unread,omitempty"`
 	// Source is where the record was read (absent for missing work).
 	Source *Source `json:"source,omitempty"`
 }
@@ -166,6 +170,7 @@ func (g *Grader) Grade(rec *citations.RunRecord, file string, attempt string, po
 	r.StopReason = rec.StopReason
 	r.Timing = rec.Timing
 	r.Retrieval = rec.Retrieval
+	r.Unread = rec.Unread
 	r.Source = &Source{File: file, Line: rec.Line}
 	if attempt == AttemptOK && rec.Status != AttemptOK {
 		attempt = rec.Status

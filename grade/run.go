@@ -421,6 +421,9 @@ type SummaryRow struct {
 	Citations        Counts3 `json:"citations"`
 	MissingCitations int     `json:"missing_citations"`
 	External         int     `json:"external_citations"`
+	// Unread counts the results whose record had citations the adapter
+	// could not read (Result.Unread).
+	Unread int `json:"unread"`
 }
 
 // Counts3 counts pass, fail and unresolved verdicts.
@@ -490,6 +493,10 @@ func tallyOf(r *Result) tally {
 		row.Citations.add(&o)
 		pass = pass && o == Pass
 	}
+	if len(r.Unread) > 0 {
+		row.Unread = 1
+		pass = false // something that looks like a citation was not graded
+	}
 	t.pass = pass
 	return t
 }
@@ -521,6 +528,7 @@ func (r *SummaryRow) plus(o SummaryRow) {
 	r.Citations.plus(o.Citations)
 	r.MissingCitations += o.MissingCitations
 	r.External += o.External
+	r.Unread += o.Unread
 }
 
 // finish sorts the rows by arm and session, adds each arm's "all" row after

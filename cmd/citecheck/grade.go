@@ -279,13 +279,19 @@ func knownFormat(f string) bool {
 // fail.
 func writeGradeTable(w io.Writer, sum *grade.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	// External citations, counted apart, get a column when there are any.
+	// External citations, counted apart, and results with citations not
+	// read get a column when there are any.
 	external := len(sum.Rows) > 0 && sum.Rows[len(sum.Rows)-1].External > 0
+	unread := len(sum.Rows) > 0 && sum.Rows[len(sum.Rows)-1].Unread > 0
 	header := "arm\tsession\tattempts\tnot_ok\tanswerable\tfactual p/u/f\tsupported p/u/f\tunknown\tabstention p/u/f\tcitations p/u/f\t"
 	if external {
 		header += "external\t"
 	}
-	fmt.Fprintln(tw, header+"no_citation\t")
+	header += "no_citation\t"
+	if unread {
+		header += "unread\t"
+	}
+	fmt.Fprintln(tw, header)
 	for _, r := range sum.Rows {
 		arm, session := r.Arm, fmt.Sprint(r.Session)
 		if arm == "" {
@@ -299,7 +305,11 @@ func writeGradeTable(w io.Writer, sum *grade.Summary) {
 		if external {
 			fmt.Fprintf(tw, "%d\t", r.External)
 		}
-		fmt.Fprintf(tw, "%d\t\n", r.MissingCitations)
+		fmt.Fprintf(tw, "%d\t", r.MissingCitations)
+		if unread {
+			fmt.Fprintf(tw, "%d\t", r.Unread)
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }
@@ -373,6 +383,9 @@ func describeResult(r *grade.Result) string {
 		}
 		if len(parts) == 0 && r.Supported != nil && *r.Supported != grade.Pass {
 			parts = append(parts, "supported "+string(*r.Supported))
+		}
+		if len(r.Unread) > 0 {
+			parts = append(parts, "citations not read ("+strings.Join(r.Unread, "; ")+")")
 		}
 	}
 	if len(parts) == 0 {

@@ -148,6 +148,26 @@ func TestGradeRefusesBadRuns(t *testing.T) {
 	assert.True(t, os.IsNotExist(err), "a results file was left for an empty run")
 }
 
+// TestGradeUnreadCitations: a record whose adapter left citations unread
+// is never a pass, even with every verdict passing; grade counts it, lists
+// it with the adapter's note and exits 1.
+func TestGradeUnreadCitations(t *testing.T) {
+	gradingDir(t)
+	freezeExamples(t)
+	pass := `{"arm": "A", "session": 1, "question": "Q01", "status": "ok", "response": "The supplier must draw 12 samples per batch.", "citations": [{"id": "c1", "document": "supplier-qa.pdf", "quote": "The supplier shall draw 12 samples per batch for dimensional checks.", "page": 2}]`
+	writeFile(t, "pass.jsonl", pass+"}\n")
+	out, errOut, code := runCLI(t, "grade", "--lock", "eval.lock", "--out", "res", "pass.jsonl")
+	require.Equal(t, 0, code, "the record passes as it is: %s%s", out, errOut)
+	writeFile(t, "unread.jsonl", pass+`, "unread": ["marker [2] names no citation"]}`+"\n")
+	out, errOut, code = runCLI(t, "grade", "--lock", "eval.lock", "--out", "res", "unread.jsonl")
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, "unread.jsonl:1 A/1 #1 Q01: citations not read (marker [2] names no citation)")
+	assert.Regexp(t, `no_citation +unread`, out, "a column counts such results")
+	data, err := os.ReadFile("res/results.jsonl")
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"unread":["marker [2] names no citation"]`, "results.jsonl keeps the note")
+}
+
 // TestGradeRefusesChangedLock: a changed page text or reference stops
 // grading with exit 3 and names what changed.
 func TestGradeRefusesChangedLock(t *testing.T) {
