@@ -116,6 +116,10 @@ type Group struct {
 	Citations         MetricJSON `json:"citations"`
 	MissingCitations  int        `json:"missing_citations"`
 	ExternalCitations int        `json:"external_citations"`
+	// Unread counts the results whose record held citations the adapter
+	// could not read (grade.Result.Unread): their verdicts are incomplete,
+	// so a session with any does not qualify.
+	Unread int `json:"unread"`
 	// Failures lists the results that did not answer or must not count:
 	// "A/2/Q07 timeout".
 	Failures []string `json:"failures"`
@@ -157,6 +161,9 @@ func (g *Group) add(r *grade.Result) {
 		}
 		g.cit.Add(string(c.Verdict))
 	}
+	if len(r.Unread) > 0 {
+		g.Unread++
+	}
 	g.frozen = g.frozen && r.Frozen
 }
 
@@ -178,6 +185,7 @@ func (g *Group) plus(o *Group) {
 	g.cit.Plus(o.cit)
 	g.MissingCitations += o.MissingCitations
 	g.ExternalCitations += o.ExternalCitations
+	g.Unread += o.Unread
 	g.Failures = append(g.Failures, o.Failures...)
 	g.frozen = g.frozen && o.frozen
 }
@@ -209,6 +217,9 @@ func (g *Group) qualify(t Thresholds) {
 	}
 	if !g.frozen {
 		why = append(why, "not graded against a frozen lock")
+	}
+	if g.Unread > 0 {
+		why = append(why, fmt.Sprintf("results with citations not read: %d (their verdicts are incomplete)", g.Unread))
 	}
 	if n := len(g.Failures); n > 0 {
 		why = append(why, fmt.Sprintf("attempts counted as failures: %d (error, timeout, interrupted, missing, duplicate or extra)", n))

@@ -65,6 +65,7 @@ func TestSummaryCountsAndQualification(t *testing.T) {
 	b1.Frozen = false
 	b2 := result("B", 1, "U01", grade.AttemptOK, "", "unresolved")
 	b3 := result("B", 1, "Q01", grade.AttemptDuplicate, "fail", "")
+	b2.Unread = []string{"marker [1] names no citation"}
 	rs = append(rs, b1, b2, b3)
 
 	b := NewBuilder()
@@ -92,6 +93,8 @@ func TestSummaryCountsAndQualification(t *testing.T) {
 	assert.Equal(t, Metric{Unresolved: 1, N: 1}, bs.Abstention.Metric)
 	assert.Contains(t, bs.Qualification, "not graded against a frozen lock")
 	assert.Contains(t, bs.Qualification, "1 answerable and 1 unknown planned questions, not 30 and 10")
+	assert.Equal(t, 1, bs.Unread)
+	assert.Contains(t, bs.Qualification, "results with citations not read: 1 (their verdicts are incomplete)")
 
 	// Zero denominators are null, never 0% or 100%.
 	empty := Group{Arm: "C", Session: 1, frozen: true}
