@@ -23,12 +23,12 @@
 // indices. A page label is extra information, matched as a label (and, for
 // a document without labels, a numeric label as the page it numbers).
 // Lengths in constants (ShortQuoteLen, MinPieceLen, MaxElisionGap) count code
-// points of text normalized by the quote profile (textnorm quote/v1, every
+// points of text normalized by the quote profile (textnorm quote/v2, every
 // corpus file name a footer name).
 //
 // # How a quote is located
 //
-// The index holds every page normalized by textnorm quote/v1, the pages of a
+// The index holds every page normalized by textnorm quote/v2, the pages of a
 // document joined by one space so that a quote crossing a page break is found
 // (with both pages), plus excerpts joined across a page break where page
 // furniture sits between the pages (a line that is only a page number, or the
@@ -62,6 +62,10 @@
 // Every match starts and ends on word boundaries of the page: "10 days" is
 // not found in "110 days", "3" not in "3.5", "batch" not in "batches" (for
 // joined_words only numbers are checked, since the page lost its spaces).
+// The one exception is a word the page hyphenated at a line end: a match
+// may start or end at its hyphen ("our dynamic com-" or "our dynamic com"
+// where the page prints "com-" at a line's end, "piler" at the next line's
+// start), and is then at least hyphenation.
 //
 // The status is taken from the named document: unique (one location, or one
 // on the given page), ambiguous, not_found (nowhere in the corpus),

@@ -227,7 +227,7 @@ func Build(docs []Source, opts Options) (*Index, error) {
 		}
 	}
 	ix := &Index{
-		profile: textnorm.QuoteV1(textnorm.Options{FooterNames: names}),
+		profile: textnorm.QuoteV2(textnorm.Options{FooterNames: names}),
 		byHash:  map[string]int{},
 	}
 	for d, src := range docs {

@@ -394,8 +394,12 @@ func (ix *Index) verify(qt *textnorm.Text, sh *shard, si, at int) (loc, bool) {
 			l.parts = append(l.parts, part{int(seg.page), at, a.End})
 			l.level = Level(max(lvl, a.Level))
 			first, last := l.parts[0], l.parts[len(l.parts)-1]
-			if !edgesOK(ix.pages[first.page].text, first.from, ix.pages[last.page].text, last.to, qt, true) {
+			ft, lt := ix.pages[first.page].text, ix.pages[last.page].text
+			if !edgesOK(ft, first.from, lt, last.to, qt, true) {
 				return loc{}, false
+			}
+			if ft.OptionalHyphenAt(first.from) || lt.OptionalHyphenAt(last.to) {
+				l.level = max(l.level, Hyphenation)
 			}
 			return l, true
 		}
@@ -469,11 +473,19 @@ func runeAfter(t *textnorm.Text, n int) rune {
 //
 // letters is false for joined-words matches: a page that lost its spaces
 // glues every word to its neighbours, so only numbers are checked there.
+//
+// A match may start or end inside a word the page hyphenated at a line end,
+// at the hyphen (the page's optional hyphen): a quote copied up to "com-"
+// or from "piler" on, where the page prints "com-" and "piler" on two
+// lines. The caller charges such an edge Hyphenation.
 func edgesOK(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textnorm.Text, letters bool) bool {
 	qs := qt.String()
 	qf, _ := utf8.DecodeRuneInString(qs)
 	ql, _ := utf8.DecodeLastRuneInString(qs)
 	p1 := runeBefore(ft, from)
+	if ft.OptionalHyphenAt(from) {
+		p1 = -1
+	}
 	switch {
 	case p1 < 0:
 	case isDigitRune(qf):
@@ -489,6 +501,9 @@ func edgesOK(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textnor
 		}
 	}
 	n1 := runeAfter(lt, to)
+	if lt.OptionalHyphenAt(to) {
+		n1 = -1
+	}
 	switch {
 	case n1 < 0:
 	case letters && unicode.IsMark(n1):

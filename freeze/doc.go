@@ -48,7 +48,7 @@
 //	module          PATH VERSION                   every module linked in
 //	go              VERSION                        runtime.Version()
 //	unicode         go|norm VERSION                unicode.Version, norm.Version
-//	normalization   PROFILE                        textnorm.ProfileQuoteV1
+//	normalization   PROFILE                        textnorm.ProfileQuoteV2
 //
 // The root is the BLAKE3 of every byte before the root line (the format
 // line and the records). Records are sorted so the same inputs give the

@@ -17,6 +17,7 @@ import (
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/pdftext"
+	"github.com/citecheck/citecheck/textnorm"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -328,6 +329,31 @@ func TestToolchainDriftIsAWarning(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestDecisionProfileVersionWarns: quote/v2 replaced quote/v1 (issue 20);
+// a lock frozen under quote/v1 still checks (its evidence is unchanged) and
+// warns that verdicts computed now may differ: quote/v2 finds quotes
+// quote/v1 called fabricated.
+func TestDecisionProfileVersionWarns(t *testing.T) {
+	dir := frozen(t)
+	now := testToolchain
+	now.Normalization = textnorm.ProfileQuoteV2
+	rep, err := freeze.Check(filepath.Join(dir, "eval.lock"), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() {
+		t.Fatalf("a profile change alone must not refuse: %v", rep.Changes)
+	}
+	var got []string
+	for _, w := range rep.Warnings {
+		got = append(got, w.String())
+	}
+	want := []string{"normalization: frozen with quote/v1, running quote/v2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings %q, want %q", got, want)
 	}
 }
 

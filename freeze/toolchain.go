@@ -23,7 +23,7 @@ type Toolchain struct {
 	Modules       map[string]string // dependency module path -> version
 	UnicodeGo     string            // unicode.Version: letter, digit, space tables
 	UnicodeNorm   string            // norm.Version: the NFC tables
-	Normalization string            // textnorm.ProfileQuoteV1
+	Normalization string            // textnorm.ProfileQuoteV2
 }
 
 // CurrentToolchain describes the running binary from its build
@@ -32,7 +32,7 @@ type Toolchain struct {
 func CurrentToolchain() Toolchain {
 	tc := Toolchain{
 		Tool: "(unknown)", Version: "(unknown)", Go: runtime.Version(), Modules: map[string]string{},
-		UnicodeGo: unicode.Version, UnicodeNorm: norm.Version, Normalization: textnorm.ProfileQuoteV1,
+		UnicodeGo: unicode.Version, UnicodeNorm: norm.Version, Normalization: textnorm.ProfileQuoteV2,
 	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {

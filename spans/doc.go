@@ -76,13 +76,13 @@
 // offsets remain authoritative"). On a mismatch the hint shows where the
 // declared text does occur: the occurrence nearest the declared start on
 // the same page, other pages, other documents, or, failing those, the
-// stored text that matches it under the quote/v1 normalization, to copy
+// stored text that matches it under the quote/v2 normalization, to copy
 // instead. A span without offsets is located on its page: exactly one
 // occurrence can be filled (Options.Fill, then Fix), none or several are
 // errors. Text running over the page break without end_page is an error
 // that gives the end_page and end to declare. The same span twice in one
 // evidence list is an error. A claim's value not inside one of its spans is
-// a warning (see valueCheck: the whole value after quote/v1 normalization
+// a warning (see valueCheck: the whole value after quote/v2 normalization
 // and case folding, else its numbers, else its words).
 //
 // Per question: ids are unique and free of white space; the question text,

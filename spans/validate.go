@@ -91,7 +91,7 @@ func Validate(ref *Reference, c Corpus, opts Options) (*Report, error) {
 		norms:  map[pageKey]*textnorm.Text{},
 		fold:   cases.Fold(),
 	}
-	v.prof = textnorm.QuoteV1(textnorm.Options{FooterNames: v.docs})
+	v.prof = textnorm.QuoteV2(textnorm.Options{FooterNames: v.docs})
 	ids := map[string]int{}
 	for i := range ref.Questions {
 		q := &ref.Questions[i]
@@ -713,7 +713,7 @@ func (v *validator) elsewhere(s *Span, near int) string {
 	return fmt.Sprintf("the declared text is nowhere in the corpus, even after normalization: copy it again from citecheck show --ruler %s %d", s.Document, s.Page)
 }
 
-// normalizedHint looks for the declared text under the quote/v1 profile on
+// normalizedHint looks for the declared text under the quote/v2 profile on
 // the span's page (then the document's other pages) and shows the stored
 // text to copy instead.
 func (v *validator) normalizedHint(s *Span) string {

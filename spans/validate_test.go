@@ -347,7 +347,7 @@ func TestValidationChecks(t *testing.T) {
 			ev(q, 0, 0)["text"] = strings.Replace(orders, "within 10", "within  10", 1)
 			ev(q, 0, 0)["end"] = ordersAt + len(orders) + 1
 			return []obj{q}
-		}, false, spans.CodeTextMismatch, "questions[0].essential_claims[0].evidence[0].text", "quote/v1 level whitespace) at [243,318)", "a copy with other spacing is found after normalization"},
+		}, false, spans.CodeTextMismatch, "questions[0].essential_claims[0].evidence[0].text", "quote/v2 level whitespace) at [243,318)", "a copy with other spacing is found after normalization"},
 		{"text nowhere", func() []obj {
 			q := answerable()
 			ev(q, 0, 0)["text"] = strings.Replace(orders, "10", "12", 1)

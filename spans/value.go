@@ -24,11 +24,11 @@ var articles = map[string]bool{"a": true, "an": true, "the": true, "any": true}
 
 // valueProfile normalizes values and span texts alike before comparing
 // them; no footer names: a value never holds a footer.
-var valueProfile = textnorm.QuoteV1(textnorm.Options{})
+var valueProfile = textnorm.QuoteV2(textnorm.Options{})
 
 // valueCheck warns when a claim's value is not inside a span's text. The
 // value-grading normalizer of DESIGN §6 belongs to the grader; until then
-// this is the fallback: the whole value after quote/v1
+// this is the fallback: the whole value after quote/v2
 // normalization and case folding; failing that, every number of the value
 // (digits with their sign, decimal point and separators, or a cardinal word
 // zero..twenty) must be a number of the span; a value without numbers needs

@@ -24,7 +24,10 @@ func isHyphenRune(r rune) bool { return r == '-' || r == 0x2010 }
 // (OptionalHyphenAt), a quote " " where the page has an optional space
 // (OptionalSpaceAt), and a page "-" where the quote has an optional hyphen.
 // Such a step is taken only inside the match and only when the code point
-// after it agrees, so it never ends or starts a match.
+// after it agrees, so it never starts a match; it ends one only when the
+// quote's last code point is a hyphen and the page has an optional hyphen
+// there (a quote copied up to a line-end hyphen, "our dynamic com-"): the
+// match then ends inside the page's joined word, at Hyphenation.
 //
 // The level charged for a pair of equal code points is Exact when the raw
 // text behind them (and behind anything removed just before them) is
@@ -47,6 +50,14 @@ func Align(page *Text, at int, quote *Text, qFrom, qTo int) Alignment {
 			continue
 		}
 		if i == at || j == qFrom {
+			break
+		}
+		// The quote ends with the hyphen of a word the page hyphenated at
+		// a line end ("our dynamic com-"): its last code point stands for
+		// the optional hyphen, and the match ends inside the joined word.
+		if j == qTo-1 && qTo == quote.Len() && isHyphenRune(qc) && page.OptionalHyphenAt(i) {
+			j, bj = j+1, bj+qw
+			lvl = max(lvl, Hyphenation)
 			break
 		}
 		// Quote "-" or "- " for the page's optional hyphen.
@@ -129,6 +140,8 @@ type choice struct {
 // variant is t.String(). Each place contributes its alternatives:
 //
 //   - "x-y" (letters): also "xy", for a page's optional hyphen;
+//   - a final "x-" (after a letter): also "x", for a quote that ends at a
+//     page's line-end hyphen;
 //   - "x- y" (letters): also "xy" and "x-y";
 //   - "a- b" after any non-space a, not letters on both sides: also "a-b";
 //   - an optional hyphen of t between x and y: also "x-y".
@@ -148,6 +161,9 @@ func (t *Text) Variants(limit int) (vs []string, truncated bool) {
 		case isHyphenRune(r) && k > 0 && isLetterOrMark(prev):
 			next, nw := t.peek(bi + w)
 			switch {
+			case next < 0:
+				// A final "x-": the quote may end at a line-end hyphen.
+				cs = append(cs, choice{bi, bi + w, []string{t.s[bi : bi+w], ""}})
 			case isLetter(next):
 				cs = append(cs, choice{bi, bi + w, []string{t.s[bi : bi+w], ""}})
 			case next == ' ':

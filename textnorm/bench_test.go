@@ -44,7 +44,7 @@ func syntheticPages(size int) []string {
 // BenchmarkNormalize normalizes about 1 MB of page text per iteration (the
 // whole 1,900-page corpus is about 10 MB).
 func BenchmarkNormalize(b *testing.B) {
-	p := QuoteV1(Options{FooterNames: []string{"report.pdf", "annex.pdf"}})
+	p := QuoteV2(Options{FooterNames: []string{"report.pdf", "annex.pdf"}})
 	pages := syntheticPages(1 << 20)
 	n := 0
 	for _, pg := range pages {
@@ -62,7 +62,7 @@ func BenchmarkNormalize(b *testing.B) {
 // BenchmarkNormalizeOneText is the same megabyte as one text: the cost of
 // the offset checkpoints and footer scan over a long string.
 func BenchmarkNormalizeOneText(b *testing.B) {
-	p := QuoteV1(Options{FooterNames: []string{"report.pdf"}})
+	p := QuoteV2(Options{FooterNames: []string{"report.pdf"}})
 	s := strings.Join(syntheticPages(1<<20), "\n")
 	b.SetBytes(int64(len(s)))
 	b.ReportAllocs()
@@ -72,7 +72,7 @@ func BenchmarkNormalizeOneText(b *testing.B) {
 }
 
 func BenchmarkJoined(b *testing.B) {
-	x := QuoteV1(Options{}).Normalize(strings.Join(syntheticPages(1<<20), "\n"))
+	x := QuoteV2(Options{}).Normalize(strings.Join(syntheticPages(1<<20), "\n"))
 	b.SetBytes(int64(len(x.String())))
 	for b.Loop() {
 		x.Joined()
@@ -82,7 +82,7 @@ func BenchmarkJoined(b *testing.B) {
 // BenchmarkMatch verifies a 25-word quote against its page, as the locator
 // does for each candidate hit.
 func BenchmarkMatch(b *testing.B) {
-	p := QuoteV1(Options{})
+	p := QuoteV2(Options{})
 	pages := syntheticPages(1 << 16)
 	page := p.Normalize(pages[0])
 	at := 300

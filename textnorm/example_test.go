@@ -8,7 +8,7 @@ import (
 )
 
 func ExampleProfile_Normalize() {
-	p := textnorm.QuoteV1(textnorm.Options{FooterNames: []string{"report.pdf"}})
+	p := textnorm.QuoteV2(textnorm.Options{FooterNames: []string{"report.pdf"}})
 	t := p.Normalize("The e\ufb03cient \u201cac-\ntual\u201d cost\u00a0is \u22123.5\u2026report.pdf Page 2")
 	fmt.Println(t.String())
 	fmt.Println(p.Name(), t.Level(0, t.Len()))
@@ -16,12 +16,12 @@ func ExampleProfile_Normalize() {
 	fmt.Printf("%q\n", t.RawSlice(a, b))
 	// Output:
 	// The efficient "actual" cost is -3.5... report.pdf Page 2
-	// quote/v1 ligature
+	// quote/v2 ligature
 	// "“ac-\ntual”"
 }
 
 func ExampleMatch() {
-	p := textnorm.QuoteV1(textnorm.Options{})
+	p := textnorm.QuoteV2(textnorm.Options{})
 	page := p.Normalize("prices rose by 3.5 % in the \ufb01rst\nquarter")
 	for _, q := range []string{"3.5 % in the first quarter", "35 % in the first quarter"} {
 		qt := p.Normalize(q)
@@ -41,7 +41,7 @@ func ExampleMatch() {
 }
 
 func ExampleText_Variants() {
-	p := textnorm.QuoteV1(textnorm.Options{})
+	p := textnorm.QuoteV2(textnorm.Options{})
 	vs, _ := p.Normalize("a well- known ac-tual case").Variants(10)
 	for _, v := range vs {
 		fmt.Println(v)
@@ -56,7 +56,7 @@ func ExampleText_Variants() {
 }
 
 func ExampleText_Joined() {
-	p := textnorm.QuoteV1(textnorm.Options{})
+	p := textnorm.QuoteV2(textnorm.Options{})
 	j := p.Normalize("lost inter word spaces in 1 000 rows").Joined()
 	fmt.Println(j.String(), j.Eligible())
 	// Output:

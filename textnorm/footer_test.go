@@ -3,7 +3,7 @@ package textnorm
 import "testing"
 
 func TestFooterRepair(t *testing.T) {
-	p := QuoteV1(Options{FooterNames: []string{"report.pdf", "a report.pdf", "Report.pdf", "", "x\u00a0y.pdf"}})
+	p := QuoteV2(Options{FooterNames: []string{"report.pdf", "a report.pdf", "Report.pdf", "", "x\u00a0y.pdf"}})
 	cases := []struct {
 		name, raw, want, why string
 	}{
@@ -34,7 +34,7 @@ func TestFooterRepair(t *testing.T) {
 			checkInvariants(t, p, c.raw, x)
 		})
 	}
-	off := QuoteV1(Options{FooterNames: []string{"report.pdf"}, NoFooterRepair: true})
+	off := QuoteV2(Options{FooterNames: []string{"report.pdf"}, NoFooterRepair: true})
 	if got := off.Normalize("end.report.pdf Page 3Start").String(); got != "end.report.pdf Page 3Start" {
 		t.Fatalf("NoFooterRepair still repaired: %q", got)
 	}
@@ -44,7 +44,7 @@ func TestFooterRepair(t *testing.T) {
 // matches exactly; a quote copied from a cleaner extractor matches at
 // whitespace level.
 func TestFooterSymmetric(t *testing.T) {
-	p := QuoteV1(Options{FooterNames: []string{"report.pdf"}})
+	p := QuoteV2(Options{FooterNames: []string{"report.pdf"}})
 	page := "the limit is 5 kg.report.pdf Page 3The next page"
 	for _, c := range []struct {
 		quote string
@@ -64,7 +64,7 @@ func TestFooterSymmetric(t *testing.T) {
 func TestDecisionFooterAnyCorpusName(t *testing.T) {
 	// A page of report.pdf showing another corpus file's footer is repaired
 	// too: the quote's document is unknown when it is normalized.
-	p := QuoteV1(Options{FooterNames: []string{"report.pdf", "annex.pdf"}})
+	p := QuoteV2(Options{FooterNames: []string{"report.pdf", "annex.pdf"}})
 	if got := p.Normalize("x.annex.pdf Page 2y").String(); got != "x. annex.pdf Page 2 y" {
 		t.Fatalf("got %q", got)
 	}
@@ -78,7 +78,7 @@ func TestDecisionFooterInsideLigature(t *testing.T) {
 	// The name "ile.pdf" starts inside the ligature ﬁ. The space is inserted
 	// all the same (else the output would not be idempotent) and maps to the
 	// ligature's raw code point.
-	p := QuoteV1(Options{FooterNames: []string{"ile.pdf"}})
+	p := QuoteV2(Options{FooterNames: []string{"ile.pdf"}})
 	x := p.Normalize("\ufb01le.pdf Page 1")
 	if x.String() != "f ile.pdf Page 1" {
 		t.Fatalf("got %q", x.String())

@@ -20,7 +20,7 @@ func FuzzNormalize(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
-	p := QuoteV1(Options{FooterNames: []string{"report.pdf", "ile.pdf", "a b.pdf"}})
+	p := QuoteV2(Options{FooterNames: []string{"report.pdf", "ile.pdf", "a b.pdf"}})
 	canon := p.Limit(Canonical)
 	ws := p.Limit(Whitespace)
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -43,7 +43,7 @@ func FuzzAlign(f *testing.F) {
 	f.Add("an ac-\ntual case", "ac-tual", 3, 0)
 	f.Add("COVID-\n19", "COVID- 19", 0, 0)
 	f.Add("x", "", 0, 0)
-	p := QuoteV1(Options{})
+	p := QuoteV2(Options{})
 	f.Fuzz(func(t *testing.T, page, q string, at, from int) {
 		if len(page) > 4096 || len(q) > 4096 {
 			return

@@ -7,9 +7,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// ProfileQuoteV1 is the name of the quote-matching rule set this package
-// implements. Any change to a rule or table needs a new name.
-const ProfileQuoteV1 = "quote/v1"
+// ProfileQuoteV2 is the name of the quote-matching rule set this package
+// implements. Any change to a rule or table needs a new name: quote/v1
+// became quote/v2 when spacing accents, doubled single quotes, the long s,
+// the micro sign, a few brackets and CJK line breaks joined the rules.
+const ProfileQuoteV2 = "quote/v2"
 
 // UnicodeVersion is the Unicode version of the NFC tables used.
 const UnicodeVersion = norm.Version

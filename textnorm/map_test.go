@@ -202,6 +202,7 @@ var pieces = []string{
 	"\u2212", " ", "  ", "\t", "\n", "\r\n", "\r", "\u00a0", "\u3000", "\u2028", "\u00ad", "\u200b", "\u200d", "\ufeff",
 	"\u201c", "\u201d", "\u2018", "\u2019", "\u00ab", "\u2026", "\ufb01", "\ufb03", "\ufb05", "\u00b2", "\uff21", "\u1100", "\u1161",
 	"report.pdf", " Page ", "Page", "7", "\xff", "\xe2\x82", "ac", "tual", "COVID", "word ", "\u2126", "\u0f73", "\u0344",
+	"'", "`", "\u00a8", "\u00b4", "\u00b8", "\u02c6", "\u0131", "\u0308", "\u017f", "\u00b5", "\u691c", "\u3001", "\u2016", "\ufe35",
 }
 
 func randomText(r *rand.Rand, n int) string {
@@ -216,7 +217,7 @@ func randomText(r *rand.Rand, n int) string {
 // rules' triggers, under the full profile and under every limit.
 func TestProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 1))
-	profiles := []*Profile{quote, QuoteV1(Options{FooterNames: []string{"report.pdf"}, NoFooterRepair: true})}
+	profiles := []*Profile{quote, QuoteV2(Options{FooterNames: []string{"report.pdf"}, NoFooterRepair: true})}
 	for l := Exact; l < Ligature; l++ {
 		profiles = append(profiles, quote.Limit(l))
 	}

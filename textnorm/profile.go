@@ -11,7 +11,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Options configures QuoteV1.
+// Options configures QuoteV2.
 type Options struct {
 	// FooterNames are the corpus documents' file names ("report.pdf"). The
 	// footer repair separates "<name> Page <N>" from text glued to it. The
@@ -21,7 +21,7 @@ type Options struct {
 	NoFooterRepair bool
 }
 
-// Profile is an immutable, versioned rule set; build one with QuoteV1.
+// Profile is an immutable, versioned rule set; build one with QuoteV2.
 // Normalize is safe for concurrent use.
 type Profile struct {
 	name   string
@@ -31,16 +31,22 @@ type Profile struct {
 	names  [][]byte // normalized footer names, longest first
 }
 
-// QuoteV1 returns the quote-matching profile "quote/v1" described in the
+// QuoteV2 returns the quote-matching profile "quote/v2" described in the
 // package documentation, with every rule on.
-func QuoteV1(opts Options) *Profile {
+func QuoteV2(opts Options) *Profile {
 	return newProfile(opts, Ligature)
 }
+
+// QuoteV1 returns QuoteV2: the rules of quote/v1 are not kept.
+//
+// Deprecated: quote/v1 is retired (its successor finds more genuine
+// quotes); use QuoteV2. QuoteV1 stays until internal/fidelity calls QuoteV2.
+func QuoteV1(opts Options) *Profile { return QuoteV2(opts) }
 
 func newProfile(opts Options, lim Level) *Profile {
 	opts.FooterNames = slices.Clone(opts.FooterNames) // the caller may reuse its slice
 	p := &Profile{lim: lim, opts: opts, footer: !opts.NoFooterRepair && lim >= Whitespace}
-	p.name = ProfileQuoteV1
+	p.name = ProfileQuoteV2
 	if opts.NoFooterRepair {
 		p.name += "+nofooter"
 	}
@@ -71,7 +77,7 @@ func newProfile(opts Options, lim Level) *Profile {
 	return p
 }
 
-// Name is the profile's identity: "quote/v1", with "+nofooter" when the
+// Name is the profile's identity: "quote/v2", with "+nofooter" when the
 // footer repair is off and "@<level>" when limited. The footer names are
 // corpus data, not part of the name.
 func (p *Profile) Name() string { return p.name }
@@ -100,6 +106,9 @@ func (p *Profile) Normalize(raw string) *Text {
 	b.lev = make([]uint8, 0, len(raw))
 	b.scan(raw)
 	b.finishWhitespace()
+	if b.accents {
+		b.composeAccents()
+	}
 	if b.lim >= Canonical && b.modified && b.nonASCII && !norm.NFC.IsNormal(b.out) {
 		b.renormalize()
 	}
@@ -137,6 +146,10 @@ type builder struct {
 	lastHyph   bool // hyphen (U+002D/U+2010) after a letter or mark
 	lastDash   bool // dash after a non-space code point
 	shyAfter   bool // a soft hyphen was removed after it (and after a letter)
+	lastCJK    bool // a character of a script written without word spaces (isCJK)
+	lastQuote  rune // ' or ` when it is a single quote mark (as folded), else 0
+
+	accents bool // a spacing accent or a dotless i or j was emitted: composeAccents runs
 
 	seg []byte // scratch for NFC segments
 
@@ -299,6 +312,7 @@ const (
 	clSpace
 	clLineBreak
 	clHyphen // U+002D
+	clQuote  // ' and `: doubled, they are a double quote
 )
 
 var asciiClass = func() (t [utf8.RuneSelf]uint8) {
@@ -307,6 +321,7 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 	}
 	t['\n'], t['\v'], t['\f'], t['\r'] = clLineBreak, clLineBreak, clLineBreak, clLineBreak
 	t['-'] = clHyphen
+	t['\''], t['`'] = clQuote, clQuote
 	return t
 }()
 
@@ -350,6 +365,23 @@ func isLineBreak(r rune) bool {
 	return r == 0x85 || r == 0x2028 || r == 0x2029
 }
 
+// isCJK reports the characters of Chinese and Japanese text, written
+// without spaces between words: a line break between two of them is no
+// space (quote/v2). Korean (Hangul), written with spaces, is not among them.
+func isCJK(r rune) bool {
+	switch {
+	case r < 0x2E80:
+		return false
+	case r >= 0x3001 && r <= 0x303F, // CJK symbols and punctuation (not U+3000, a space)
+		r >= 0x3040 && r <= 0x30FF, // Hiragana, Katakana
+		r >= 0x31F0 && r <= 0x31FF, // Katakana phonetic extensions
+		r >= 0xFF01 && r <= 0xFF60, // fullwidth forms
+		r >= 0xFF61 && r <= 0xFF9F: // halfwidth CJK punctuation and Katakana
+		return true
+	}
+	return unicode.Is(unicode.Han, r)
+}
+
 // isDash reports the dashes after which a line break is not a word space.
 func isDash(r rune) bool { return r == '-' || (r >= 0x2010 && r <= 0x2015) }
 
@@ -366,9 +398,31 @@ func typoFold(r rune) byte {
 	return 0
 }
 
+// typoRunes maps the typographic variants that are not ASCII-folded to
+// the one form kept (quote/v2): brackets and bars that extractors read from
+// the same glyph as different characters (pdf.js prints 〈 〉 ‖ where
+// poppler, MuPDF and citecheck print ⟨ ⟩ ∥ for TeX's angle brackets and
+// double bar) and the vertical presentation forms of CJK punctuation, which
+// pdf.js prints for vertically set text where the others print the
+// ordinary forms.
+var typoRunes = map[rune]rune{
+	0x3008: 0x27E8, 0x3009: 0x27E9, // 〈 〉 (and U+2329/U+232A, NFC to them) -> ⟨ ⟩
+	0x2016: 0x2225, // ‖ -> ∥
+	0xFE10: 0xFF0C, 0xFE11: 0x3001, 0xFE12: 0x3002, 0xFE13: 0xFF1A, 0xFE14: 0xFF1B,
+	0xFE15: 0xFF01, 0xFE16: 0xFF1F, 0xFE17: 0x3016, 0xFE18: 0x3017,
+	0xFE35: 0xFF08, 0xFE36: 0xFF09, 0xFE37: 0xFF5B, 0xFE38: 0xFF5D,
+	0xFE39: 0x3014, 0xFE3A: 0x3015, 0xFE3B: 0x3010, 0xFE3C: 0x3011,
+	0xFE3D: 0x300A, 0xFE3E: 0x300B, 0xFE3F: 0x3008, 0xFE40: 0x3009,
+	0xFE41: 0x300C, 0xFE42: 0x300D, 0xFE43: 0x300E, 0xFE44: 0x300F,
+	0xFE47: 0xFF3B, 0xFE48: 0xFF3D,
+}
+
+// ligatures maps the whitelisted compatibility characters to what they
+// are read as: the ligatures, the long s (pdf.js copies ﬅ as "ſt") and the
+// micro sign (pdf.js prints µ as the Greek μ, its NFKC form).
 var ligatures = map[rune]string{
 	0xFB00: "ff", 0xFB01: "fi", 0xFB02: "fl", 0xFB03: "ffi", 0xFB04: "ffl",
-	0xFB05: "st", 0xFB06: "st",
+	0xFB05: "st", 0xFB06: "st", 0x017F: "s", 0x00B5: "\u03bc",
 }
 
 // push applies rules 2-6 to one NFC code point with raw byte span [s, e).
@@ -378,6 +432,11 @@ func (b *builder) push(r rune, s, e int32, lv Level) {
 		switch asciiClass[r] {
 		case clPlain, clHyphen:
 			b.emit(r, r, s, e, lv)
+			return
+		case clQuote:
+			if !b.doubleQuote(r, e, lv) {
+				b.emit(r, r, s, e, lv)
+			}
 			return
 		}
 		if lim < Whitespace {
@@ -418,20 +477,51 @@ func (b *builder) push(r rune, s, e int32, lv Level) {
 		}
 	}
 	if lim >= Typography {
-		if c := typoFold(r); c != 0 {
+		c := typoFold(r)
+		if c == '\'' && b.doubleQuote('\'', e, lv) {
+			return
+		}
+		if c != 0 {
 			b.modified = true
 			b.emit(r, rune(c), s, e, max(lv, Typography))
 			return
 		}
-	}
-	if lim >= Ligature && r >= 0xFB00 && r <= 0xFB06 {
-		b.modified = true
-		for _, c := range ligatures[r] {
-			b.emit(r, c, s, e, max(lv, Ligature))
+		if c, ok := typoRunes[r]; ok {
+			b.modified = true
+			b.emit(r, c, s, e, max(lv, Typography))
+			return
 		}
-		return
+	}
+	if lim >= Ligature {
+		if l, ok := ligatures[r]; ok {
+			b.modified = true
+			for _, c := range l {
+				b.emit(r, c, s, e, max(lv, Ligature))
+			}
+			return
+		}
 	}
 	b.emit(r, r, s, e, lv)
+}
+
+// doubleQuote folds a single quote mark (r, as folded: ' or `) that
+// follows another one of the same fold with nothing between them (‘‘, ’’,
+// two apostrophes, two grave accents) into one double quote, as
+// typesetters and TeX write a double quote with two single ones. It reports whether r was taken.
+func (b *builder) doubleQuote(r rune, e int32, lv Level) bool {
+	if b.lim < Typography || b.lastQuote != r || b.inWS {
+		return false
+	}
+	// Whatever was removed between the two (a zero-width character) is
+	// inside the double quote's raw span.
+	n := len(b.lev) - 1
+	b.out[len(b.out)-1] = '"'
+	b.re[n] = e
+	b.lev[n] = b.lev[n]&^ownMask | uint8(max(ownOf(b.lev[n]), gapOf(b.gap), lv, Typography))
+	b.gap, b.shyAfter = 0, false
+	b.lastQuote = 0
+	b.modified = true
+	return true
 }
 
 // space records one whitespace code point of a run.
@@ -486,6 +576,10 @@ func (b *builder) emit(orig, c rune, s, e int32, own Level) {
 		case b.wsBreaks == 1 && b.lim >= Hyphenation && b.lastDash:
 			// A dash ending a line keeps the dash and loses the break.
 			b.gap = withGap(mergeGap(b.gapBeforeWS, b.gap), Hyphenation) | flagSpace
+		case b.wsBreaks == 1 && b.lastCJK && isCJK(c):
+			// A line break inside text written without word spaces
+			// (Chinese, Japanese) is no space.
+			b.gap = withGap(mergeGap(b.gapBeforeWS, b.gap), Whitespace)
 		default:
 			b.appendCP(' ', b.wsS, b.wsE, uint8(b.wsOwn)|b.gapBeforeWS)
 			if b.wsN > 1 {
@@ -505,6 +599,14 @@ func (b *builder) emit(orig, c rune, s, e int32, own Level) {
 	b.lastLetter = isLetterOrMark(c)
 	b.lastHyph = (orig == '-' || orig == 0x2010) && prevLetter && e-s == int32(utf8.RuneLen(orig))
 	b.lastDash = isDash(orig) && prevNonSpace
+	b.lastCJK = c >= 0x2E80 && isCJK(c)
+	b.lastQuote = 0
+	if c == '\'' || c == '`' {
+		b.lastQuote = c
+	}
+	if c >= 0x60 && b.lim >= Typography && (spacingAccent(c) != 0 || c == 0x131 || c == 0x237) {
+		b.accents = true
+	}
 }
 
 // quiet reports that nothing is pending, so that plain ASCII can be copied.
@@ -526,7 +628,7 @@ func (b *builder) appendPlain(s string, base int) {
 		re[i] = int32(base + i + 1)
 		lev[i] = 0
 	}
-	b.lastLen, b.lastHyph, b.lastDash = 1, false, false
+	b.lastLen, b.lastHyph, b.lastDash, b.lastCJK, b.lastQuote = 1, false, false, false, 0
 	b.lastLetter = asciiLetter[s[m-1]]
 }
 

@@ -7,9 +7,11 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-var quote = QuoteV1(Options{FooterNames: []string{"report.pdf", "Annual Report 2023.pdf"}})
+var quote = QuoteV2(Options{FooterNames: []string{"report.pdf", "Annual Report 2023.pdf"}})
 
 func norm1(s string) string { return quote.Normalize(s).String() }
 
@@ -76,10 +78,21 @@ func TestRules(t *testing.T) {
 		// never folded
 		{"superscript", "km\u00b2", "km\u00b2", Exact, "² is NFKC-only: kept"},
 		{"fullwidth", "\uff21\uff11\uff12", "\uff21\uff11\uff12", Exact, "fullwidth letters and digits kept"},
-		{"fractions", "1\u00bd \u2460 25\u2103 5\u00b5m", "1\u00bd \u2460 25\u2103 5\u00b5m", Exact, "½ ① ℃ µ kept"},
-		{"long-s", "\u017ft", "\u017ft", Exact, "ſ alone is not a whitelisted ligature"},
+		{"fractions", "1\u00bd \u2460 25\u2103", "1\u00bd \u2460 25\u2103", Exact, "½ ① ℃ kept: no extractor of the sweep prints them otherwise"},
+		{"micro", "5\u00b5m", "5\u03bcm", Ligature, "quote/v2: the micro sign is the Greek mu (pdf.js prints μ)"},
+		{"long-s", "\u017ft", "st", Ligature, "quote/v2: ſ is s, so that pdf.js's \"ſt\" for ﬅ is found"},
 		{"case", "ABC abc Straße", "ABC abc Straße", Exact, "case kept"},
-		{"acute-grave", "don\u00b4t `x`", "don\u00b4t `x`", Exact, "´ and ` are not quote marks here"},
+		{"acute-grave", "don\u00b4t `x`", "do\u0144t x\u0300\u0300", Typography, "quote/v2: ´ and ` are spacing accents, composed with a letter beside them (ń is precomposed, t́ is not); never quote marks"},
+		{"accent-alone", "a \u00a8 b", "a \u00a8 b", Exact, "a spacing accent with no letter beside it is kept"},
+		{"tex-dieresis", "na\u00a8\u0131ve", "na\u00efve", Typography, "quote/v2: TeX's accent before a dotless i"},
+		{"poppler-dieresis", "na\u0131\u0308ve", "na\u00efve", Typography, "quote/v2: poppler's dotless i with a combining dieresis"},
+		{"tex-cedilla", "Fac\u00b8ade", "Fa\u00e7ade", Typography, "quote/v2: a cedilla goes to the letter before it"},
+		{"accent-after", "Age\u02c6ncia", "Ag\u00eancia", Typography, "quote/v2: ê is precomposed, n̂ is not"},
+		{"doubled-single", "\u2018\u2018recall\u2019\u2019", "\"recall\"", Typography, "quote/v2: two single quotes are a double quote"},
+		{"doubled-ascii", "''x'' ``y''", "\"x\" \"y\"", Typography, "quote/v2: '' and `` too"},
+		{"cjk-line-break", "\u691c\u77e5\u6a5f\n\u69cb", "\u691c\u77e5\u6a5f\u69cb", Whitespace, "quote/v2: a line break between Han characters is no space"},
+		{"brackets", "\u3008x\u3009 \u2016y\u2016", "\u27e8x\u27e9 \u2225y\u2225", Typography, "quote/v2: pdf.js's 〈 〉 ‖ are ⟨ ⟩ ∥"},
+		{"vertical-forms", "\ufe35\u3042\ufe36\ufe11", "\uff08\u3042\uff09\u3001", Typography, "quote/v2: vertical CJK punctuation is the horizontal form"},
 		{"controls", "x\x1cy\x1fz", "x\x1cy\x1fz", Exact, "U+001C..U+001F are not White_Space"},
 		// re-normalization after removal
 		{"zw-then-mark", "e\u200b\u0301", "é", Whitespace, "removing ZWSP exposes e+acute: NFC again"},
@@ -198,9 +211,14 @@ func TestTypographyTablesComplete(t *testing.T) {
 		folded[r] = "-"
 	}
 	folded[0x2026] = "..."
-	for r, s := range map[rune]string{0xfb00: "ff", 0xfb01: "fi", 0xfb02: "fl", 0xfb03: "ffi", 0xfb04: "ffl", 0xfb05: "st", 0xfb06: "st"} {
+	for r, s := range map[rune]string{0xfb00: "ff", 0xfb01: "fi", 0xfb02: "fl", 0xfb03: "ffi", 0xfb04: "ffl", 0xfb05: "st", 0xfb06: "st", 0x17f: "s", 0xb5: "\u03bc"} {
 		folded[r] = s
 	}
+	for r, c := range typoRunes {
+		folded[r] = string(c)
+	}
+	// Spacing accents compose with the x before them ("x" + accent below)
+	// or after them (accent above): checked in TestAccents.
 	for r := rune(0x80); r < 0x10000; r++ {
 		if r >= 0xd800 && r <= 0xdfff || isSpace(r) {
 			continue
@@ -210,6 +228,17 @@ func TestTypographyTablesComplete(t *testing.T) {
 			continue
 		}
 		in := "x" + string(r) + "x"
+		// What NFC makes of r decides: U+1FEF is canonically `, U+2329 〈.
+		nfc := []rune(norm.NFC.String(string(r)))
+		if len(nfc) == 1 && (spacingAccent(nfc[0]) != 0 || dotless(nfc[0]) != 0) {
+			continue
+		}
+		if c, ok := typoRunes[nfc[0]]; ok && len(nfc) == 1 {
+			if got := norm1(in); got != "x"+string(c)+"x" {
+				t.Errorf("%U -> %q, want %q", r, got, "x"+string(c)+"x")
+			}
+			continue
+		}
 		got := norm1(in)
 		want, ok := folded[r]
 		if ok {
@@ -230,11 +259,11 @@ func TestProfileNames(t *testing.T) {
 		p    *Profile
 		want string
 	}{
-		{QuoteV1(Options{}), "quote/v1"},
-		{QuoteV1(Options{FooterNames: []string{"a.pdf"}}), "quote/v1"},
-		{QuoteV1(Options{NoFooterRepair: true}), "quote/v1+nofooter"},
-		{QuoteV1(Options{}).Limit(Typography), "quote/v1@typography"},
-		{QuoteV1(Options{}).Limit(JoinedWords), "quote/v1"},
+		{QuoteV2(Options{}), "quote/v2"},
+		{QuoteV2(Options{FooterNames: []string{"a.pdf"}}), "quote/v2"},
+		{QuoteV2(Options{NoFooterRepair: true}), "quote/v2+nofooter"},
+		{QuoteV2(Options{}).Limit(Typography), "quote/v2@typography"},
+		{QuoteV2(Options{}).Limit(JoinedWords), "quote/v2"},
 	}
 	for _, c := range cases {
 		if c.p.Name() != c.want {

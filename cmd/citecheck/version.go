@@ -51,7 +51,7 @@ func versionText(tc freeze.Toolchain) string {
 	}
 	line("go", tc.Go)
 	line("extractor", pdftext.Name, pdftext.Version)
-	line("normalization", textnorm.ProfileQuoteV1)
+	line("normalization", textnorm.ProfileQuoteV2)
 	line("normalization", textnorm.ProfileValueV1)
 	line("unicode", "go", tc.UnicodeGo)
 	line("unicode", "norm", tc.UnicodeNorm)

@@ -32,7 +32,7 @@ func TestVersion(t *testing.T) {
 		"tool github.com/citecheck/citecheck v0.0.0-test\n" +
 		"go go1.26.0\n" +
 		"extractor " + pdftext.Name + " " + pdftext.Version + "\n" +
-		"normalization " + textnorm.ProfileQuoteV1 + "\n" +
+		"normalization " + textnorm.ProfileQuoteV2 + "\n" +
 		"normalization " + textnorm.ProfileValueV1 + "\n" +
 		"unicode go 15.0.0\n" +
 		"unicode norm 15.0.0\n" +
