@@ -20,9 +20,10 @@ demo:
 	$(GO) run ./cmd/citecheck demo --out bin/demo
 
 # Every test, the corpus sweeps included (they skip, saying so, when
-# ../shared is absent), after the lint checks.
+# ../shared is absent), after the lint checks. TESTFLAGS adds go test flags
+# (.ci/run passes -json to read which tests skipped).
 test: lint
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $(TESTFLAGS) ./...
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -69,14 +70,49 @@ bench-fidelity: build
 	rm -rf $(BENCHTMP) && bin/citecheck extract --out $(BENCHTMP) --jobs $(JOBS) $(CORPUS) > /dev/null || true
 	bin/citecheck-bench fidelity --corpus-store $(BENCHTMP) --jobs $(JOBS) --locate
 
-# The reference extractors the fidelity benchmark and tests compare with:
-# Debian packages, and pdf.js from npm into the user cache.
+# The reference extractors the fidelity ratchet and benchmark compare with,
+# one recipe line per tool. Each line says "present", "installed" or
+# "FAILED" (with the installer's last lines) and never stops the next; the
+# last line fails the target when any tool is still missing. The Debian
+# packages are poppler-utils, mupdf-tools and python3-pdfminer; pdf.js is
+# pdfjs-dist from npm, installed into the user cache by the node already on
+# the machine: with its npm, else with corepack's npm, and only where there
+# is no node at all with Debian's nodejs and npm (Debian's npm conflicts with
+# a nodejs that bundles its own, as NodeSource's does).
+PDFJS_VERSION ?= 4.10.38
 PDFJS_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/citecheck/pdfjs
+APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
+HAVE_pdftotext = command -v pdftotext
+HAVE_mutool    = command -v mutool
+HAVE_pdfminer  = /usr/bin/python3 -c 'import pdfminer'
+HAVE_pdfjs     = command -v node && test -f $(PDFJS_DIR)/node_modules/pdfjs-dist/legacy/build/pdf.mjs && \
+	grep -Eq 'version.: *.$(PDFJS_VERSION).' $(PDFJS_DIR)/node_modules/pdfjs-dist/package.json
+NPM_PDFJS = install --prefix $(PDFJS_DIR) --no-audit --no-fund --loglevel=error pdfjs-dist@$(PDFJS_VERSION)
+# reftool NAME CHECK INSTALL: run INSTALL when CHECK fails, then CHECK again.
+REFTOOL = reftool() { \
+	if sh -c "$$2" >/dev/null 2>&1; then echo "reftools: $$1: present"; return 0; fi; \
+	log=$$(mktemp); \
+	if sh -c "$$3" >"$$log" 2>&1 && sh -c "$$2" >/dev/null 2>&1; then echo "reftools: $$1: installed"; \
+	else echo "reftools: $$1: FAILED, still missing; the installer said:"; tail -n 8 "$$log" | sed 's/^/reftools:   /'; fi; \
+	rm -f "$$log"; }; reftool
 reftools:
-	command -v pdftotext >/dev/null && command -v mutool >/dev/null && /usr/bin/python3 -c 'import pdfminer' 2>/dev/null || \
-		(apt-get update -qq && apt-get install -y -qq poppler-utils mupdf-tools python3-pdfminer nodejs npm)
-	test -f $(PDFJS_DIR)/node_modules/pdfjs-dist/legacy/build/pdf.mjs || \
-		(mkdir -p $(PDFJS_DIR) && npm install --prefix $(PDFJS_DIR) --no-audit --no-fund pdfjs-dist@4.10.38)
+	@if ! { $(HAVE_pdftotext) && $(HAVE_mutool) && $(HAVE_pdfminer); } >/dev/null 2>&1; then \
+		apt-get update -qq >/dev/null 2>&1 || echo "reftools: apt-get update FAILED"; fi
+	@$(REFTOOL) pdftotext "$(HAVE_pdftotext)" "$(APT_INSTALL) poppler-utils"
+	@$(REFTOOL) mutool "$(HAVE_mutool)" "$(APT_INSTALL) mupdf-tools"
+	@$(REFTOOL) pdfminer "$(HAVE_pdfminer)" "$(APT_INSTALL) python3-pdfminer"
+	@$(REFTOOL) pdfjs "$(HAVE_pdfjs)" "mkdir -p $(PDFJS_DIR) && \
+		if command -v npm >/dev/null; then npm $(NPM_PDFJS); \
+		elif command -v node >/dev/null && command -v corepack >/dev/null; then \
+			COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0 corepack npm@10 $(NPM_PDFJS); \
+		elif command -v node >/dev/null; then echo 'node is installed without npm or corepack: install npm for it'; exit 1; \
+		else apt-get update -qq && $(APT_INSTALL) nodejs npm && npm $(NPM_PDFJS); fi"
+	@missing=; for t in pdftotext mutool pdfminer pdfjs; do \
+		case $$t in pdftotext) c="$(HAVE_pdftotext)";; mutool) c="$(HAVE_mutool)";; \
+		pdfminer) c="$(HAVE_pdfminer)";; pdfjs) c="$(HAVE_pdfjs)";; esac; \
+		sh -c "$$c" >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+		if [ -n "$$missing" ]; then echo "reftools: missing:$$missing"; exit 1; fi; \
+		echo "reftools: all four reference extractors are installed"
 
 clean:
 	rm -rf bin

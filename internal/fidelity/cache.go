@@ -2,16 +2,21 @@ package fidelity
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/zeebo/blake3"
 )
 
-// Cache keeps reference tools' page texts on disk, keyed by tool name and
-// version and by the PDF's hash, so a benchmark or test run pays for each
-// reference extraction once per tool version.
+// Cache keeps reference tools' page texts on disk, keyed by tool name,
+// version and recipe (how it is run) and by the PDF's hash, so a benchmark
+// or test run pays for each reference extraction once per tool version.
+// A failure is kept like a success, a timeout included: a file the tool
+// took longer than Timeout on is not retried until the cache is cleared.
 type Cache struct {
 	Dir string // "" disables caching
 }
@@ -38,7 +43,7 @@ type cached struct {
 func (c *Cache) Pages(ctx context.Context, t *Tool, path, hash string) ([]string, error) {
 	file := ""
 	if c.Dir != "" {
-		key := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name + "-" + t.Version)
+		key := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name + "-" + t.Version + t.recipeKey())
 		file = filepath.Join(c.Dir, key, strings.TrimPrefix(hash, "blake3:")+".json")
 		if b, err := os.ReadFile(file); err == nil {
 			var v cached
@@ -60,12 +65,33 @@ func (c *Cache) Pages(ctx context.Context, t *Tool, path, hash string) ([]string
 			v.Error = err.Error()
 		}
 		if b, jerr := json.Marshal(v); jerr == nil {
-			os.MkdirAll(filepath.Dir(file), 0o755)
-			tmp := file + ".tmp"
-			if os.WriteFile(tmp, b, 0o644) == nil {
-				os.Rename(tmp, file)
-			}
+			writeFile(file, b)
 		}
 	}
 	return pages, err
+}
+
+// writeFile puts b at file through a temporary file of its own, so that
+// two runs filling the cache at once never leave half a file; a failure
+// leaves the entry uncached.
+func writeFile(file string, b []byte) {
+	os.MkdirAll(filepath.Dir(file), 0o755)
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Chmod(tmp.Name(), 0o644) != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// recipeKey is "-" and 8 hex digits of the recipe's hash, "" for none.
+func (t *Tool) recipeKey() string {
+	if t.recipe == "" {
+		return ""
+	}
+	sum := blake3.Sum256([]byte(t.recipe))
+	return "-" + hex.EncodeToString(sum[:4])
 }

@@ -6,7 +6,9 @@
 // poppler's pdftotext, MuPDF's mutool, pdf.js getTextContent (npm
 // pdfjs-dist, legacy build, run on node) and pdfminer.six (Debian
 // python3-pdfminer). Tools that are not installed are skipped and said to
-// be absent; nothing here downloads anything. Their page texts are cached on
+// be absent; nothing here downloads anything. Each tool runs under an
+// address-space limit and a timeout per PDF (AddressSpace, Timeout), as
+// citecheck's own extraction children do. Their page texts are cached on
 // disk by tool version and PDF hash, so repeated runs cost one extraction.
 //
 // A quote is a window of 6 to 14 consecutive words of a source's page text,

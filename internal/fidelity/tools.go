@@ -1,7 +1,6 @@
 package fidelity
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // A Tool is a reference extractor: it turns a PDF file into page texts.
@@ -21,7 +19,12 @@ type Tool struct {
 	Name string
 	// Version identifies the installed tool; it keys the cache.
 	Version string
-	pages   func(ctx context.Context, path string) ([]string, error)
+	// Usage counts the tool's runs and their largest resident set.
+	Usage *Usage
+	// recipe is how the tool is run (its arguments, its script): with
+	// Name and Version it keys the cache, so a changed recipe is rerun.
+	recipe string
+	pages  func(ctx context.Context, path string) ([]string, error)
 }
 
 // ErrNotInstalled reports that a reference tool is absent from the machine.
@@ -29,9 +32,6 @@ var ErrNotInstalled = errors.New("not installed")
 
 // ToolNames lists the reference extractors in the order matrices print them.
 var ToolNames = []string{"pdftotext", "mutool", "pdfjs", "pdfminer"}
-
-// Timeout bounds one tool on one PDF; pdfminer is slow on large files.
-var Timeout = 3 * time.Minute
 
 // Find returns the named tool when it is installed, or an error wrapping
 // ErrNotInstalled that says how to install it.
@@ -49,7 +49,8 @@ func Find(name string) (*Tool, error) {
 	return nil, fmt.Errorf("fidelity: unknown tool %q", name)
 }
 
-// Pages extracts the page texts of the PDF at path.
+// Pages extracts the page texts of the PDF at path, the tool bounded by
+// Timeout and AddressSpace.
 func (t *Tool) Pages(ctx context.Context, path string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
@@ -70,8 +71,9 @@ func findPdftotext() (*Tool, error) {
 		return nil, fmt.Errorf("pdftotext: %w (Debian: poppler-utils)", ErrNotInstalled)
 	}
 	v := firstLineMatch(regexp.MustCompile(`version ([0-9.]+)`), bin, "-v")
-	return &Tool{Name: "pdftotext", Version: v, pages: func(ctx context.Context, path string) ([]string, error) {
-		out, err := exec.CommandContext(ctx, bin, "-q", "-enc", "UTF-8", path, "-").Output()
+	u := &Usage{}
+	return &Tool{Name: "pdftotext", Version: v, Usage: u, recipe: "-q -enc UTF-8", pages: func(ctx context.Context, path string) ([]string, error) {
+		out, err := output(ctx, u, command(ctx, AddressSpace, bin, "-q", "-enc", "UTF-8", path, "-"))
 		if err != nil && len(out) == 0 {
 			return nil, err
 		}
@@ -87,14 +89,15 @@ func findMutool() (*Tool, error) {
 		return nil, fmt.Errorf("mutool: %w (Debian: mupdf-tools)", ErrNotInstalled)
 	}
 	v := firstLineMatch(regexp.MustCompile(`version ([0-9.]+)`), bin, "-v")
-	return &Tool{Name: "mutool", Version: v, pages: func(ctx context.Context, path string) ([]string, error) {
+	u := &Usage{}
+	return &Tool{Name: "mutool", Version: v, Usage: u, recipe: "draw -q -F txt", pages: func(ctx context.Context, path string) ([]string, error) {
 		dir, err := os.MkdirTemp("", "fidelity-mutool-")
 		if err != nil {
 			return nil, err
 		}
 		defer os.RemoveAll(dir)
 		// One file per page: a page mutool fails on stays in its place.
-		runErr := exec.CommandContext(ctx, bin, "draw", "-q", "-F", "txt", "-o", filepath.Join(dir, "%d.txt"), path).Run()
+		_, runErr := output(ctx, u, command(ctx, AddressSpace, bin, "draw", "-q", "-F", "txt", "-o", filepath.Join(dir, "%d.txt"), path))
 		entries, _ := os.ReadDir(dir)
 		n := 0
 		for _, e := range entries {
@@ -176,15 +179,40 @@ func findPdfjs() (*Tool, error) {
 	if err := os.WriteFile(script, []byte(pdfjsScript), 0o644); err != nil {
 		return nil, fmt.Errorf("pdfjs: %w", err)
 	}
-	return &Tool{Name: "pdfjs", Version: v, pages: func(ctx context.Context, path string) ([]string, error) {
+	// V8 reserves some 10 GiB of address space for each WebAssembly
+	// memory (pdf.js has WebAssembly decoders) unless its trap handler is
+	// off; a node too old to turn it off gets a heap limit instead of an
+	// address-space one.
+	u := &Usage{}
+	as, flags := AddressSpace, []string{"--disable-wasm-trap-handler"}
+	if exec.Command(node, append(flags, "-e", "0")...).Run() != nil {
+		as, flags = 0, nil
+		if AddressSpace > 0 {
+			flags = []string{fmt.Sprintf("--max-old-space-size=%d", AddressSpace>>20)}
+		}
+	}
+	return &Tool{Name: "pdfjs", Version: v, Usage: u, recipe: pdfjsScript, pages: func(ctx context.Context, path string) ([]string, error) {
 		path, _ = filepath.Abs(path)
-		return jsonPages(exec.CommandContext(ctx, node, script, lib, path))
+		return jsonPages(ctx, u, command(ctx, as, node, append(flags, script, lib, path)...))
 	}}, nil
 }
 
 // pdfminerScript is pdf2txt's default text conversion, one page at a time.
+// pdfminer's layout analysis breaks ties between equally distant text
+// boxes by id(), a memory address, so the order of its text blocks changed
+// from run to run; the script gives pdfminer.layout an id that numbers
+// objects in the order it first sees them, which makes the text the same
+// on every run and machine.
 const pdfminerScript = `
-import io, json, sys
+import io, itertools, json, sys
+import pdfminer.layout
+_order, _next = {}, itertools.count()
+def _stable_id(obj, _id=id):
+    e = _order.get(_id(obj))
+    if e is None or e[0] is not obj:
+        e = _order[_id(obj)] = (obj, next(_next))
+    return e[1]
+pdfminer.layout.id = _stable_id
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfinterp import PDFResourceManager, PDFPageInterpreter
 from pdfminer.converter import TextConverter
@@ -201,6 +229,7 @@ with open(sys.argv[1], 'rb') as f:
             pass
         dev.close()
         pages.append(s.getvalue().replace('\f', ''))
+        _order.clear()
 json.dump(pages, sys.stdout)
 `
 
@@ -217,31 +246,24 @@ func findPdfminer() (*Tool, error) {
 			continue
 		}
 		v := strings.TrimSpace(string(out))
-		return &Tool{Name: "pdfminer", Version: v, pages: func(ctx context.Context, path string) ([]string, error) {
-			return jsonPages(exec.CommandContext(ctx, bin, "-c", pdfminerScript, path))
+		u := &Usage{}
+		return &Tool{Name: "pdfminer", Version: v, Usage: u, recipe: pdfminerScript, pages: func(ctx context.Context, path string) ([]string, error) {
+			cmd := command(ctx, AddressSpace, bin, "-c", pdfminerScript, path)
+			cmd.Env = append(os.Environ(), "PYTHONHASHSEED=0")
+			return jsonPages(ctx, u, cmd)
 		}}, nil
 	}
 	return nil, fmt.Errorf("pdfminer: %w (Debian: python3-pdfminer)", ErrNotInstalled)
 }
 
-func jsonPages(cmd *exec.Cmd) ([]string, error) {
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+func jsonPages(ctx context.Context, u *Usage, cmd *exec.Cmd) ([]string, error) {
+	out, err := output(ctx, u, cmd)
 	if err != nil {
-		return nil, fmt.Errorf("%v: %s", err, lastLine(stderr.String()))
+		return nil, err
 	}
 	var pages []string
 	if err := json.Unmarshal(out, &pages); err != nil {
 		return nil, err
 	}
 	return pages, nil
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
 }
