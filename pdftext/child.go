@@ -7,20 +7,32 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strconv"
 
 	"github.com/citecheck/citecheck/corpus"
 )
 
 // ChildCommand is the hidden first argument with which a program re-executes
-// itself as an extraction child. A program that uses Runner must call
+// itself as an extraction worker. A program that uses Runner must call
 // ChildMain when its first argument is ChildCommand.
 const ChildCommand = "__pdftext-child"
 
-// request is the first line the parent writes to the child's stdin; the PDF
-// bytes follow it.
+// The worker protocol. The parent writes a hello line (JSON, request)
+// once, then for each document a header line (JSON, docHeader) and the
+// document's bytes; it closes the worker's stdin to stop it. For each
+// document the worker writes one frame: the length of the response in
+// decimal, a newline, and the response (JSON, response) of that length.
+// A worker extracts one document at a time, in the order given.
+
+// request is the hello line: what holds for every document of a worker.
 type request struct {
 	Limits    wireLimits `json:"limits"`
 	Passwords []string   `json:"passwords,omitempty"`
+}
+
+// docHeader announces one document: its length in bytes, which follow.
+type docHeader struct {
+	Size int64 `json:"size"`
 }
 
 type wireLimits struct {
@@ -43,29 +55,35 @@ func fromWire(w wireLimits) Limits {
 		MaxOperators: w.MaxOperators, MaxDepth: w.MaxDepth, MaxPages: w.MaxPages, MaxOutput: w.MaxOutput}
 }
 
-// response is what the child writes to stdout: one JSON object.
+// response is what the worker answers for one document (wire.go).
 type response struct {
-	Status   corpus.Status `json:"status"`
-	Error    string        `json:"error,omitempty"`
-	Pages    []wirePage    `json:"pages,omitempty"`
-	Warnings []string      `json:"warnings,omitempty"`
+	Status   corpus.Status
+	Error    string
+	Pages    []wirePage
+	Warnings []string
+	// Grown is how much address space the worker has gained since it set
+	// its limits, in bytes: the parent replaces a worker that has grown
+	// much, so that the next document is not left with less room.
+	Grown int64
 }
 
 type wirePage struct {
-	Text     string   `json:"text"`
-	Boxes    string   `json:"boxes,omitempty"` // corpus.BoxesFormat: compact, and checked by the parent
-	Alts     []string `json:"alts,omitempty"`  // checked by the parent too
-	Label    string   `json:"label,omitempty"`
-	Flags    []string `json:"flags,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
+	Text     string
+	Boxes    []byte   // corpus.BoxesFormat: compact, and checked by the parent
+	Alts     []string // checked by the parent too
+	Label    string
+	Flags    []string
+	Warnings []string
 }
 
-// ChildMain is the child side of Runner: it limits its own process, reads a
-// request and a PDF from stdin, extracts, and writes a response to stdout.
-// It returns the process exit code. The parent trusts nothing else the child
-// does: a crash, a hang or an exhausted limit is read from how it ended.
+// ChildMain is the worker side of Runner: it limits its own process, reads
+// the hello line and then documents from stdin, extracting each in turn and
+// answering on stdout, until stdin ends. It returns the process exit code:
+// 0 when stdin ended, 3 when the protocol broke. The parent trusts nothing
+// else the worker does: a crash, a hang or an exhausted limit is read from
+// how it ended.
 func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
-	in := bufio.NewReader(stdin)
+	in := bufio.NewReaderSize(stdin, 64<<10)
 	line, err := in.ReadBytes('\n')
 	if err != nil {
 		fmt.Fprintf(stderr, "pdftext child: reading request: %v\n", err)
@@ -81,17 +99,47 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pdftext child: setting limits: %v\n", err)
 		return 3
 	}
-	data, err := io.ReadAll(in)
-	if err != nil {
-		fmt.Fprintf(stderr, "pdftext child: reading PDF: %v\n", err)
-		return 3
+	fresh := virtualSize()
+	for {
+		line, err := in.ReadBytes('\n')
+		if err == io.EOF && len(line) == 0 {
+			return 0 // the parent is done with this worker
+		}
+		var hdr docHeader
+		if err == nil {
+			err = json.Unmarshal(line, &hdr)
+		}
+		if err != nil || hdr.Size < 0 {
+			fmt.Fprintf(stderr, "pdftext child: bad document header %q: %v\n", line, err)
+			return 3
+		}
+		data := make([]byte, hdr.Size)
+		if _, err := io.ReadFull(in, data); err != nil {
+			fmt.Fprintf(stderr, "pdftext child: reading PDF: %v\n", err)
+			return 3
+		}
+		resp := extractResponse(data, req.Passwords, lim)
+		if fresh > 0 {
+			resp.Grown = max(virtualSize()-fresh, 0)
+		}
+		if err := writeFrame(stdout, resp); err != nil {
+			fmt.Fprintf(stderr, "pdftext child: writing response: %v\n", err)
+			return 3
+		}
 	}
-	resp := extractResponse(data, req.Passwords, lim)
-	if err := json.NewEncoder(stdout).Encode(resp); err != nil {
-		fmt.Fprintf(stderr, "pdftext child: writing response: %v\n", err)
-		return 3
-	}
-	return 0
+}
+
+// writeFrame writes one response frame: the length of its binary form
+// (wire.go) in decimal, a newline, and the binary form.
+func writeFrame(w io.Writer, resp response) error {
+	const room = 24 // for the length line
+	frame := resp.encode(make([]byte, room, room+resp.encodedSize()))
+	head := strconv.AppendInt(nil, int64(len(frame)-room), 10)
+	head = append(head, '\n')
+	start := room - len(head)
+	copy(frame[start:], head)
+	_, err := w.Write(frame[start:])
+	return err
 }
 
 // limitProcess applies the memory and stack limits to the running process.
@@ -117,7 +165,7 @@ func extractResponse(data []byte, passwords []string, lim Limits) response {
 	for _, p := range doc.Pages {
 		w := wirePage{Text: p.Text, Alts: p.Alts, Label: p.Label, Flags: p.Flags, Warnings: p.Warnings}
 		if len(p.Boxes) > 0 {
-			w.Boxes = string(corpus.EncodeBoxes(p.Boxes))
+			w.Boxes = corpus.EncodeBoxes(p.Boxes)
 		}
 		resp.Pages = append(resp.Pages, w)
 	}

@@ -1,5 +1,5 @@
 // Package pdftext turns a PDF into the text of its pages. It is the only
-// package of citecheck that parses PDFs, and it does so in a child process
+// package of citecheck that parses PDFs, and it does so in worker processes
 // of its own program (Runner), so that a hostile file costs at most its
 // limits.
 //
@@ -98,17 +98,34 @@
 //
 // Extract returns an error wrapping one of ErrEncrypted, ErrMalformed,
 // ErrUnsupported or ErrResourceLimit; Runner adds the outcomes only a
-// parent can see (timeout, and crash for a child that died or answered
+// parent can see (timeout, and crash for a worker that died or answered
 // nonsense) and returns every outcome as a corpus.Extraction, never an
 // error. Damage that costs part of a page is a page warning, not a failure;
 // a panic inside one page's interpretation costs that page, which is flagged
 // FlagExtractionError.
 //
-// # Limits
+// # Workers and limits
 //
 // See Limits: the address-space and stack limits and the timeout hold the
-// child process; the object-number, decoded-bytes, operator, depth, page and
-// output limits bound the loops inside it.
+// worker process; the object-number, decoded-bytes, operator, depth, page
+// and output limits bound the loops inside it, per document. A worker
+// extracts documents one at a time, many in turn (Runner), so the limits
+// hold per document as they would in a process of its own:
+//
+//   - Timeout: the parent kills the worker when a document runs past it;
+//     that document is timeout, and the next goes to a new worker.
+//   - Address space: RLIMIT_AS holds the whole process, and memory a
+//     document made the Go runtime map stays mapped. A worker that has
+//     grown by more than Runner.WorkerGrowth (an eighth of the limit) is
+//     replaced, and a document whose worker died (out of memory, a stack
+//     overflow, a crash) after extracting others is extracted again by a
+//     new worker, whose outcome stands: no document is blamed for what an
+//     earlier one left behind.
+//   - A worker is replaced after Runner.WorkerDocuments documents anyway.
+//
+// Which documents share a worker changes no byte of any output
+// (TestWorkersDoNotChangeTheStore): the package keeps no state from one
+// document to the next but read-only tables built on first use.
 //
 // # What it does not do
 //

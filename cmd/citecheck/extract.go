@@ -31,11 +31,11 @@ func runChild(stdout, stderr io.Writer, args []string) error {
 func runExtract(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "extract", "extract --out CORPUS [flags] PATH...", `
 Extract the page text of PDFs (files, or folders searched recursively for
-*.pdf) into the corpus folder CORPUS. Each PDF is read in its own child
-process under a timeout and memory limit; a PDF that fails is recorded with
-its outcome class (encrypted, malformed, unsupported, timeout, resource_limit,
-crash) and the others go on. A PDF already in the corpus with the same bytes
-is not extracted again.
+*.pdf) into the corpus folder CORPUS. PDFs are read by --jobs worker
+processes, one PDF at a time each, under a timeout and memory limit per PDF;
+a PDF that fails is recorded with its outcome class (encrypted, malformed,
+unsupported, timeout, resource_limit, crash) and the others go on. A PDF
+already in the corpus with the same bytes is not extracted again.
 
 Prints a summary table and the documents that did not extract. Progress goes
 to stderr: a bar on a terminal; otherwise (a CI log) a line every 10 seconds
@@ -92,6 +92,7 @@ with one name, an --out that is not a corpus folder).`)
 	lim.Timeout = *timeout
 	lim.AddressSpace = *memory << 20
 	runner := &pdftext.Runner{Limits: lim, Passwords: passwords}
+	defer runner.Close()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
