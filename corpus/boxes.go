@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // GlyphBox places the text [Start, End) of a page on the page: Start and
@@ -189,13 +190,22 @@ func parseBoxInt(b []byte) (int64, bool) {
 }
 
 // compressBoxes gzips encoded boxes deterministically (no name, no time).
+// Writers are reused: a reset writer writes what a new one would, and a
+// new one costs a megabyte of fresh memory per page.
 func compressBoxes(data []byte) []byte {
-	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+	b := bytes.NewBuffer(make([]byte, 0, len(data)/4+64))
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(b)
 	zw.Write(data)
 	zw.Close()
+	gzipWriters.Put(zw)
 	return b.Bytes()
 }
+
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return zw
+}}
 
 // maxBoxesBytes caps a decompressed boxes file.
 const maxBoxesBytes = 1 << 30

@@ -498,12 +498,24 @@ func readCapped(path string, limit int64) ([]byte, int64, error) {
 	if info.Size() > limit {
 		return nil, info.Size(), nil
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, 0, err
-	}
-	if int64(len(b)) > limit {
-		return nil, int64(len(b)), nil
+	// Read into a buffer of the size the file had, plus one byte to see
+	// whether it grew meanwhile.
+	b := make([]byte, 0, info.Size()+1)
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		if int64(len(b)) > limit {
+			return nil, int64(len(b)), nil
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // it grew: let append find room
+		}
 	}
 	return b, int64(len(b)), nil
 }
