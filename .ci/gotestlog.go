@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -75,10 +76,29 @@ func run(in io.Reader, out io.Writer, show, must, forbid, allow *regexp.Regexp) 
 		if e.Test == "" {
 			// The package's own lines: "ok", "FAIL", a panic outside any
 			// test, build errors. The bare "PASS" of -v mode is noise.
+			if e.Action == "fail" || strings.HasPrefix(e.Output, "FAIL\t") {
+				// Tests still running when the package failed (the test
+				// binary's timeout, a crash) never end: print what they
+				// said, the timeout's panic included, and count them
+				// failed.
+				var open []key
+				for k := range outputs {
+					if k.pkg == e.Package {
+						open = append(open, k)
+					}
+				}
+				slices.SortFunc(open, func(a, b key) int { return strings.Compare(a.test, b.test) })
+				for _, k := range open {
+					fmt.Fprint(w, outputs[k].String())
+					delete(outputs, k)
+					failed++
+					mustRan = mustRan || matches(must, k.test)
+				}
+			}
 			if (e.Action == "output" || e.Action == "build-output") && e.Output != "PASS\n" {
 				fmt.Fprint(w, e.Output)
-				w.Flush()
 			}
+			w.Flush()
 			continue
 		}
 		k := key{e.Package, e.Test}
@@ -121,6 +141,12 @@ func run(in io.Reader, out io.Writer, show, must, forbid, allow *regexp.Regexp) 
 	if err := sc.Err(); err != nil {
 		fmt.Fprintf(w, "gotestlog: reading the test output: %v\n", err)
 		return 1
+	}
+	for k, b := range outputs {
+		// Tests that never ended in output that stopped short.
+		fmt.Fprint(w, b.String())
+		failed++
+		mustRan = mustRan || matches(must, k.test)
 	}
 	fmt.Fprintf(w, "gotestlog: %d passed, %d failed, %d skipped\n", passed, failed, skipped)
 	status := 0
