@@ -51,6 +51,10 @@ type BuildOptions struct {
 	// Progress, when set, is called once per document as it finishes, from
 	// one goroutine at a time.
 	Progress func(Progress)
+	// Shard, when Count > 0, extracts only this shard's share of files:
+	// the store holds its documents and a shard manifest (shard.go) for
+	// Merge. Every input is still read, to hash it.
+	Shard Shard
 }
 
 // DefaultMaxFileBytes is the default cap on one PDF's size.
@@ -60,6 +64,9 @@ const DefaultMaxFileBytes = 2 << 30
 type Progress struct {
 	Done, Total int
 	Result      Result
+	// Other is true for a document of another shard (BuildOptions.Shard):
+	// read and hashed, not extracted, and not in the Report.
+	Other bool
 }
 
 // Result is the outcome for one input of Build.
@@ -139,6 +146,9 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	if err != nil {
 		return nil, err
 	}
+	if err := checkShardStore(dir, old, opts.Shard); err != nil {
+		return nil, err
+	}
 	if old != nil && old.Extractor.fromText() != opts.Extractor.fromText() {
 		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); extract PDFs into another corpus folder", dir, ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
 	}
@@ -181,7 +191,7 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	for i := range done {
 		finished++
 		if opts.Progress != nil && errs[i] == nil {
-			opts.Progress(Progress{Done: finished, Total: len(jobs), Result: resultOf(&results[i], jobs[i].reuse != nil)})
+			opts.Progress(Progress{Done: finished, Total: len(jobs), Result: resultOf(&results[i], jobs[i].reuse != nil), Other: jobs[i].other})
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -191,31 +201,51 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 		return nil, err
 	}
 
-	if err := commit(dir, old, opts.Extractor, jobs, results); err != nil {
-		return nil, err
-	}
+	var kept []Document
 	report := &Report{}
 	for i := range results {
-		report.Results = append(report.Results, resultOf(&results[i], jobs[i].reuse != nil))
+		if !jobs[i].other {
+			kept = append(kept, results[i])
+			report.Results = append(report.Results, resultOf(&results[i], jobs[i].reuse != nil))
+		}
+	}
+	if opts.Shard.Count > 0 {
+		// A shard holds its share of these inputs and nothing else.
+		old = nil
+		if err := writeShardManifest(dir, opts.Shard, opts.Extractor, results); err != nil {
+			return nil, err
+		}
+	}
+	if err := commit(dir, old, opts.Extractor, jobNames(jobs), kept); err != nil {
+		return nil, err
 	}
 	return report, nil
 }
 
-// commit writes the manifest of a build: the results, and the documents
-// of old not named this time when old was made by the same extractor. It
-// is written last and atomically; page texts no document refers to any
-// more are removed after it.
-func commit(dir string, old *Manifest, ext Extractor, jobs []job, results []Document) error {
+// jobNames is the set of the jobs' names.
+func jobNames(jobs []job) map[string]bool {
+	names := make(map[string]bool, len(jobs))
+	for _, j := range jobs {
+		names[j.name] = true
+	}
+	return names
+}
+
+// commit writes the manifest of a build: docs, and the documents of old
+// not named this time when old was made by the same extractor. It is
+// written last and atomically; page texts no document refers to any more
+// are removed after it.
+func commit(dir string, old *Manifest, ext Extractor, named map[string]bool, docs []Document) error {
 	m := &Manifest{Format: Format, Extractor: ext}
 	if old != nil && old.Extractor.Equal(ext) {
 		// Documents not named this time stay, unless an input replaced them.
 		for _, d := range old.Documents {
-			if !slices.ContainsFunc(jobs, func(j job) bool { return j.name == d.Name }) {
+			if !named[d.Name] {
 				m.Documents = append(m.Documents, d)
 			}
 		}
 	}
-	m.Documents = append(m.Documents, results...)
+	m.Documents = append(m.Documents, docs...)
 	slices.SortFunc(m.Documents, func(a, b Document) int { return strings.Compare(a.Name, b.Name) })
 	b, err := encodeManifest(m)
 	if err != nil {
@@ -256,6 +286,7 @@ type job struct {
 	name   string
 	source string    // relative to the corpus folder
 	reuse  *Document // the stored entry, when it may be reused
+	other  bool      // another shard's: hashed, not extracted
 }
 
 // plan names every input and refuses name clashes before any work starts.
@@ -266,20 +297,26 @@ func plan(absDir string, files []string, old *Manifest, ext Extractor) ([]job, e
 		if err != nil {
 			return nil, err
 		}
-		source := abs
-		if rel, err := filepath.Rel(absDir, abs); err == nil {
-			source = rel
-		}
-		source = filepath.ToSlash(source)
-		if strings.HasPrefix(source, TextSourcePrefix) {
-			source = "./" + source // a PDF's path never reads as a page folder
-		}
-		jobs = append(jobs, job{path: f, name: filepath.Base(f), source: source})
+		jobs = append(jobs, job{path: f, name: filepath.Base(f), source: pdfSource(absDir, abs)})
 	}
 	if clashes := checkNames(jobs, old, ext); len(clashes) > 0 {
 		return nil, clashError(clashes)
 	}
 	return jobs, nil
+}
+
+// pdfSource is the Source of the PDF at the absolute path abs in a corpus
+// in the absolute folder absDir: relative to it where it can be.
+func pdfSource(absDir, abs string) string {
+	source := abs
+	if rel, err := filepath.Rel(absDir, abs); err == nil {
+		source = rel
+	}
+	source = filepath.ToSlash(source)
+	if strings.HasPrefix(source, TextSourcePrefix) {
+		source = "./" + source // a PDF's path never reads as a page folder
+	}
+	return source
 }
 
 // clash is one name clash: the input at fault (of inputs clashing with
@@ -358,9 +395,14 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 		}
 		doc.Status = StatusResourceLimit
 		doc.Error = fmt.Sprintf("file is %d bytes, over the %d-byte limit", size, limit)
+		j.other = opts.Shard.Count > 0 && !opts.Shard.Owns(doc.BLAKE3)
 		return doc, nil
 	}
 	doc.BLAKE3 = Hash(data)
+	if opts.Shard.Count > 0 && !opts.Shard.Owns(doc.BLAKE3) {
+		j.other = true
+		return doc, nil
+	}
 	if j.reuse != nil && j.reuse.BLAKE3 == doc.BLAKE3 && j.reuse.Bytes == size {
 		return *j.reuse, nil
 	}

@@ -52,6 +52,42 @@
 //     rename); page texts are written before it. An interrupted Build leaves
 //     the previous manifest in force.
 //
+// # Sharded extraction: Build with a Shard, then Merge
+//
+// A corpus too large for one machine is extracted in N shards, each by
+// Build with BuildOptions.Shard{Index: K, Count: N} into a folder of its
+// own, and merged by Merge into the store one Build of all the inputs
+// would have written, byte for byte.
+//
+//   - A document belongs to shard K of N when the first 8 bytes of its
+//     BLAKE3, read as a big-endian integer, leave K when divided by N
+//     (Shard.Owns): its content decides, so documents added to a corpus
+//     leave the others in their shards, and every shard is given all the
+//     inputs. Each shard reads and hashes every input and extracts its
+//     own; names clash across all inputs as in one Build.
+//   - A shard's folder is a corpus store holding its documents only (none
+//     carried over from an earlier build, unchanged ones reused), plus
+//     ShardFile, format "citecheck-shard/1" (ShardManifest): the shard,
+//     N, the folder it was extracted into, the extractor, and every input
+//     of the extraction with its size, hash and shard. Build refuses a
+//     shard into a folder holding a whole corpus, and a whole corpus into
+//     a shard's folder (ErrNotShard).
+//   - Merge refuses, before writing anything, shards that are not exactly
+//     the N shards of one extraction: made by extractors that are not
+//     Equal (version, limits) or from other inputs (ErrShardMismatch), a
+//     shard given twice or a document held by a shard it does not belong
+//     to (ErrShardOverlap), a shard not given or a document its shard does
+//     not hold (ErrShardMissing), a folder without a shard manifest
+//     (ErrNotShard); each in a *ShardError naming the folder. It copies
+//     every stored file, checked against its shard's manifest (an
+//     *IntegrityError otherwise, and what it wrote is removed), compresses
+//     glyph boxes again as Build does, and makes each document's source
+//     relative to the output folder, as Build would have: the PDF's path
+//     is its source read from the folder the shard was extracted into,
+//     which the shard manifest records, so shard folders may move before
+//     the merge and the PDFs may not. Documents of the output corpus not
+//     among the inputs stay, as with Build.
+//
 // # Contract of ImportText: a corpus from page texts
 //
 // ImportText makes a corpus from text that needs no extraction: the output
@@ -98,7 +134,9 @@
 // Per-document outcomes are data (Status), not errors. Build returns an
 // error only for faults that stop the whole job: unreadable inputs,
 // ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus (the output folder holds
-// something else), or I/O errors writing the store. ImportText returns an
+// something else), ErrNotShard, or I/O errors writing the store. Merge
+// returns a *ShardError, ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus,
+// an *IntegrityError, or an I/O error. ImportText returns an
 // *ImportError for every fault of its inputs (the Err* input errors above,
 // ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus, an unreadable file) and a
 // plain error for I/O errors writing the store. Store.Text, Store.AltTexts

@@ -285,7 +285,7 @@ func ImportText(dir string, inputs []string, opts ImportOptions) (*Report, error
 		reused := j.reuse != nil && j.reuse.BLAKE3 == docs[i].BLAKE3 && j.reuse.Bytes == docs[i].Bytes
 		report.Results = append(report.Results, resultOf(&docs[i], reused))
 	}
-	if err := commit(dir, old, ext, jobs, docs); err != nil {
+	if err := commit(dir, old, ext, jobNames(jobs), docs); err != nil {
 		return nil, err
 	}
 	return report, nil
