@@ -101,6 +101,10 @@ var inputErrors = []error{
 	corpus.ErrDuplicateName,        // two inputs with one document name
 	corpus.ErrMixedCorpus,          // PDFs and page texts in one corpus
 	corpus.ErrNoBoxes,              // show --boxes on a page with no glyph boxes
+	corpus.ErrNotShard,             // merge: a folder that is no shard; extract --shard into a whole corpus
+	corpus.ErrShardMismatch,        // merge: shards of other extractors, limits, N or inputs
+	corpus.ErrShardOverlap,         // merge: a shard twice, a document in the wrong shard
+	corpus.ErrShardMissing,         // merge: a shard or a document missing
 	citations.ErrDuplicateDocument, // a corpus naming one document twice
 	freeze.ErrNotLock,              // --lock or --verify names a file that is not a lock
 	freeze.ErrPlanMismatch,         // a plan made for other questions

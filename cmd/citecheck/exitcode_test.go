@@ -98,6 +98,19 @@ func TestExitCodes(t *testing.T) {
 		{why: "a folder as the password file", args: []string{"extract", "--out", "c3", "--password-file", "a-folder", "pdfs"}, code: 2, names: "a-folder"},
 		{why: "--out holding a manifest that does not decode", args: []string{"extract", "--out", "badcorpus", "pdfs"}, code: 2, names: filepath.Join("badcorpus", corpus.ManifestFile)},
 		{why: "PDFs into a corpus of page texts", prep: func() { runCLI(t, "import-text", "--out", "texts", "pages") }, args: []string{"extract", "--out", "texts", "pdfs"}, code: 2, names: "texts"},
+		// extract --shard, merge
+		{why: "a shard extracts", args: []string{"extract", "--shard", "0/2", "--out", "s0", "pdfs"}, code: 0},
+		{why: "the other shard extracts", args: []string{"extract", "--shard", "1/2", "--out", "s1", "pdfs"}, code: 0},
+		{why: "--shard K/N with K past N-1", args: []string{"extract", "--shard", "2/2", "--out", "s2", "pdfs"}, code: 2, names: "--shard"},
+		{why: "a shard into a whole corpus's folder", args: []string{"extract", "--shard", "0/2", "--out", "c1", "pdfs"}, code: 2, names: "c1"},
+		{why: "a whole corpus into a shard's folder", args: []string{"extract", "--out", "s0", "pdfs"}, code: 2, names: "s0"},
+		{why: "the shards merge", args: []string{"merge", "--out", "m1", "s0", "s1"}, code: 0},
+		{why: "a merged shard whose PDF did not extract is a failed check", prep: func() { runCLI(t, "extract", "--shard", "0/1", "--out", "sb", "broken.pdf") }, args: []string{"merge", "--out", "m2", "sb"}, code: 1},
+		{why: "a shard missing", args: []string{"merge", "--out", "m3", "s0"}, code: 2, names: "missing: 1/2"},
+		{why: "a shard given twice", args: []string{"merge", "--out", "m3", "s0", "s1", "s0"}, code: 2, names: "s0: shards overlap"},
+		{why: "a folder that is no shard", args: []string{"merge", "--out", "m3", "s0", "c1"}, code: 2, names: "c1"},
+		{why: "no shard given", args: []string{"merge", "--out", "m3"}, code: 2, names: "no shard"},
+		{why: "a shard's page text changed", prep: func() { damageOnePage(t, "s0", "s1") }, args: []string{"merge", "--out", "m3", "s0", "s1"}, code: 3, names: "page 1"},
 		// import-text
 		{why: "page texts import", args: []string{"import-text", "--out", "texts2", "pages"}, code: 0},
 		{why: "--out naming a regular file is a usage error, not a bug", args: []string{"import-text", "--out", "a-file", "pages"}, code: 2, names: "a-file"},
@@ -208,6 +221,20 @@ func TestExitCodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// damageOnePage changes the first page text stored in the first of the
+// stores that holds one.
+func damageOnePage(t *testing.T, stores ...string) {
+	t.Helper()
+	for _, dir := range stores {
+		pages, _ := filepath.Glob(filepath.Join(dir, "text", "*", "0001.txt"))
+		if len(pages) > 0 {
+			writeFile(t, pages[0], "changed")
+			return
+		}
+	}
+	t.Fatalf("no page text in %v", stores)
 }
 
 // TestExitCodeOf checks the map on the packages' errors as they come,

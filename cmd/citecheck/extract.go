@@ -37,22 +37,33 @@ a PDF that fails is recorded with its outcome class (encrypted, malformed,
 unsupported, timeout, resource_limit, crash) and the others go on. A PDF
 already in the corpus with the same bytes is not extracted again.
 
+With --shard K/N (K from 0 to N-1), only the PDFs of shard K are extracted,
+into a folder of their own: those whose BLAKE3 hash, its first 8 bytes as a
+big-endian number, leaves K when divided by N. Every PDF is still read, to
+hash it; a PDF's shard does not change as the corpus grows. Run the N
+shards anywhere (a Slurm job array, a Kubernetes indexed Job: see
+docs/sharding.md), then "citecheck merge" makes the corpus one extract
+would have made.
+
 Prints a summary table and the documents that did not extract. Progress goes
 to stderr: a bar on a terminal; otherwise (a CI log) a line every 10 seconds
 once a run takes that long.
 
 Example:
   citecheck extract --out corpus pdfs
+  citecheck extract --shard 0/4 --out shards/0 pdfs
 
-Exit status: 0 every document extracted ok; 1 some document did not (each
-is listed with its class); 2 bad usage or inputs (a missing PDF, two PDFs
-with one name, an --out that is not a corpus folder).`)
+Exit status: 0 every document (of the shard) extracted ok; 1 some document
+did not (each is listed with its class); 2 bad usage or inputs (a missing
+PDF, two PDFs with one name, an --out that is not a corpus folder, a shard
+into a whole corpus's folder or the reverse).`)
 	out := fs.String("out", "", "corpus `folder` to create or update (required)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "PDFs to extract in parallel")
 	passwordFile := fs.String("password-file", "", "`file` of passwords to try on encrypted PDFs, one per line")
 	timeout := fs.Duration("timeout", pdftext.DefaultLimits.Timeout, "wall-clock limit per PDF")
 	memory := fs.Int64("memory", pdftext.DefaultLimits.AddressSpace>>20, "address-space limit per PDF, in MiB")
 	asJSON := fs.Bool("json", false, "print the per-document results as JSON instead of tables")
+	shardFlag := fs.String("shard", "", "extract only shard `K/N` (K from 0 to N-1) into --out, for citecheck merge")
 	paths, err := parseFlags(fs, stdout, args)
 	if err != nil {
 		return err
@@ -65,6 +76,12 @@ with one name, an --out that is not a corpus folder).`)
 	}
 	if *jobs < 1 || *timeout <= 0 || *memory < 64 {
 		return usageErrorf("extract: --jobs must be at least 1, --timeout positive and --memory at least 64 MiB")
+	}
+	var shard corpus.Shard
+	if *shardFlag != "" {
+		if shard, err = corpus.ParseShard(*shardFlag); err != nil {
+			return usageErrorf("extract: --shard: %v", err)
+		}
 	}
 	var passwords []string
 	if *passwordFile != "" {
@@ -103,6 +120,7 @@ with one name, an --out that is not a corpus folder).`)
 		Extract:   runner.Extract,
 		Jobs:      *jobs,
 		Progress:  func(p corpus.Progress) { bar.add(p.Result.Name) },
+		Shard:     shard,
 	})
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
@@ -118,6 +136,9 @@ with one name, an --out that is not a corpus folder).`)
 			return err
 		}
 	} else {
+		if shard.Count > 0 {
+			fmt.Fprintf(stdout, "shard %s: %d of %d documents\n\n", shard, len(report.Results), len(files))
+		}
 		printExtractReport(stdout, report, time.Since(start))
 	}
 	if report.Count(corpus.StatusOK) != len(report.Results) {

@@ -33,6 +33,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{name: "extract", summary: "extract page text and hashes from PDFs into a corpus store", run: runExtract},
+		{name: "merge", summary: "merge the shards of extract --shard K/N into the corpus one extract would make", run: runMerge},
 		{name: "import-text", summary: "make a corpus store from page texts (OCR output, trusted text) instead of PDFs", run: runImportText},
 		{name: "show", summary: "print a document's stored page text, with an offset ruler on request", run: runShow},
 		{name: "locate", summary: "find where each quote lies: unique, ambiguous, not found, and at what level", run: runLocate},

@@ -16,9 +16,14 @@ import (
 
 // TestMain lets the test binary serve as the extraction child: the runner
 // re-executes its own executable, which under "go test" is this binary.
+// With CITECHECK_TEST_CLI=1 it is the citecheck command itself, for tests
+// that run documented scripts (TestShardingRecipesRun).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[len(os.Args)-1] == pdftext.ChildCommand {
 		os.Exit(pdftext.ChildMain(os.Stdin, os.Stdout, os.Stderr))
+	}
+	if os.Getenv(testCLIEnv) == "1" {
+		os.Exit(exitCode(os.Stderr, run(os.Stdout, os.Stderr, os.Args[1:])))
 	}
 	os.Exit(m.Run())
 }
