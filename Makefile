@@ -42,6 +42,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeManifest$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./corpus/
 	$(GO) test -run=NONE -fuzz='^FuzzFontPrograms$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontfile/
 	$(GO) test -run=NONE -fuzz='^FuzzMendObjects$$' -fuzztime=$(FUZZTIME) ./pdftext/
+	$(GO) test -run=NONE -fuzz='^FuzzDecodeResponse$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeTextString$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontenc/
 	$(GO) test -run=NONE -fuzz='^FuzzNormalize$$' -fuzztime=$(FUZZTIME) ./textnorm/
 	$(GO) test -run=NONE -fuzz='^FuzzNormalizeValue$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./textnorm/
