@@ -5,7 +5,7 @@ GRADING ?= ../shared/grading
 JOBS    ?= 2
 BENCHTMP ?= $(or $(TMPDIR),/tmp)/citecheck-bench
 
-.PHONY: all build demo test lint fuzz-smoke bench bench-fidelity reftools clean
+.PHONY: all build demo test lint fuzz-smoke bench bench-fidelity reftools screenshot clean
 
 all: build
 
@@ -18,6 +18,13 @@ build:
 # the report among them, are kept in bin/demo.
 demo:
 	$(GO) run ./cmd/citecheck demo --out bin/demo
+
+# docs/report.png, the README's picture of the demo's report, taken by
+# headless Chromium (Debian's chromium, or CHROMIUM=...).
+CHROMIUM ?= chromium
+screenshot: demo
+	$(CHROMIUM) --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1000 \
+		--screenshot=docs/report.png file://$(CURDIR)/bin/demo/report/report.html 2>/dev/null
 
 # Every test, the corpus sweeps included (they skip, saying so, when
 # ../shared is absent), after the lint checks. TESTFLAGS adds go test flags
@@ -43,6 +50,9 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzFontPrograms$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontfile/
 	$(GO) test -run=NONE -fuzz='^FuzzMendObjects$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeResponse$$' -fuzztime=$(FUZZTIME) ./pdftext/
+	$(GO) test -run=NONE -fuzz='^FuzzReadResults$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./metrics/
+	$(GO) test -run=NONE -fuzz='^FuzzAlign$$' -fuzztime=$(FUZZTIME) ./textnorm/
+	$(GO) test -run=NONE -fuzz='^FuzzScoreAnswer$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeTextString$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontenc/
 	$(GO) test -run=NONE -fuzz='^FuzzNormalize$$' -fuzztime=$(FUZZTIME) ./textnorm/
 	$(GO) test -run=NONE -fuzz='^FuzzNormalizeValue$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./textnorm/
