@@ -50,24 +50,26 @@ var ErrNoBoxes = errors.New("no glyph boxes stored for this page")
 
 // EncodeBoxes writes boxes in BoxesFormat, uncompressed.
 func EncodeBoxes(boxes []GlyphBox) []byte {
-	var b bytes.Buffer
-	b.WriteString(BoxesFormat + "\n")
-	var line []byte
+	b := make([]byte, 0, len(BoxesFormat)+1+len(boxes)*24)
+	b = append(b, BoxesFormat+"\n"...)
 	prevEnd, prevX1, prevY0 := 0, int64(0), int64(0)
 	for _, g := range boxes {
 		x0, y0, x1, y1 := centi(g.X0), centi(g.Y0), centi(g.X1), centi(g.Y1)
-		line = line[:0]
-		for i, v := range [6]int64{int64(g.Start - prevEnd), int64(g.End - g.Start), x0 - prevX1, y0 - prevY0, x1 - x0, y1 - y0} {
-			if i > 0 {
-				line = append(line, ' ')
-			}
-			line = strconv.AppendInt(line, v, 10)
-		}
-		line = append(line, '\n')
-		b.Write(line)
+		b = strconv.AppendInt(b, int64(g.Start-prevEnd), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(g.End-g.Start), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, x0-prevX1, 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, y0-prevY0, 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, x1-x0, 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, y1-y0, 10)
+		b = append(b, '\n')
 		prevEnd, prevX1, prevY0 = g.End, x1, y0
 	}
-	return b.Bytes()
+	return b
 }
 
 // centi rounds a coordinate to hundredths of a point, clamped to what a
@@ -77,7 +79,14 @@ func centi(v float64) int64 {
 	if math.IsNaN(v) {
 		return 0
 	}
-	return int64(math.Round(math.Max(-lim, math.Min(lim, v*100))))
+	x := v * 100
+	// As math.Max(-lim, math.Min(lim, x)), without the calls: x is no NaN.
+	if x > lim {
+		x = lim
+	} else if x < -lim {
+		x = -lim
+	}
+	return int64(math.Round(x))
 }
 
 // A BoxesError locates a fault in glyph-box data.
@@ -125,21 +134,12 @@ func scanBoxes(data []byte, textLen int, fn func(GlyphBox)) error {
 		} else {
 			data = nil
 		}
-		var v [6]int64
-		k := 0
-		for f := range bytes.FieldsSeq(line) {
-			if k == 6 {
-				return &BoxesError{n, "more than 6 fields"}
+		v, ok := boxLineFast(line)
+		if !ok {
+			var err *BoxesError
+			if v, err = boxLine(line, n); err != nil {
+				return err
 			}
-			x, ok := parseBoxInt(f)
-			if !ok {
-				return &BoxesError{n, fmt.Sprintf("field %d: %q is not an integer in range", k+1, f)}
-			}
-			v[k] = x
-			k++
-		}
-		if k != 6 {
-			return &BoxesError{n, fmt.Sprintf("want 6 fields, got %d", k)}
 		}
 		gap, length, dx0, dy0, w, h := v[0], v[1], v[2], v[3], v[4], v[5]
 		start := prevEnd + gap
@@ -161,6 +161,67 @@ func scanBoxes(data []byte, textLen int, fn func(GlyphBox)) error {
 		prevEnd, prevX1, prevY0 = end, x0+w, y0
 	}
 	return nil
+}
+
+// boxLine reads the six fields of a box line, separated by any white
+// space.
+func boxLine(line []byte, n int) ([6]int64, *BoxesError) {
+	var v [6]int64
+	k := 0
+	for f := range bytes.FieldsSeq(line) {
+		if k == 6 {
+			return v, &BoxesError{n, "more than 6 fields"}
+		}
+		x, ok := parseBoxInt(f)
+		if !ok {
+			return v, &BoxesError{n, fmt.Sprintf("field %d: %q is not an integer in range", k+1, f)}
+		}
+		v[k] = x
+		k++
+	}
+	if k != 6 {
+		return v, &BoxesError{n, fmt.Sprintf("want 6 fields, got %d", k)}
+	}
+	return v, nil
+}
+
+// boxLineFast reads a box line as EncodeBoxes writes it, six integers
+// parseBoxInt accepts separated by single spaces, in one pass; for any
+// other line it returns false and boxLine decides. The parent validates
+// every box a worker sends with it, megabytes per corpus.
+func boxLineFast(line []byte) ([6]int64, bool) {
+	var v [6]int64
+	i := 0
+	for k := range 6 {
+		if k > 0 {
+			if i >= len(line) || line[i] != ' ' {
+				return v, false
+			}
+			i++
+		}
+		neg := false
+		if i < len(line) && (line[i] == '-' || line[i] == '+') {
+			neg = line[i] == '-'
+			i++
+		}
+		start := i
+		var x int64
+		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+			x = x*10 + int64(line[i]-'0')
+			i++
+			if i-start > 16 {
+				return v, false
+			}
+		}
+		if i == start || x > maxBoxDelta {
+			return v, false
+		}
+		if neg {
+			x = -x
+		}
+		v[k] = x
+	}
+	return v, i == len(line)
 }
 
 // parseBoxInt reads an optionally signed decimal integer within

@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,4 +138,69 @@ func FuzzDecodeManifest(f *testing.F) {
 			t.Fatalf("a re-encoded manifest is refused: %v", err)
 		}
 	})
+}
+
+// FuzzBoxLineFast: the one-pass reader of box lines accepts only lines the
+// general reader accepts, with the same numbers, so validating boxes gives
+// the same answers, and errors, as before it existed.
+func FuzzBoxLineFast(f *testing.F) {
+	for _, line := range []string{"0 1 7200 69800 667 1000", "-0 +1 -2 3 4 5", "1  2 3 4 5 6", "1 2 3 4 5", "1 2 3 4 5 6 ", "1 2 3 4 5 1125899906842625", "1 2 3 4 5 99999999999999999"} {
+		f.Add([]byte(line))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		fast, ok := boxLineFast(line)
+		if !ok {
+			return
+		}
+		slow, err := boxLine(line, 2)
+		if err != nil {
+			t.Fatalf("%q: the fast reader accepts what the general one refuses: %v", line, err)
+		}
+		if fast != slow {
+			t.Fatalf("%q: fast %v, general %v", line, fast, slow)
+		}
+	})
+}
+
+func BenchmarkValidateBoxes(b *testing.B) {
+	var boxes []GlyphBox
+	for i := range 3000 {
+		x := float64(i%80) * 6.1
+		boxes = append(boxes, GlyphBox{Start: i, End: i + 1, X0: 72 + x, Y0: 700 - float64(i/80)*12, X1: 72 + x + 5.5, Y1: 712 - float64(i/80)*12})
+	}
+	data := EncodeBoxes(boxes)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if err := ValidateBoxes(data, 3000); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodeBoxes(b *testing.B) {
+	var boxes []GlyphBox
+	for i := range 3000 {
+		x := float64(i%80) * 6.1
+		boxes = append(boxes, GlyphBox{Start: i, End: i + 1, X0: 72 + x, Y0: 700 - float64(i/80)*12, X1: 72 + x + 5.5, Y1: 712 - float64(i/80)*12})
+	}
+	for b.Loop() {
+		EncodeBoxes(boxes)
+	}
+}
+
+// TestCentiClamps pins centi's rounding and clamping, which glyph boxes
+// and their hashes depend on: half away from zero, and ±2^40 at most.
+func TestCentiClamps(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want int64
+	}{
+		{0.005, 1}, {-0.005, -1}, {1.234, 123}, {math.Copysign(0, -1), 0}, {math.NaN(), 0},
+		{math.Inf(1), 1 << 40}, {math.Inf(-1), -(1 << 40)}, {1e300, 1 << 40}, {-1e300, -(1 << 40)},
+	}
+	for _, tc := range tests {
+		if got := centi(tc.v); got != tc.want {
+			t.Errorf("centi(%v) = %d, want %d", tc.v, got, tc.want)
+		}
+	}
 }
