@@ -39,6 +39,9 @@ type lexer struct {
 	depth int
 	// scratch is reused for decoded strings.
 	scratch []byte
+	// elems holds the elements of the arrays being read, innermost last;
+	// each array gets a slice of its exact length when it ends.
+	elems []operand
 }
 
 const maxOperandDepth = 32
@@ -325,19 +328,25 @@ func (l *lexer) array() operand {
 	v := operand{kind: kArray}
 	l.depth++
 	defer func() { l.depth-- }()
+	if l.depth > maxOperandDepth {
+		l.skipTo(']')
+		return v
+	}
+	mark := len(l.elems)
 	for {
-		if l.depth > maxOperandDepth {
-			l.skipTo(']')
-			return v
-		}
 		tok, o, _ := l.next()
 		switch tok {
 		case tOperand:
-			v.arr = append(v.arr, o)
+			l.elems = append(l.elems, o)
 		case tOperator:
 			// An operator inside an array is malformed; keep reading so
 			// that the array's strings are not lost.
 		case tArrayEnd, tEOF:
+			if len(l.elems) > mark {
+				v.arr = append([]operand(nil), l.elems[mark:]...)
+				clear(l.elems[mark:])
+				l.elems = l.elems[:mark]
+			}
 			return v
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -24,10 +25,12 @@ func inflate(raw []byte, limit int64) ([]byte, error) {
 	if len(raw) >= 2 && raw[0]&0x0F == 8 && (uint16(raw[0])<<8|uint16(raw[1]))%31 == 0 {
 		body = raw[2:]
 	}
-	r := flate.NewReader(bytes.NewReader(body))
-	defer r.Close()
-	var out bytes.Buffer
-	n, err := io.Copy(&out, io.LimitReader(r, limit+1))
+	r := newInflater(bytes.NewReader(body))
+	defer inflaters.Put(r)
+	// Room for a typical content stream, which deflate shrinks about
+	// fourfold, and no more than a megabyte ahead of the data.
+	out := bytes.NewBuffer(make([]byte, 0, min(int64(len(body))*4+512, 1<<20, limit+1)))
+	n, err := io.Copy(out, io.LimitReader(r, limit+1))
 	if n > limit {
 		return out.Bytes()[:limit], errBudget
 	}
@@ -35,6 +38,19 @@ func inflate(raw []byte, limit int64) ([]byte, error) {
 		return out.Bytes(), fmt.Errorf("corrupt Flate data after %d bytes: %v", n, err)
 	}
 	return out.Bytes(), nil
+}
+
+// inflaters keeps flate decompressors for reuse: each holds a 32 KiB
+// window, and a document can have thousands of streams. A reset
+// decompressor reads as a new one does.
+var inflaters sync.Pool
+
+func newInflater(r io.Reader) io.ReadCloser {
+	if z, ok := inflaters.Get().(io.ReadCloser); ok {
+		z.(flate.Resetter).Reset(r, nil)
+		return z
+	}
+	return flate.NewReader(r)
 }
 
 // decoder decodes streams within one document's budget and caches results
