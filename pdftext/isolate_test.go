@@ -326,3 +326,18 @@ func TestWorkersDoNotChangeTheStore(t *testing.T) {
 		assert.Equal(t, first, store, tc.why)
 	}
 }
+
+func TestWorkerEnv(t *testing.T) {
+	tests := []struct {
+		env  []string
+		want []string
+		why  string
+	}{
+		{[]string{"HOME=/h"}, []string{"HOME=/h", "GOTRACEBACK=single", "GODEBUG=madvdontneed=0"}, "MADV_FREE and short tracebacks by default"},
+		{[]string{"GODEBUG=gctrace=1", "GOTRACEBACK=all"}, []string{"GOTRACEBACK=single", "GODEBUG=madvdontneed=0,gctrace=1"}, "the caller's GODEBUG kept"},
+		{[]string{"GODEBUG=madvdontneed=1"}, []string{"GOTRACEBACK=single", "GODEBUG=madvdontneed=0,madvdontneed=1"}, "the caller's madvdontneed comes later, and wins"},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, workerEnv(tc.env), tc.why)
+	}
+}
