@@ -489,51 +489,58 @@ func inputsDiff(a, b []ShardInput) string {
 	return "none"
 }
 
+// storedFile is one file the manifest records for a page.
+type storedFile struct {
+	rel      string // slash-separated, in the store
+	recorded string // its BLAKE3 (of the uncompressed bytes)
+	gzipped  bool
+}
+
+// storedFiles lists every file the manifest records for a page (1-based)
+// of doc: its text, glyph boxes and alternative texts. A new kind of
+// stored file must be listed here, or Merge leaves it behind
+// (TestMergeKnowsEveryPageField).
+func storedFiles(doc *Document, page int) ([]storedFile, error) {
+	p := doc.Pages[page-1]
+	rel, err := pageFile(doc.BLAKE3, page)
+	if err != nil {
+		return nil, err
+	}
+	files := []storedFile{{rel: rel, recorded: p.BLAKE3}}
+	if p.Boxes != "" {
+		rel, _ := boxesFile(doc.BLAKE3, page) // the hash is good: pageFile took it
+		files = append(files, storedFile{rel: rel, recorded: p.Boxes, gzipped: true})
+	}
+	for k, h := range p.Alts {
+		rel, _ := altFile(doc.BLAKE3, page, k)
+		files = append(files, storedFile{rel: rel, recorded: h})
+	}
+	return files, nil
+}
+
 // copyDocument copies the stored files of doc from its shard into the
 // corpus at dir, checking each against the shard's manifest. Glyph boxes
 // are compressed again, as Build compresses them, so the corpus does not
 // depend on the compressor of the program that made the shard.
 func copyDocument(ctx context.Context, dir string, st *shardStore, doc *Document) error {
 	src := &Store{dir: st.dir, manifest: st.manifest}
-	for i, p := range doc.Pages {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		page := i + 1
-		rel, err := pageFile(doc.BLAKE3, page)
+	for page := 1; page <= len(doc.Pages); page++ {
+		files, err := storedFiles(doc, page)
 		if err != nil {
 			return err
 		}
-		text, err := src.readStored(doc, page, rel, p.BLAKE3, false)
-		if err != nil {
-			return err
-		}
-		if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), text); err != nil {
-			return err
-		}
-		if p.Boxes != "" {
-			rel, err := boxesFile(doc.BLAKE3, page)
+		for _, f := range files {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			b, err := src.readStored(doc, page, f.rel, f.recorded, f.gzipped)
 			if err != nil {
 				return err
 			}
-			boxes, err := src.readStored(doc, page, rel, p.Boxes, true)
-			if err != nil {
-				return err
+			if f.gzipped {
+				b = compressBoxes(b)
 			}
-			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), compressBoxes(boxes)); err != nil {
-				return err
-			}
-		}
-		for k, h := range p.Alts {
-			rel, err := altFile(doc.BLAKE3, page, k)
-			if err != nil {
-				return err
-			}
-			alt, err := src.readStored(doc, page, rel, h, false)
-			if err != nil {
-				return err
-			}
-			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), alt); err != nil {
+			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(f.rel)), b); err != nil {
 				return err
 			}
 		}

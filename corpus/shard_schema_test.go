@@ -17,14 +17,7 @@ import (
 // the shard manifests Build writes, and refuses one with a key citecheck
 // does not know.
 func TestShardManifestSchema(t *testing.T) {
-	const name = "corpus-shard.schema.json"
-	data, err := os.ReadFile(filepath.Join("..", "docs", "schema", name))
-	require.NoError(t, err)
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	require.NoError(t, err)
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource(name, doc))
-	schema, err := c.Compile(name)
+	schema, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "docs", "schema", "corpus-shard.schema.json"))
 	require.NoError(t, err)
 
 	in := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -319,4 +320,21 @@ func TestShardAndCorpusFoldersDoNotMix(t *testing.T) {
 	st, err := Open(shard)
 	require.NoError(t, err)
 	assert.Len(t, st.Manifest().Documents, len(other.Results), "the folder now holds shard 1/2 and nothing of 0/2")
+}
+
+// TestMergeKnowsEveryPageField: Merge copies the files storedFiles lists,
+// which the manifest's page fields record. A new page field may name a new
+// kind of stored file: list it in storedFiles (and here), or merged stores
+// lose it.
+func TestMergeKnowsEveryPageField(t *testing.T) {
+	known := map[string]string{
+		"page": "a number", "chars": "a length", "label": "text", "flags": "text", "warnings": "text",
+		"blake3": "the page text, copied", "boxes": "glyph boxes, copied", "alts": "alternative texts, copied",
+	}
+	pt := reflect.TypeFor[Page]()
+	for i := range pt.NumField() {
+		name, _, _ := strings.Cut(pt.Field(i).Tag.Get("json"), ",")
+		_, ok := known[name]
+		assert.True(t, ok, "manifest page field %q: if it records a stored file, copy it in storedFiles", name)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/corpus"
@@ -133,18 +132,7 @@ func jsonString(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}
-	var sb strings.Builder
-	sb.Grow(len(b) + 16)
-	for len(b) > 0 {
-		c, size := utf8.DecodeRune(b)
-		if c == utf8.RuneError && size == 1 {
-			sb.WriteString("\uFFFD")
-		} else {
-			sb.Write(b[:size])
-		}
-		b = b[size:]
-	}
-	return sb.String()
+	return string([]rune(string(b))) // a rune for each byte that does not decode
 }
 
 // count reads a number of elements, each at least one byte long.

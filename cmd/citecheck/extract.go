@@ -123,23 +123,30 @@ into a whole corpus's folder or the reverse).`)
 		Shard:     shard,
 	})
 	bar.finish()
+	if err == nil && shard.Count > 0 && !*asJSON {
+		fmt.Fprintf(stdout, "shard %s: %d of %d documents\n\n", shard, len(report.Results), len(files))
+	}
+	return finishBuild(stdout, "extract", report, err, *asJSON, time.Since(start))
+}
+
+// finishBuild renders what a build of a corpus (extract, merge) returned:
+// the per-document results as JSON, or the summary table; a document that
+// did not extract ok makes the verb's checks fail.
+func finishBuild(stdout io.Writer, verb string, report *corpus.Report, err error, asJSON bool, elapsed time.Duration) error {
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("extract: interrupted: %w", err)
+		return fmt.Errorf("%s: interrupted: %w", verb, err)
 	}
 	if err != nil {
-		return fmt.Errorf("extract: %w", err)
+		return fmt.Errorf("%s: %w", verb, err)
 	}
-	if *asJSON {
+	if asJSON {
 		if err := writeJSON(stdout, struct {
 			Results []corpus.Result `json:"results"`
 		}{report.Results}); err != nil {
 			return err
 		}
 	} else {
-		if shard.Count > 0 {
-			fmt.Fprintf(stdout, "shard %s: %d of %d documents\n\n", shard, len(report.Results), len(files))
-		}
-		printExtractReport(stdout, report, time.Since(start))
+		printExtractReport(stdout, report, elapsed)
 	}
 	if report.Count(corpus.StatusOK) != len(report.Results) {
 		return errChecksFailed

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -65,23 +63,5 @@ func runMerge(stdout, stderr io.Writer, args []string) error {
 	defer stop()
 	start := time.Now()
 	report, err := corpus.Merge(ctx, *out, shards, corpus.MergeOptions{Jobs: *jobs})
-	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("merge: interrupted: %w", err)
-	}
-	if err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	if *asJSON {
-		if err := writeJSON(stdout, struct {
-			Results []corpus.Result `json:"results"`
-		}{report.Results}); err != nil {
-			return err
-		}
-	} else {
-		printExtractReport(stdout, report, time.Since(start))
-	}
-	if report.Count(corpus.StatusOK) != len(report.Results) {
-		return errChecksFailed
-	}
-	return nil
+	return finishBuild(stdout, "merge", report, err, *asJSON, time.Since(start))
 }
