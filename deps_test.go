@@ -37,6 +37,7 @@ var allowed = map[string][]string{
 	"pdftext/internal/fontfile":       {"pdftext/internal/fontenc"},
 	"pdftext":                         {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc", "pdftext/internal/fontfile"},
 	"internal/fidelity":               {"corpus", "textnorm"},
+	"internal/sweeps":                 {},
 	"internal/cmd/citecheck-bench":    {"citations", "corpus", "internal/fidelity", "pdftext", "textnorm"},
 	"internal/cmd/citecheck-locbench": {"citations", "corpus"},
 	"cmd/citecheck":                   {"*"},

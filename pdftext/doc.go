@@ -14,7 +14,15 @@
 // next one's origin) is wider than 0.1 of the font size, or where a space
 // glyph with a real advance was drawn and the gap is at least 0.03 of it; a
 // newline where the baseline moves by more than half the font size, the
-// writing direction changes, or the text jumps back along its line. The
+// writing direction changes, or the text jumps back along its line. A
+// spacing accent drawn over the letter before or after it (TeX's "¨ı") is
+// placed as that letter is, so no space or line break falls between them
+// (poppler's test: the middles within 0.3 of the letter's width, the
+// baselines within 0.4 em). A glyph drawn again on top of an earlier one
+// with the same text is read once (fake bold, shadows) when it follows
+// that glyph or repeats a neighbour of it as well: a lone glyph on another
+// line's glyph of the same character is kept (the "4" of an amount drawn
+// over the "4" of a wrapped line); Options.KeepCopies keeps every copy. The
 // glyphs inside a marked-content span with /ActualText are replaced by that
 // text. A code no font data maps becomes U+FFFD, never its raw bytes. The
 // same bytes always give the same text; Version names the behaviour, and

@@ -8,7 +8,7 @@ import (
 
 // Version identifies the extractor's behaviour. Any change that can change a
 // page text changes it, since stored offsets depend on the text.
-const Version = "0.5.0"
+const Version = "0.6.0"
 
 // Name is the extractor's name in corpus manifests.
 const Name = "citecheck-pdftext"
@@ -22,6 +22,11 @@ type Options struct {
 	// Passwords are tried, after the empty password, on an encrypted file.
 	Passwords []string
 	Limits    Limits
+	// KeepCopies keeps the glyphs drawn again on top of themselves (fake
+	// bold, shadows), which extraction otherwise reads once: for measuring
+	// what that rule drops. The text then differs from what a corpus
+	// stores; Runner never sets it.
+	KeepCopies bool
 }
 
 // Document is the text of one PDF.
@@ -66,6 +71,7 @@ func Extract(data []byte, opts Options) (*Document, error) {
 	labels := obj.pageLabels(len(pages))
 	doc := &Document{Warnings: warnings}
 	x := newInterp(obj, lim)
+	x.keepCopies = opts.KeepCopies
 	var total int64
 	for i, p := range pages {
 		page, err := extractPage(x, p)
@@ -90,7 +96,7 @@ func Extract(data []byte, opts Options) (*Document, error) {
 func extractPage(x *interp, p pageInfo) (page Page, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			text, boxes, alts := layout(x.glyphs)
+			text, boxes, alts := layout(x.glyphs, x.keepCopies)
 			page = Page{
 				Text:     text,
 				Alts:     alts,
@@ -108,6 +114,6 @@ func extractPage(x *interp, p pageInfo) (page Page, err error) {
 		}
 		warnings = append(warnings, err.Error())
 	}
-	text, boxes, alts := layout(glyphs)
+	text, boxes, alts := layout(glyphs, x.keepCopies)
 	return Page{Text: text, Alts: alts, Boxes: boxes, Warnings: warnings}, nil
 }

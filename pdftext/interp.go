@@ -32,6 +32,8 @@ type interp struct {
 	lim Limits
 	ops int64 // operators run so far in the document
 
+	keepCopies bool // Options.KeepCopies
+
 	fonts map[int]*font // by object number
 
 	// Per page.

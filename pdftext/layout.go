@@ -44,7 +44,7 @@ const (
 // alts are the same text as other extractors' readings give it (codeAlias),
 // code point for code point, so that their offsets are the text's: one per
 // reading that differs from the text and from the readings before it.
-func layout(glyphs []glyph) (text string, boxes []corpus.GlyphBox, alts []string) {
+func layout(glyphs []glyph, keepCopies bool) (text string, boxes []corpus.GlyphBox, alts []string) {
 	var b []byte
 	type aliasAt struct {
 		cp    int
@@ -80,7 +80,12 @@ func layout(glyphs []glyph) (text string, boxes []corpus.GlyphBox, alts []string
 	// inside an over-wide ligature, or cancelled by a negative Tw, is no
 	// word boundary (poppler ignores space glyphs altogether).
 	pending := false
-	dup := overprinted(glyphs)
+	dup := make([]bool, len(glyphs))
+	if !keepCopies {
+		dup = overprinted(glyphs)
+	}
+	ride := accentsOn(glyphs, dup)
+	glued := false // g follows the accent drawn over it: no separator
 	for i := range glyphs {
 		g := &glyphs[i]
 		if g.text == "" || dup[i] {
@@ -92,10 +97,19 @@ func layout(glyphs []glyph) (text string, boxes []corpus.GlyphBox, alts []string
 			}
 			continue
 		}
+		// An accent drawn over the letter after it is placed as that
+		// letter; one drawn over the letter before it leaves prev there.
+		at := g
+		if r := ride[i]; r > i {
+			at = &glyphs[r]
+		}
 		if prev != nil {
-			sep := separator(prev, g)
-			if sep == sepNone && pending && gapAfter(prev, g) > pendingGap*math.Max(prev.size, g.size) {
+			sep := separator(prev, at)
+			if sep == sepNone && pending && gapAfter(prev, at) > pendingGap*math.Max(prev.size, at.size) {
 				sep = sepSpace
+			}
+			if glued || ride[i] >= 0 && ride[i] < i {
+				sep = sepNone
 			}
 			switch sep {
 			case sepDrop:
@@ -109,7 +123,10 @@ func layout(glyphs []glyph) (text string, boxes []corpus.GlyphBox, alts []string
 		}
 		pending = false
 		line = append(line, g)
-		prev = g
+		glued = ride[i] > i
+		if !(ride[i] >= 0 && ride[i] < i) {
+			prev = at
+		}
 	}
 	flush()
 	text = strings.TrimRightFunc(string(b), unicode.IsSpace)
@@ -238,21 +255,54 @@ func appendSpace(b []byte, cp int, c byte) ([]byte, int) {
 }
 
 // overprinted marks each glyph that repeats an earlier glyph of the same
-// text drawn at (nearly) the same place: the copies that fake bold type or
-// a shadow, wherever they come in the content stream (a whole line is often
-// drawn twice, so the copy does not follow its original).
+// text drawn at (nearly) the same place as a copy that fakes bold type or a
+// shadow, wherever it comes in the content stream (a whole line is often
+// drawn twice, so the copy does not follow its original). A copy repeats
+// the glyph just before it, or is part of a run drawn twice: the glyph
+// before or after it repeats, at (nearly) the same place, the glyph before
+// or after its original. A lone glyph that falls on another line's glyph of
+// the same character is no copy: the "4" of an amount drawn over the "4" of
+// a wrapped line ("26406576" over "144,", pdfplumber's issue-912.pdf) is
+// kept.
 func overprinted(glyphs []glyph) []bool {
 	dup := make([]bool, len(glyphs))
+	// prev and next: the neighbouring glyphs that draw something.
+	prev := make([]int32, len(glyphs))
+	next := make([]int32, len(glyphs))
+	last := int32(-1)
+	for i := range glyphs {
+		prev[i] = last
+		if drawsText(&glyphs[i]) {
+			last = int32(i)
+		}
+	}
+	last = -1
+	for i := len(glyphs) - 1; i >= 0; i-- {
+		next[i] = last
+		if drawsText(&glyphs[i]) {
+			last = int32(i)
+		}
+	}
+	// repeats reports whether glyph a is drawn as glyph b, at (nearly) the
+	// same place.
+	repeats := func(a, b int32) bool {
+		if a < 0 || b < 0 || a == b {
+			return false
+		}
+		g, o := &glyphs[a], &glyphs[b]
+		tol := float64(overprintTol * g.size)
+		return o.text == g.text && math.Abs(o.ox-g.ox) < tol && math.Abs(o.oy-g.oy) < tol && math.Abs(o.size-g.size) < tol
+	}
 	// A grid of cells two tolerances wide: the square of points within one
 	// tolerance of a glyph overlaps at most four cells, found by rounding
-	// its coordinates. Cells chain the glyphs in them through next; keys are
+	// its coordinates. Cells chain the glyphs in them through chain; keys are
 	// packed coordinates, so no string is hashed.
 	head := make(map[uint64]int32, len(glyphs)/4)
-	next := make([]int32, len(glyphs))
+	chain := make([]int32, len(glyphs))
 	key := func(cx, cy int64) uint64 { return uint64(uint32(cx))<<32 | uint64(uint32(cy)) }
 	for i := range glyphs {
 		g := &glyphs[i]
-		if g.text == "" || g.size <= 0 || isBlank(g.text) {
+		if !drawsText(g) {
 			continue
 		}
 		// Rounded: the compiler may turn 2*tol into tol+tol and fuse that.
@@ -272,9 +322,11 @@ func overprinted(glyphs []glyph) []bool {
 		}
 	search:
 		for _, c := range [4][2]int64{{cx, cy}, {nx, cy}, {cx, ny}, {nx, ny}} {
-			for j := head[key(c[0], c[1])] - 1; j >= 0; j = next[j] - 1 {
-				o := &glyphs[j]
-				if o.text == g.text && math.Abs(o.ox-g.ox) < tol && math.Abs(o.oy-g.oy) < tol && math.Abs(o.size-g.size) < tol {
+			for j := head[key(c[0], c[1])] - 1; j >= 0; j = chain[j] - 1 {
+				if !repeats(int32(i), j) {
+					continue
+				}
+				if prev[i] == j || repeats(prev[i], prev[j]) || repeats(next[i], next[j]) {
 					dup[i] = true
 					break search
 				}
@@ -282,12 +334,79 @@ func overprinted(glyphs []glyph) []bool {
 		}
 		if !dup[i] {
 			k := key(cx, cy)
-			next[i] = head[k]
+			chain[i] = head[k]
 			head[k] = int32(i + 1)
 		}
 	}
 	return dup
 }
+
+// Accents riding on a letter: TeX and other typesetters without accented
+// glyphs draw a spacing accent over a letter (a dotless i under ¨), before
+// or after it. Poppler joins the two when the accent's middle lies within
+// 0.3 of the letter's width of the letter's middle and their baselines
+// are within 0.4 of an em (TextOutputDev's combMaxMidDelta and
+// combMaxBaseDelta); so does layout, so that no space or line break falls
+// between them ("B¨unning", not "B ¨\nunning"). The text keeps both glyphs;
+// the quote profile composes them (textnorm quote/v2).
+const (
+	accentMidDelta  = 0.3
+	accentBaseDelta = 0.4
+)
+
+// isSpacingAccent is the text of a spacing accent glyph (poppler's
+// combining table, with the ogonek).
+func isSpacingAccent(s string) bool {
+	switch s {
+	case "`", "\u00a8", "\u00af", "\u00b4", "\u00b8", "\u02c6", "\u02c7", "\u02d8", "\u02d9", "\u02da", "\u02db", "\u02dc", "\u02dd":
+		return true
+	}
+	return false
+}
+
+// accentsOn returns, for each glyph, the index of the letter a spacing
+// accent is drawn over (the next glyph drawn, else the previous one), or -1.
+func accentsOn(glyphs []glyph, dup []bool) []int {
+	ride := make([]int, len(glyphs))
+	drawn := func(k int) bool { return k >= 0 && k < len(glyphs) && !dup[k] && drawsText(&glyphs[k]) }
+	for i := range glyphs {
+		ride[i] = -1
+		if dup[i] || !isSpacingAccent(glyphs[i].text) {
+			continue
+		}
+		p, n := i-1, i+1
+		for p >= 0 && !drawn(p) {
+			p--
+		}
+		for n < len(glyphs) && !drawn(n) {
+			n++
+		}
+		switch {
+		case drawn(n) && over(&glyphs[i], &glyphs[n]):
+			ride[i] = n
+		case drawn(p) && over(&glyphs[i], &glyphs[p]):
+			ride[i] = p
+		}
+	}
+	return ride
+}
+
+// over reports whether accent a is drawn over letter l, by poppler's test.
+func over(a, l *glyph) bool {
+	r, _ := utf8.DecodeRuneInString(l.text)
+	if !unicode.IsLetter(r) || l.size <= 0 || dot(a.dx, a.dy, l.dx, l.dy) < 0.95 {
+		return false
+	}
+	w := dot(l.ex-l.ox, l.ey-l.oy, l.dx, l.dy)
+	// The middles along the writing direction, and the baselines across it.
+	am := float64(dot(a.ox, a.oy, l.dx, l.dy) + float64(0.5*dot(a.ex-a.ox, a.ey-a.oy, l.dx, l.dy)))
+	lm := float64(dot(l.ox, l.oy, l.dx, l.dy) + float64(0.5*w))
+	perp := dot(a.ox-l.ox, a.oy-l.oy, -l.dy, l.dx)
+	return math.Abs(am-lm) < float64(accentMidDelta*math.Abs(w)) && math.Abs(perp) < float64(accentBaseDelta*l.size)
+}
+
+// drawsText reports whether a glyph shows text a copy could repeat.
+func drawsText(g *glyph) bool { return g.text != "" && g.size > 0 && !isBlank(g.text) }
 
 // rightToLeft reports whether a line drawn left to right holds mostly
 // right-to-left letters (Hebrew, Arabic): a PDF that draws such text in

@@ -51,11 +51,12 @@
 //     U+200D, WJ U+2060 and BOM/ZWNBSP U+FEFF are removed. Every run of
 //     Unicode White_Space (tab, LF, VT, FF, CR, space, NEL, NBSP, U+1680,
 //     U+2000..U+200A, LS, PS, U+202F, U+205F, U+3000; CRLF included) becomes
-//     one U+0020; leading and trailing whitespace is dropped. A run holding
-//     exactly one line break between two Chinese or Japanese characters
-//     (Han, kana, CJK punctuation, fullwidth and halfwidth forms; not
-//     Hangul) is removed instead: text without word spaces breaks lines
-//     anywhere ("検知機\n構" is 検知機構).
+//     one U+0020; leading and trailing whitespace is dropped. A run between
+//     two Chinese or Japanese characters (Han, kana, CJK punctuation,
+//     fullwidth and halfwidth forms but their digits; not Hangul) is
+//     removed instead: text without word spaces breaks lines anywhere
+//     ("検知機\n構" is 検知機構), and extractors read its gaps as spaces or
+//     not.
 //  3. whitespace  Footer repair (named rule "footer", on by default): a
 //     "<file name> Page <N>" footer, where <file name> is one of
 //     Options.FooterNames (case-sensitive, normalized by this profile),
@@ -209,9 +210,9 @@
 //     below: the letter before, above: the letter after).
 //   - TestDecisionLongS: ſ is s at the ligature level, so ﬅ, "ſt" (pdf.js
 //     copies ﬅ so) and "st" match.
-//   - TestDecisionCJKLineBreak: one line break between two Chinese or
-//     Japanese characters is no space; Hangul, Latin beside Han and a
-//     blank line keep theirs.
+//   - TestDecisionCJKLineBreak: white space between two Chinese or
+//     Japanese characters is no space, a line break or a blank line alike;
+//     Hangul, Latin beside Han and fullwidth digits keep theirs.
 //
 // # The value profile value/v1
 //

@@ -37,12 +37,6 @@ func QuoteV2(opts Options) *Profile {
 	return newProfile(opts, Ligature)
 }
 
-// QuoteV1 returns QuoteV2: the rules of quote/v1 are not kept.
-//
-// Deprecated: quote/v1 is retired (its successor finds more genuine
-// quotes); use QuoteV2. QuoteV1 stays until internal/fidelity calls QuoteV2.
-func QuoteV1(opts Options) *Profile { return QuoteV2(opts) }
-
 func newProfile(opts Options, lim Level) *Profile {
 	opts.FooterNames = slices.Clone(opts.FooterNames) // the caller may reuse its slice
 	p := &Profile{lim: lim, opts: opts, footer: !opts.NoFooterRepair && lim >= Whitespace}
@@ -109,6 +103,9 @@ func (p *Profile) Normalize(raw string) *Text {
 	if b.accents {
 		b.composeAccents()
 	}
+	if b.cjkSpace {
+		b.joinCJK()
+	}
 	if b.lim >= Canonical && b.modified && b.nonASCII && !norm.NFC.IsNormal(b.out) {
 		b.renormalize()
 	}
@@ -149,7 +146,8 @@ type builder struct {
 	lastCJK    bool // a character of a script written without word spaces (isCJK)
 	lastQuote  rune // ' or ` when it is a single quote mark (as folded), else 0
 
-	accents bool // a spacing accent or a dotless i or j was emitted: composeAccents runs
+	accents  bool // a spacing accent or a dotless i or j was emitted: composeAccents runs
+	cjkSpace bool // a space followed a CJK character: joinCJK runs
 
 	seg []byte // scratch for NFC segments
 
@@ -365,12 +363,52 @@ func isLineBreak(r rune) bool {
 	return r == 0x85 || r == 0x2028 || r == 0x2029
 }
 
+// joinCJK removes every space between two CJK characters (isCJK): white
+// space inside text written without word spaces (Chinese, Japanese) is
+// layout, not a word space: a line break, or a gap one extractor reads as
+// a space and another does not. The space's raw text becomes a gap before
+// the next code point, at Whitespace. It runs after the accent rule, on
+// the code points as they end up, so that it is idempotent.
+func (b *builder) joinCJK() {
+	if b.lim < Whitespace {
+		return
+	}
+	out := make([]byte, 0, len(b.out))
+	rs := make([]int32, 0, len(b.rs))
+	re := make([]int32, 0, len(b.re))
+	lev := make([]uint8, 0, len(b.lev))
+	prev := rune(-1)
+	for i, k := 0, 0; i < len(b.out); k++ {
+		r, w := utf8.DecodeRune(b.out[i:])
+		if r == ' ' && isCJK(prev) && i+1 < len(b.out) {
+			if next, _ := utf8.DecodeRune(b.out[i+1:]); isCJK(next) {
+				// The next code point absorbs the space and what was
+				// removed around it.
+				g := mergeGap(b.lev[k]&^ownMask, b.lev[k+1]&^ownMask)
+				g = withGap(g, max(ownOf(b.lev[k]), Whitespace))
+				b.lev[k+1] = b.lev[k+1]&ownMask | g
+				i += w
+				continue
+			}
+		}
+		out = append(out, b.out[i:i+w]...)
+		rs, re, lev = append(rs, b.rs[k]), append(re, b.re[k]), append(lev, b.lev[k])
+		prev = r
+		i += w
+	}
+	if len(lev) < len(b.lev) {
+		b.out, b.rs, b.re, b.lev = out, rs, re, lev
+		b.modified = true
+	}
+}
+
 // isCJK reports the characters of Chinese and Japanese text, written
-// without spaces between words: a line break between two of them is no
-// space (quote/v2). Korean (Hangul), written with spaces, is not among them.
+// without spaces between words: white space between two of them is no
+// space (quote/v2). Korean (Hangul), written with spaces, is not among
+// them, nor are digits (fullwidth digits stay apart, as every digit does).
 func isCJK(r rune) bool {
 	switch {
-	case r < 0x2E80:
+	case r < 0x2E80, r >= 0xFF10 && r <= 0xFF19:
 		return false
 	case r >= 0x3001 && r <= 0x303F, // CJK symbols and punctuation (not U+3000, a space)
 		r >= 0x3040 && r <= 0x30FF, // Hiragana, Katakana
@@ -576,12 +614,9 @@ func (b *builder) emit(orig, c rune, s, e int32, own Level) {
 		case b.wsBreaks == 1 && b.lim >= Hyphenation && b.lastDash:
 			// A dash ending a line keeps the dash and loses the break.
 			b.gap = withGap(mergeGap(b.gapBeforeWS, b.gap), Hyphenation) | flagSpace
-		case b.wsBreaks == 1 && b.lastCJK && isCJK(c):
-			// A line break inside text written without word spaces
-			// (Chinese, Japanese) is no space.
-			b.gap = withGap(mergeGap(b.gapBeforeWS, b.gap), Whitespace)
 		default:
 			b.appendCP(' ', b.wsS, b.wsE, uint8(b.wsOwn)|b.gapBeforeWS)
+			b.cjkSpace = b.cjkSpace || b.lastCJK
 			if b.wsN > 1 {
 				b.gap = withGap(b.gap, Whitespace)
 			}

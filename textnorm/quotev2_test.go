@@ -104,18 +104,21 @@ func TestDecisionLongS(t *testing.T) {
 	}
 }
 
-// TestDecisionCJKLineBreak: a line break between two Chinese or Japanese
+// TestDecisionCJKLineBreak: white space between two Chinese or Japanese
 // characters is no word space ("検知機\n構" is 検知機構, pdf.js's
-// pdf_find_controller_spec.js); Korean, Latin and a blank line keep theirs.
+// pdf_find_controller_spec.js; extractors read a gap in CJK text as a
+// space or not); Korean, Latin and digits keep theirs.
 func TestDecisionCJKLineBreak(t *testing.T) {
 	cases := []struct{ raw, want, why string }{
 		{"検知機\n構", "検知機構", "Han"},
 		{"ソ\nレノイド", "ソレノイド", "Katakana"},
 		{"です。\n  次", "です。次", "CJK punctuation, and indentation after the break"},
+		{"検\n\n構", "検構", "a blank line too: no extractor agrees on them in CJK text"},
+		{"検 構", "検構", "a space on one line: a gap one extractor reads as a space and another does not"},
 		{"한국\n어", "한국 어", "Hangul is written with spaces: the break may be one"},
 		{"word\n構", "word 構", "Latin then Han: a space"},
-		{"検\n\n構", "検 構", "a blank line is a paragraph break"},
-		{"検 構", "検 構", "a space on one line is kept"},
+		{"１ ２", "１ ２", "fullwidth digits stay apart, as digits always do"},
+		{"第 1 章", "第 1 章", "an ASCII digit is no CJK character"},
 	}
 	for _, c := range cases {
 		x := quote.Normalize(c.raw)
@@ -125,6 +128,8 @@ func TestDecisionCJKLineBreak(t *testing.T) {
 	l, ok := matchLevel(t, "検知機\n構", "検知機構")
 	assert.True(t, ok)
 	assert.Equal(t, Whitespace, l)
+	_, ok = matchLevel(t, "検知機 構", "検知機\n構")
+	assert.True(t, ok, "a space and a line break alike")
 }
 
 // TestSweepClasses covers each class of characters the sweep of the shared

@@ -16,7 +16,7 @@
 // line-end hyphen). Windows are drawn with a PCG generator seeded from the
 // fixed Seed, the document hash, the page and the source, so the sample is
 // the same on every run and machine. A window counts as found in a page
-// text when, after the quote/v1 normalization of package textnorm applied to
+// text when, after the quote/v2 normalization of package textnorm applied to
 // both sides, one of its spelling variants is a substring of the page: a
 // plain exact matcher, no reordering, no fuzzy tolerance.
 //

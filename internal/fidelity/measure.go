@@ -59,9 +59,9 @@ func (r *Result) Add(r2 *Result) {
 	r.BestPerPage.Total += r2.BestPerPage.Total
 }
 
-var profile = textnorm.QuoteV1(textnorm.Options{})
+var profile = textnorm.QuoteV2(textnorm.Options{})
 
-// Found reports whether quote occurs in page after quote/v1 normalization
+// Found reports whether quote occurs in page after quote/v2 normalization
 // of both, trying the quote's line-end hyphenation variants.
 func Found(page *textnorm.Text, quote string) bool {
 	q := profile.Normalize(quote)

@@ -101,7 +101,7 @@ func benchFidelity(stdout io.Writer, args []string) error {
 		names[i] = t.Name
 	}
 	fmt.Fprintf(stdout, "\nextraction fidelity over %d documents of %s: windows of %d-%d words (seed %d)\n"+
-		"found in each text of the same page after quote/v1 normalization, exact substring\n\n",
+		"found in each text of the same page after quote/v2 normalization, exact substring\n\n",
 		len(docs), *storeDir, fidelity.MinWords, fidelity.MaxWords, fidelity.Seed)
 	total.WriteMatrix(stdout, names)
 	fmt.Fprintln(stdout, "\nper quote source, citecheck against the best other text:")
