@@ -106,8 +106,9 @@ NPM_PDFJS = install --prefix $(PDFJS_DIR) --no-audit --no-fund --loglevel=error 
 REFTOOL = reftool() { \
 	if sh -c "$$2" >/dev/null 2>&1; then echo "reftools: $$1: present"; return 0; fi; \
 	log=$$(mktemp); \
-	if sh -c "$$3" >"$$log" 2>&1 && sh -c "$$2" >/dev/null 2>&1; then echo "reftools: $$1: installed"; \
-	else echo "reftools: $$1: FAILED, still missing; the installer said:"; tail -n 8 "$$log" | sed 's/^/reftools:   /'; fi; \
+	if ! sh -c "$$3" >"$$log" 2>&1; then echo "reftools: $$1: FAILED to install; the installer said:"; tail -n 8 "$$log" | sed 's/^/reftools:   /'; \
+	elif ! sh -c "$$2" >/dev/null 2>&1; then echo "reftools: $$1: FAILED: installed, but still not found (on PATH?)"; \
+	else echo "reftools: $$1: installed"; fi; \
 	rm -f "$$log"; }; reftool
 reftools:
 	@if ! { $(HAVE_pdftotext) && $(HAVE_mutool) && $(HAVE_pdfminer); } >/dev/null 2>&1; then \

@@ -221,8 +221,12 @@ func (f *Floors) Check(m *Measured) (summary string, below []string) {
 				checked++
 			}
 		}
-		summary = fmt.Sprintf("%s; whole-corpus floor %.1f%%; %d of %d per-document floors checked (the others' documents gave no window): %s",
-			head, float64(floor)/10, checked, docFloors, verdict(below))
+		note := ""
+		if checked < docFloors {
+			note = " (the others' documents gave no window)"
+		}
+		summary = fmt.Sprintf("%s; whole-corpus floor %.1f%%; %d of %d per-document floors checked%s: %s",
+			head, float64(floor)/10, checked, docFloors, note, verdict(below))
 	}
 	return summary, below
 }
