@@ -35,6 +35,7 @@ var allowed = map[string][]string{
 	"pdftext/internal/fontenc":        {},
 	"pdftext/internal/cmap":           {"pdftext/internal/fontenc"},
 	"pdftext/internal/fontfile":       {"pdftext/internal/fontenc"},
+	"layout":                          {"corpus"},
 	"pdftext":                         {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc", "pdftext/internal/fontfile"},
 	"internal/fidelity":               {"corpus", "textnorm"},
 	"internal/sweeps":                 {},

@@ -1,0 +1,312 @@
+package layout
+
+import (
+	"slices"
+)
+
+// The boxes order follows pdfminer.six's layout analysis with its default
+// LAParams (line_overlap 0.5, char_margin 2.0, line_margin 0.5,
+// word_margin 0.1, boxes_flow 0.5; layout.py), in the frame of the page
+// turned by its /Rotate, as pdfminer reads it: text written across that
+// frame falls apart into lines of one glyph, as in pdfminer.
+
+// maxGrouped bounds the text boxes grouped hierarchically (pdfminer's
+// group_textboxes costs the cube of their number at worst); a page with
+// more has its boxes ordered by the same key without the grouping.
+const maxGrouped = 300
+
+// mline is a text line of pdfminer: glyphs following each other in the
+// page text, each horizontally aligned with the one before.
+type mline struct {
+	gs             []glyph
+	x0, y0, x1, y1 int64
+}
+
+func (l *mline) height() int64 { return l.y1 - l.y0 }
+
+// halign is pdfminer's test for two glyphs on one line: their vertical
+// overlap exceeds half the smaller height (line_overlap), and they are
+// apart by less than twice the wider one's width (char_margin).
+func halign(a, b *glyph) bool {
+	if !(b.y0 <= a.y1 && a.y0 <= b.y1) {
+		return false
+	}
+	// pdfminer's voverlap: the smaller of the two distances between one
+	// box's bottom and the other's top.
+	vov := min(abs(a.y0-b.y1), abs(a.y1-b.y0))
+	if min(a.height(), b.height()) >= 2*vov {
+		return false
+	}
+	hd := int64(0)
+	if !(b.x0 <= a.x1 && a.x0 <= b.x1) {
+		hd = min(abs(a.x0-b.x1), abs(a.x1-b.x0))
+	}
+	return hd < 2*max(a.width(), b.width())
+}
+
+// mlines cuts the glyphs (page-text order) into lines where two glyphs in
+// a row are not horizontally aligned (group_objects).
+func mlines(gs []glyph) []*mline {
+	var out []*mline
+	var l *mline
+	for i := range gs {
+		g := gs[i]
+		if l != nil && halign(&l.gs[len(l.gs)-1], &g) {
+			l.gs = append(l.gs, g)
+			l.x0, l.x1 = min(l.x0, g.x0), max(l.x1, g.x1)
+			l.y0, l.y1 = min(l.y0, g.y0), max(l.y1, g.y1)
+			continue
+		}
+		l = &mline{gs: []glyph{g}, x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1}
+		out = append(out, l)
+	}
+	return out
+}
+
+// neighbours is find_neighbors of a horizontal line: o lies within half
+// l's height above or below it, overlapping it horizontally, of l's height
+// give or take that, and aligned with it left, right or centre within that.
+func neighbours(l, o *mline) bool {
+	h := l.height() // d = h/2; compared doubled
+	if !(2*o.x0 < 2*l.x1 && 2*l.x0 < 2*o.x1 && 2*o.y0 < 2*l.y1+h && 2*l.y0-h < 2*o.y1) {
+		return false
+	}
+	if 2*abs(o.height()-h) > h {
+		return false
+	}
+	return 2*abs(o.x0-l.x0) <= h || 2*abs(o.x1-l.x1) <= h || abs((o.x0+o.x1)-(l.x0+l.x1)) <= h
+}
+
+// elem is a text box or a group of two elements (pdfminer's LTTextGroup).
+type elem struct {
+	x0, y0, x1, y1 int64
+	lines          []*mline // a box: its lines, top first
+	kids           [2]*elem // a group
+	id             int      // creation order: pdfminer's heap breaks ties by id()
+	done           bool     // merged into a group
+}
+
+func (e *elem) area() int64 { return (e.x1 - e.x0) * (e.y1 - e.y0) }
+
+// dist is the area of the box around a and b less their own areas.
+func dist(a, b *elem) int64 {
+	x0, y0 := min(a.x0, b.x0), min(a.y0, b.y0)
+	x1, y1 := max(a.x1, b.x1), max(a.y1, b.y1)
+	return (x1-x0)*(y1-y0) - a.area() - b.area()
+}
+
+func intersects(a *elem, x0, y0, x1, y1 int64) bool {
+	return a.x0 < x1 && x0 < a.x1 && a.y0 < y1 && y0 < a.y1
+}
+
+type pair struct {
+	skip bool
+	d    int64
+	a, b *elem
+}
+
+// pairHeap is a binary min-heap of pairs (container/heap without the
+// interface boxing: the grouping pushes a pair per element per merge).
+type pairHeap []pair
+
+func (x *pair) less(y *pair) bool {
+	if x.skip != y.skip {
+		return !x.skip
+	}
+	if x.d != y.d {
+		return x.d < y.d
+	}
+	if x.a.id != y.a.id {
+		return x.a.id < y.a.id
+	}
+	return x.b.id < y.b.id
+}
+
+func (h *pairHeap) push(p pair) {
+	*h = append(*h, p)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		j := (i - 1) / 2
+		if !s[i].less(&s[j]) {
+			break
+		}
+		s[i], s[j] = s[j], s[i]
+		i = j
+	}
+}
+
+func (h *pairHeap) pop() pair {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	h.down(s, 0)
+	*h = s
+	return top
+}
+
+func (h *pairHeap) down(s []pair, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(s) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(s) && s[r].less(&s[l]) {
+			m = r
+		}
+		if !s[m].less(&s[i]) {
+			return
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+}
+
+func (h *pairHeap) init() {
+	s := *h
+	for i := len(s)/2 - 1; i >= 0; i-- {
+		h.down(s, i)
+	}
+}
+
+// group merges the boxes bottom up, the closest pair first, a pair with
+// another element between them last (group_textboxes), and returns the
+// root.
+func group(boxes []*elem) *elem {
+	plane := slices.Clone(boxes)
+	h := make(pairHeap, 0, len(boxes)*(len(boxes)-1))
+	for i := range boxes {
+		for j := i + 1; j < len(boxes); j++ {
+			h = append(h, pair{d: dist(boxes[i], boxes[j]), a: boxes[i], b: boxes[j]})
+		}
+	}
+	h.init()
+	next := len(boxes)
+	for len(h) > 0 {
+		p := h.pop()
+		if p.a.done || p.b.done {
+			continue
+		}
+		if !p.skip {
+			x0, y0 := min(p.a.x0, p.b.x0), min(p.a.y0, p.b.y0)
+			x1, y1 := max(p.a.x1, p.b.x1), max(p.a.y1, p.b.y1)
+			if slices.ContainsFunc(plane, func(e *elem) bool { return e != p.a && e != p.b && intersects(e, x0, y0, x1, y1) }) {
+				p.skip = true
+				h.push(p)
+				continue
+			}
+		}
+		g := &elem{x0: min(p.a.x0, p.b.x0), y0: min(p.a.y0, p.b.y0), x1: max(p.a.x1, p.b.x1), y1: max(p.a.y1, p.b.y1), kids: [2]*elem{p.a, p.b}, id: next}
+		next++
+		p.a.done, p.b.done = true, true
+		plane = slices.DeleteFunc(plane, func(e *elem) bool { return e == p.a || e == p.b })
+		for _, o := range plane {
+			h.push(pair{d: dist(g, o), a: g, b: o})
+		}
+		plane = append(plane, g)
+	}
+	return plane[0]
+}
+
+// flowKey is LTTextGroupLRTB's sort key with boxes_flow 0.5, doubled:
+// (1-0.5) x0 - (1+0.5)(y0+y1) with y up is x0 + 3(y0+y1) with y down.
+func flowKey(e *elem) int64 { return e.x0 + 3*(e.y0+e.y1) }
+
+// walk appends the boxes of e in reading order: a group's two elements
+// sorted by flowKey (a stable sort: ties keep the merge order).
+func walk(e *elem, out []*elem) []*elem {
+	if e.lines != nil {
+		return append(out, e)
+	}
+	kids := e.kids
+	if flowKey(kids[1]) < flowKey(kids[0]) {
+		kids[0], kids[1] = kids[1], kids[0]
+	}
+	return walk(kids[1], walk(kids[0], out))
+}
+
+// boxes computes the boxes order of the page.
+func (p *page) boxes() Order {
+	w := newWriter(p.text)
+	gs := p.inFrame(p.upright, -1)
+	lines := mlines(gs)
+	// Boxes: lines joined with their neighbours, transitively
+	// (group_textlines), in the order of their first lines.
+	parent := make([]int, len(lines))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	order := make([]int, len(lines))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmpInt(lines[a].y0, lines[b].y0) })
+	tallest := int64(0)
+	for _, l := range lines {
+		tallest = max(tallest, l.height())
+	}
+	for ii, i := range order {
+		l := lines[i]
+		// Lines sorted by top: a line starting half the tallest line's
+		// height below l's bottom is no neighbour either way, nor any after.
+		for _, j := range order[ii+1:] {
+			o := lines[j]
+			if 2*o.y0 >= 2*l.y1+tallest {
+				break
+			}
+			if neighbours(l, o) || neighbours(o, l) {
+				if a, b := find(i), find(j); a != b {
+					parent[max(a, b)] = min(a, b)
+				}
+			}
+		}
+	}
+	var boxes []*elem
+	byRoot := map[int]*elem{}
+	for i, l := range lines {
+		r := find(i)
+		e := byRoot[r]
+		if e == nil {
+			e = &elem{x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1, id: len(boxes)}
+			byRoot[r] = e
+			boxes = append(boxes, e)
+		}
+		e.lines = append(e.lines, l)
+		e.x0, e.y0 = min(e.x0, l.x0), min(e.y0, l.y0)
+		e.x1, e.y1 = max(e.x1, l.x1), max(e.y1, l.y1)
+	}
+	for _, e := range boxes {
+		slices.SortStableFunc(e.lines, func(a, b *mline) int { return cmpInt(a.y0, b.y0) })
+	}
+	var sorted []*elem
+	switch {
+	case len(boxes) <= maxGrouped:
+		sorted = walk(group(boxes), nil)
+	default:
+		sorted = slices.Clone(boxes)
+		slices.SortStableFunc(sorted, func(a, b *elem) int { return cmpInt(flowKey(a), flowKey(b)) })
+	}
+	// pdfminer writes a space between two glyphs of a line more than a
+	// tenth of the larger of the next one's width and height apart
+	// (word_margin); the page text has its own spaces.
+	gap := func(a, b *glyph) bool { return 10*(b.x0-a.x1) > max(b.width(), b.height()) }
+	for _, e := range sorted {
+		w.sep("\n\n")
+		for _, l := range e.lines {
+			w.sep("\n")
+			w.run(l.gs, gap)
+		}
+	}
+	return w.order(Boxes)
+}
