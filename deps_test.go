@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	"pdftext/internal/cmap":           {"pdftext/internal/fontenc"},
 	"pdftext/internal/fontfile":       {"pdftext/internal/fontenc"},
 	"layout":                          {"corpus"},
-	"pdftext":                         {"corpus", "pdftext/internal/cmap", "pdftext/internal/fontenc", "pdftext/internal/fontfile"},
+	"pdftext":                         {"corpus", "layout", "pdftext/internal/cmap", "pdftext/internal/fontenc", "pdftext/internal/fontfile"},
 	"internal/fidelity":               {"corpus", "textnorm"},
 	"internal/sweeps":                 {},
 	"internal/cmd/citecheck-bench":    {"citations", "corpus", "internal/fidelity", "pdftext", "textnorm"},

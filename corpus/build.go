@@ -31,6 +31,7 @@ type PageText struct {
 	Text     string   // valid UTF-8 without form feeds
 	Boxes    []byte   // glyph boxes in BoxesFormat (EncodeBoxes), uncompressed; nil for none
 	Alts     []string // alternative texts (ValidateAlts); nil for none
+	Orders   []Order  // reading orders (ValidateOrders), sorted by name; nil for none
 	Label    string
 	Flags    []string
 	Warnings []string
@@ -443,6 +444,17 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 			}
 			doc.Pages[i].Alts = append(doc.Pages[i].Alts, Hash([]byte(alt)))
 		}
+		if len(p.Orders) > 0 {
+			rel, err := ordersFile(doc.BLAKE3, i+1)
+			if err != nil {
+				return doc, err
+			}
+			b := EncodeOrders(p.Orders)
+			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), b); err != nil {
+				return doc, err
+			}
+			doc.Pages[i].Orders = Hash(b)
+		}
 	}
 	return doc, nil
 }
@@ -480,6 +492,9 @@ func fill(doc *Document, ex Extraction) error {
 		}
 		if err := ValidateAlts(p.Alts, p.Text); err != nil {
 			return fmt.Errorf("extractor returned bad alternative texts on page %d: %v", i+1, err)
+		}
+		if err := ValidateOrders(p.Orders, p.Text); err != nil {
+			return fmt.Errorf("extractor returned bad reading orders on page %d: %v", i+1, err)
 		}
 		doc.Pages = append(doc.Pages, pageEntry(i+1, p))
 	}

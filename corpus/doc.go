@@ -22,6 +22,18 @@
 //	                                           the extractor records them
 //	CORPUS/text/<hex>/<page>.alt<k>.txt        the page's alternative texts (alt.go),
 //	                                           k = 1, 2, ..., when it has them
+//	CORPUS/text/<hex>/<page>.orders.txt        the page's reading orders (OrdersFormat),
+//	                                           when the extractor records them
+//
+// A page's reading orders (orders.go) are its glyphs read in other orders
+// than the page text's, as layout-ordered extractors read a page (package
+// layout: "layout" as pdftotext, "boxes" as pdfminer), each with a map from
+// its code points to the page text's offsets (-1 for a separator it
+// inserted). The page text and its offsets are what they are without them;
+// the quote locator searches the orders after the page text and reports
+// what it finds there in page-text offsets. The manifest records the file's
+// hash (Page.Orders); Store.Orders reads them checked against it and
+// against the page text.
 //
 // The manifest lists documents sorted by name, each with its size, hash,
 // extraction status, page count and, per page, the hash and length of the
@@ -140,12 +152,12 @@
 // *ImportError for every fault of its inputs (the Err* input errors above,
 // ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus, an unreadable file) and a
 // plain error for I/O errors writing the store. Store.Text, Store.AltTexts
-// (and AltText) and Store.Boxes check every stored file they read against
+// (and AltText), Store.Boxes and Store.Orders check every stored file they read against
 // the manifest and return an *IntegrityError, wrapping ErrIntegrity, when
 // it is missing, no longer matches the hash the manifest records (for
 // glyph boxes, the hash of the uncompressed data: a boxes file that does
 // not decompress is an integrity failure too) or no longer fits the page's
-// recorded length.
+// recorded length (for orders, the page text).
 //
 // This package does not parse PDFs, normalize text or locate quotes.
 package corpus

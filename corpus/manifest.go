@@ -96,6 +96,7 @@ type Page struct {
 	Label    string   `json:"label,omitempty"`
 	Boxes    string   `json:"boxes,omitempty"`    // blake3 of the uncompressed glyph boxes (BoxesFormat), when recorded
 	Alts     []string `json:"alts,omitempty"`     // blake3 of each alternative text (alt.go), when the page has them
+	Orders   string   `json:"orders,omitempty"`   // blake3 of the reading orders (OrdersFormat), when the page has them
 	Flags    []string `json:"flags,omitempty"`    // sorted
 	Warnings []string `json:"warnings,omitempty"` // what the extractor could not read on this page
 }
@@ -172,6 +173,11 @@ func (m *Manifest) validate() error {
 			if p.Boxes != "" {
 				if _, err := hashHex(p.Boxes); err != nil {
 					return fmt.Errorf("%s: pages[%d].boxes: %v", where, j, err)
+				}
+			}
+			if p.Orders != "" {
+				if _, err := hashHex(p.Orders); err != nil {
+					return fmt.Errorf("%s: pages[%d].orders: %v", where, j, err)
 				}
 			}
 			if len(p.Alts) > MaxAlts {

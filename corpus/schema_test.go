@@ -57,6 +57,13 @@ func validateManifest(t *testing.T, s *jsonschema.Schema, text string) error {
 	return s.Validate(inst)
 }
 
+// schemaPending lists, by Go type, the manifest keys docs/schema lags
+// behind: Page.orders (issue 20: the page's reading orders, hash of
+// <page>.orders.txt) waits for docs/schema/corpus-manifest.schema.json,
+// which another change owns; until then a store with orders writes a
+// manifest the schema refuses, and builtStore makes none.
+var schemaPending = map[string][]string{"Page": {"orders"}}
+
 // builtStore makes a corpus with Build: a document whose pages have a
 // label, glyph boxes, alternative texts, flags and warnings, an encrypted
 // one and a malformed one. It returns the corpus folder.
@@ -208,6 +215,15 @@ func TestManifestSchema(t *testing.T) {
 			if name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ","); rt.Field(i).IsExported() && name != "" && name != "-" {
 				tags = append(tags, name)
 			}
+		}
+		// Keys the store writes that docs/schema does not describe yet,
+		// each waiting for its schema change; a key the schema has gained
+		// must leave this list.
+		for _, k := range schemaPending[rt.Name()] {
+			if slices.Contains(props, k) {
+				t.Errorf("%s.%s: the schema describes it now: remove it from schemaPending", rt.Name(), k)
+			}
+			props = append(props, k)
 		}
 		sort.Strings(props)
 		sort.Strings(tags)

@@ -515,6 +515,10 @@ func storedFiles(doc *Document, page int) ([]storedFile, error) {
 		rel, _ := altFile(doc.BLAKE3, page, k)
 		files = append(files, storedFile{rel: rel, recorded: h})
 	}
+	if p.Orders != "" {
+		rel, _ := ordersFile(doc.BLAKE3, page)
+		files = append(files, storedFile{rel: rel, recorded: p.Orders})
+	}
 	return files, nil
 }
 

@@ -330,6 +330,7 @@ func TestMergeKnowsEveryPageField(t *testing.T) {
 	known := map[string]string{
 		"page": "a number", "chars": "a length", "label": "text", "flags": "text", "warnings": "text",
 		"blake3": "the page text, copied", "boxes": "glyph boxes, copied", "alts": "alternative texts, copied",
+		"orders": "reading orders, copied",
 	}
 	pt := reflect.TypeFor[Page]()
 	for i := range pt.NumField() {

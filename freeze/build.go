@@ -159,6 +159,12 @@ func Build(in Inputs) (*Frozen, error) {
 				}
 				add("boxes", d.Name, strconv.Itoa(p.Page), p.Boxes)
 			}
+			if p.Orders != "" {
+				if _, err := store.Orders(d, p.Page); err != nil {
+					return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+				}
+				add("layout", d.Name, strconv.Itoa(p.Page), p.Orders)
+			}
 		}
 	}
 

@@ -32,9 +32,10 @@ type Report struct {
 	Changes  []Change `json:"changes"`  // frozen inputs that changed: refuse
 	Warnings []Change `json:"warnings"` // toolchain drift: proceed
 	// What was re-hashed. Texts counts folders of imported page texts,
-	// Alts stored alternative texts, Boxes stored glyph-box files.
-	PDFs, Texts, Pages, Alts, Boxes, Questions, Orders int
-	Lock                                               *Lock `json:"-"`
+	// Alts stored alternative texts, Boxes stored glyph-box files, Layouts
+	// stored reading-orders files.
+	PDFs, Texts, Pages, Alts, Boxes, Layouts, Questions, Orders int
+	Lock                                                        *Lock `json:"-"`
 }
 
 // OK reports whether every frozen input matches the lock.
@@ -68,6 +69,9 @@ func (r *Report) Summary() string {
 	}
 	if r.Boxes > 0 {
 		stored += ", " + plural(r.Boxes, "glyph-box file")
+	}
+	if r.Layouts > 0 {
+		stored += ", " + plural(r.Layouts, "reading-orders file")
 	}
 	return fmt.Sprintf("%s, %s, %d questions, %d plan orders re-hashed: %s, %s",
 		docs, stored, r.Questions, r.Orders, plural(len(r.Changes), "change"), plural(len(r.Warnings), "warning"))
@@ -244,7 +248,7 @@ func (c *checker) corpus() {
 	}
 }
 
-// pageOf reads the page number of a page, alt or boxes record (its second
+// pageOf reads the page number of a page, alt, boxes or layout record (its second
 // field), naming the lock edited when it is not one.
 func (c *checker) pageOf(r Record) (int, bool) {
 	page, err := strconv.Atoi(r.Fields[1])
@@ -342,11 +346,36 @@ func (c *checker) altsAndBoxes(store *corpus.Store, m *corpus.Manifest, corpusRe
 			}
 		}
 	}
+	for _, r := range c.l.Find("layout") {
+		name, pageStr, sum := r.Fields[0], r.Fields[1], r.Fields[2]
+		in := "layout " + name + " " + pageStr
+		c.rep.Layouts++
+		page, ok := c.pageOf(r)
+		if !ok {
+			continue
+		}
+		pinned[pinKey(name, page, -1)] = true
+		d, p := c.corpusPage(m, in, name, page)
+		switch {
+		case p == nil:
+		case p.Orders == "":
+			c.change(in, "no longer in the corpus: the manifest now records no reading orders for the page")
+		case p.Orders != sum:
+			c.change(in, "the stored reading orders changed: frozen %s, the manifest now says %s", sum, p.Orders)
+		default:
+			// Orders are read against the page text; a page text that
+			// changed is its own record's change.
+			var ie *corpus.IntegrityError
+			if _, err := store.Orders(d, page); err != nil && !(errors.As(err, &ie) && !strings.HasSuffix(ie.File, ".orders.txt")) {
+				c.storedFile(in, corpusRel, err, "the stored reading orders were edited: their file no longer hashes to "+sum)
+			}
+		}
+	}
 	return pinned
 }
 
-// pinKey identifies alternative text k (1-based) of a page, or with k 0
-// its glyph boxes.
+// pinKey identifies alternative text k (1-based) of a page, with k 0 its
+// glyph boxes, with k -1 its reading orders.
 func pinKey(doc string, page, k int) string {
 	return doc + "\x00" + strconv.Itoa(page) + "\x00" + strconv.Itoa(k)
 }
@@ -356,8 +385,11 @@ func pinKey(doc string, page, k int) string {
 // (pinned, from altsAndBoxes): added after freeze, or frozen by a
 // citecheck that did not pin them.
 func (c *checker) unpinned(d *corpus.Document, pages int, pinned map[string]bool) {
-	var nAlts, nBoxes int
+	var nAlts, nBoxes, nLayouts int
 	for _, p := range d.Pages[:min(pages, len(d.Pages))] {
+		if p.Orders != "" && !pinned[pinKey(d.Name, p.Page, -1)] {
+			nLayouts++
+		}
 		for k := range p.Alts {
 			if !pinned[pinKey(d.Name, p.Page, k+1)] {
 				nAlts++
@@ -373,6 +405,9 @@ func (c *checker) unpinned(d *corpus.Document, pages int, pinned map[string]bool
 	}
 	if nBoxes > 0 {
 		what = append(what, plural(nBoxes, "glyph-box file"))
+	}
+	if nLayouts > 0 {
+		what = append(what, plural(nLayouts, "reading-orders file"))
 	}
 	if len(what) > 0 {
 		c.change(docKind(d)+" "+d.Name, "%s in the corpus not in the lock: added after freeze, or the lock was written by a citecheck that did not pin them (freeze again)", strings.Join(what, " and "))

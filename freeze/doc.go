@@ -38,6 +38,8 @@
 //	boxes           DOC PAGE BLAKE3                every stored glyph-box file (<page>.boxes.gz):
 //	                                               the BLAKE3 of the uncompressed boxes, as the
 //	                                               manifest's
+//	layout          DOC PAGE BLAKE3                every stored reading-orders file
+//	                                               (<page>.orders.txt), its BLAKE3 as the manifest's
 //	reference       PATH RAW_BLAKE3 CANON_BLAKE3   the file's bytes; spans.Reference.Canonical
 //	question        ID BLAKE3                      spans.CanonicalQuestion, one per question
 //	question.part   ID FIELD BLAKE3                spans.QuestionParts (not "id"), to name what changed
@@ -66,13 +68,14 @@
 // changed, missing or added, and compared with its corpus entry; documents
 // added to the corpus; every page text (its manifest
 // entry, and its file re-hashed through corpus.Store.Text); every
-// alternative text and glyph-box file (its manifest entry, and its file
-// re-read through corpus.Store.AltText and corpus.Store.Boxes, the readers
-// the verbs use: a missing file, a gzip that no longer decompresses and
-// boxes that decompress to other bytes are each a change); alternative
-// texts and glyph-box files the manifest records for a frozen page that
-// the lock does not pin (a lock written before alt and boxes records
-// existed is refused: freeze again); the reference's
+// alternative text, glyph-box file and reading-orders file (its manifest
+// entry, and its file re-read through corpus.Store.AltText,
+// corpus.Store.Boxes and corpus.Store.Orders, the readers the verbs use: a
+// missing file, a gzip that no longer decompresses and boxes that
+// decompress to other bytes are each a change); alternative texts,
+// glyph-box files and reading-orders files the manifest records for a
+// frozen page that the lock does not pin (a lock written before alt, boxes
+// and layout records existed is refused: freeze again); the reference's
 // raw and canonical hashes, and each question by id (added, removed, or
 // which parts changed); the plan's hash, its decoding (an edited order is
 // refused with the positions that moved) and each repetition's order. A

@@ -223,6 +223,9 @@ func TestTamper(t *testing.T) {
 		{"an alternative text removed: the manifest still records it", func(t *testing.T, dir string) {
 			os.Remove(storedFile(t, dir, "price-list.pdf", "0001.alt1.txt"))
 		}, []string{"alt price-list.pdf 1 1"}, "missing: no file at corpus/text/"},
+		{"one byte of a reading-orders file changed: locate would refuse the corpus", func(t *testing.T, dir string) {
+			flipByte(t, storedFile(t, dir, "inspection-manual.pdf", "0002.orders.txt"), 30)
+		}, []string{"layout inspection-manual.pdf 2"}, "the stored reading orders were edited: their file no longer hashes to blake3:"},
 		{"one byte of a boxes.gz changed: the gzip no longer decompresses (show --boxes would fail)", func(t *testing.T, dir string) {
 			path := storedFile(t, dir, "supplier-policy.pdf", "0002.boxes.gz")
 			flipByte(t, path, fileSize(t, path)-8) // the CRC-32 of the trailer

@@ -71,6 +71,7 @@ type wirePage struct {
 	Text     string
 	Boxes    []byte   // corpus.BoxesFormat: compact, and checked by the parent
 	Alts     []string // checked by the parent too
+	Orders   []byte   // corpus.OrdersFormat, checked by the parent too
 	Label    string
 	Flags    []string
 	Warnings []string
@@ -166,6 +167,9 @@ func extractResponse(data []byte, passwords []string, lim Limits) response {
 		w := wirePage{Text: p.Text, Alts: p.Alts, Label: p.Label, Flags: p.Flags, Warnings: p.Warnings}
 		if len(p.Boxes) > 0 {
 			w.Boxes = corpus.EncodeBoxes(p.Boxes)
+		}
+		if len(p.Orders) > 0 {
+			w.Orders = corpus.EncodeOrders(p.Orders)
 		}
 		resp.Pages = append(resp.Pages, w)
 	}

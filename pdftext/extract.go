@@ -3,12 +3,16 @@ package pdftext
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/citecheck/citecheck/corpus"
+	readingorder "github.com/citecheck/citecheck/layout"
 )
 
 // Version identifies the extractor's behaviour. Any change that can change a
 // page text changes it, since stored offsets depend on the text.
-const Version = "0.6.0"
+const Version = "0.7.0"
 
 // Name is the extractor's name in corpus manifests.
 const Name = "citecheck-pdftext"
@@ -41,10 +45,14 @@ type Page struct {
 	// Alts are Text as other extractors read glyphs that have no ToUnicode
 	// mapping, by their font codes ("6=" where we read CMSY's negationslash
 	// and "="), code point for code point (codeAlias); nil for most pages.
-	Alts     []string
-	Boxes    []corpus.GlyphBox // where each glyph's text lies on the page
-	Label    string            // from /PageLabels, when the document declares them
-	Flags    []string          // FlagExtractionError
+	Alts  []string
+	Boxes []corpus.GlyphBox // where each glyph's text lies on the page
+	// Orders are the page read in the orders of layout-ordered extractors
+	// (package layout: as pdftotext and pdfminer read it), computed from
+	// Boxes and the page's /Rotate; nil when no order differs from Text.
+	Orders   []corpus.Order
+	Label    string   // from /PageLabels, when the document declares them
+	Flags    []string // FlagExtractionError
 	Warnings []string
 }
 
@@ -101,6 +109,7 @@ func extractPage(x *interp, p pageInfo) (page Page, err error) {
 				Text:     text,
 				Alts:     alts,
 				Boxes:    boxes,
+				Orders:   orders(text, boxes, p.rotate),
 				Flags:    []string{FlagExtractionError},
 				Warnings: append(x.warnings, fmt.Sprintf("internal error, page text may be incomplete: %v", r)),
 			}
@@ -115,5 +124,16 @@ func extractPage(x *interp, p pageInfo) (page Page, err error) {
 		warnings = append(warnings, err.Error())
 	}
 	text, boxes, alts := layout(glyphs, x.keepCopies)
-	return Page{Text: text, Alts: alts, Boxes: boxes, Warnings: warnings}, nil
+	return Page{Text: text, Alts: alts, Boxes: boxes, Orders: orders(text, boxes, p.rotate), Warnings: warnings}, nil
+}
+
+// orders computes the page's reading orders (package layout) as the
+// corpus stores them.
+func orders(text string, boxes []corpus.GlyphBox, rotate int) []corpus.Order {
+	var out []corpus.Order
+	for _, o := range readingorder.Orders(text, boxes, rotate) {
+		out = append(out, corpus.Order{Name: o.Name, Text: o.Text, Map: o.Map})
+	}
+	slices.SortFunc(out, func(a, b corpus.Order) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

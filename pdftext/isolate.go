@@ -441,6 +441,14 @@ func (resp response) extraction() corpus.Extraction {
 				page.Alts = p.Alts
 			}
 		}
+		if len(p.Orders) > 0 {
+			// And bad reading orders.
+			if orders, err := corpus.DecodeOrders(p.Orders, p.Text); err != nil {
+				page.Warnings = append(page.Warnings, "reading orders: "+err.Error())
+			} else {
+				page.Orders = orders
+			}
+		}
 		ex.Pages = append(ex.Pages, page)
 	}
 	return ex

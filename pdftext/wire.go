@@ -13,8 +13,8 @@ import (
 // that the megabytes of page text and glyph boxes a document can hold are
 // neither escaped by the worker nor unescaped by the parent:
 //
-//	response = "R1" status error uvarint(grown) list(warnings) uvarint(#pages) page*
-//	page     = text boxes list(alts) label list(flags) list(warnings)
+//	response = "R2" status error uvarint(grown) list(warnings) uvarint(#pages) page*
+//	page     = text boxes list(alts) orders label list(flags) list(warnings)
 //	list(x)  = uvarint(#x) string*
 //	string   = uvarint(length) bytes
 //
@@ -23,7 +23,7 @@ import (
 // and nothing may follow the last page. It trusts none of the content:
 // statuses, texts, boxes and alternative texts are checked as before.
 
-const wireMagic = "R1"
+const wireMagic = "R2"
 
 // errWire reports a response that does not decode.
 var errWire = errors.New("malformed response")
@@ -55,6 +55,8 @@ func (resp *response) encode(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(len(p.Boxes)))
 		b = append(b, p.Boxes...)
 		b = appendList(b, p.Alts)
+		b = binary.AppendUvarint(b, uint64(len(p.Orders)))
+		b = append(b, p.Orders...)
 		b = appendString(b, p.Label)
 		b = appendList(b, p.Flags)
 		b = appendList(b, p.Warnings)
@@ -68,7 +70,7 @@ func (resp *response) encodedSize() int {
 	n := 64 + len(resp.Error) + listSize(resp.Warnings)
 	for i := range resp.Pages {
 		p := &resp.Pages[i]
-		n += 60 + len(p.Text) + len(p.Boxes) + len(p.Label) + listSize(p.Alts) + listSize(p.Flags) + listSize(p.Warnings)
+		n += 70 + len(p.Text) + len(p.Boxes) + len(p.Orders) + len(p.Label) + listSize(p.Alts) + listSize(p.Flags) + listSize(p.Warnings)
 	}
 	return n
 }
@@ -177,6 +179,7 @@ func decodeResponse(b []byte) (response, error) {
 				p.Boxes = []byte(jsonString(p.Boxes))
 			}
 			p.Alts = r.list("alternative texts")
+			p.Orders = r.bytes("reading orders")
 			p.Label = r.string("label")
 			p.Flags = r.list("flags")
 			p.Warnings = r.list("page warnings")

@@ -18,7 +18,8 @@ func sampleResponse() response {
 		Grown:    3 << 20,
 		Pages: []wirePage{
 			{Text: "Hello, world\nsecond line", Boxes: corpus.EncodeBoxes([]corpus.GlyphBox{{Start: 0, End: 1, X0: 1, Y0: 2, X1: 3, Y1: 4}}),
-				Alts: []string{"Hello, world\nsecond linf"}, Label: "iv", Flags: []string{FlagExtractionError}, Warnings: []string{"a"}},
+				Alts: []string{"Hello, world\nsecond linf"}, Label: "iv", Flags: []string{FlagExtractionError}, Warnings: []string{"a"},
+				Orders: corpus.EncodeOrders([]corpus.Order{{Name: "layout", Text: "second line\nHello, world", Map: []int32{13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}})},
 			{Text: ""},
 		},
 	}
@@ -47,12 +48,12 @@ func TestWireRefusesMalformedFrames(t *testing.T) {
 		frame []byte
 	}{
 		{"empty: no magic", nil},
-		{"another magic", append([]byte("R2"), enc[2:]...)},
+		{"another magic", append([]byte("R1"), enc[2:]...)},
 		{"cut short in the last page", enc[:len(enc)-1]},
 		{"a byte after the last page", append(append([]byte(nil), enc...), 0)},
-		{"a string longer than the frame", []byte("R1\x7f")},
-		{"a length that does not end", []byte("R1\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff")},
-		{"a billion pages announced in a short frame", append([]byte("R1\x02ok\x00\x00\x00"), 0x80, 0x94, 0xeb, 0xdc, 0x03)},
+		{"a string longer than the frame", []byte("R2\x7f")},
+		{"a length that does not end", []byte("R2\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff")},
+		{"a billion pages announced in a short frame", append([]byte("R2\x02ok\x00\x00\x00"), 0x80, 0x94, 0xeb, 0xdc, 0x03)},
 	}
 	for _, tc := range tests {
 		_, err := decodeResponse(tc.frame)
@@ -83,7 +84,7 @@ func TestWireCoercesInvalidUTF8LikeJSON(t *testing.T) {
 func FuzzDecodeResponse(f *testing.F) {
 	good := sampleResponse()
 	f.Add(good.encode(nil))
-	f.Add([]byte("R1\x02ok\x00\x00\x00\x00"))
+	f.Add([]byte("R2\x02ok\x00\x00\x00\x00"))
 	f.Add([]byte(strings.Repeat("\xff", 12)))
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		resp, err := decodeResponse(frame)
