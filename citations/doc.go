@@ -40,6 +40,17 @@
 //     spellings (textnorm.Text.Variants), each hit verified with
 //     textnorm.Align; the level is the strictest textnorm level the match
 //     needed (exact .. ligature), at least whitespace across a page break;
+//     then the same in the pages' reading orders (corpus.Order, package
+//     layout: "layout" reads a page as pdftotext does, "boxes" as pdfminer
+//     does), each order of each page searched as a whole text, with the
+//     same levels and word-boundary rule (orders.go). Such a match is
+//     reported in page-text offsets, one span per piece the page text has
+//     apart (pieces apart only by white space are one), with
+//     Location.Order naming the order and Result.Note saying so; several
+//     orders finding it at one place count once. A quote found there
+//     contiguously is what a layout-ordered extractor printed, not a
+//     reassembly: its level is a normalized one, and it passes as any
+//     other when its pieces cover a declared span;
 //  2. joined_words: spaces ignored, never between two digits, for quotes of
 //     at least textnorm.JoinedMinLen code points;
 //  3. unmapped_glyphs: on the pages holding glyphs the extractor could not

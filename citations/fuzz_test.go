@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
@@ -41,7 +42,7 @@ func FuzzLocate(f *testing.F) {
 			return
 		}
 		p1, p2, _ := strings.Cut(text, "\f")
-		pages := []SourcePage{{Text: p1, Label: "i", Alts: fuzzAlts(p1)}, {Text: p2}}
+		pages := []SourcePage{{Text: p1, Label: "i", Alts: fuzzAlts(p1), Orders: fuzzOrders(p1)}, {Text: p2}}
 		ix, err := Build([]Source{{Name: "f.pdf", Pages: pages}, {Name: "g.pdf", Pages: []SourcePage{{Text: p2 + " " + p1}}}}, Options{Workers: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -77,6 +78,44 @@ func FuzzLocate(f *testing.F) {
 
 // fuzzAlts makes a page's alternative texts as the extractor would: code
 // point for code point, the way poppler and pdfminer read some TeX glyphs.
+// fuzzOrders reads the page's lines last to first, as a reading order
+// (corpus.Order), so that the search in orders is fuzzed too.
+func fuzzOrders(text string) []corpus.Order {
+	if !utf8.ValidString(text) || strings.ContainsRune(text, '\f') {
+		return nil
+	}
+	rs := []rune(text)
+	var lines [][2]int
+	start := 0
+	for i, r := range rs {
+		if r == '\n' {
+			lines = append(lines, [2]int{start, i})
+			start = i + 1
+		}
+	}
+	lines = append(lines, [2]int{start, len(rs)})
+	if len(lines) < 2 {
+		return nil
+	}
+	o := corpus.Order{Name: "layout"}
+	var b strings.Builder
+	for k := len(lines) - 1; k >= 0; k-- {
+		if k < len(lines)-1 {
+			b.WriteRune('\n')
+			o.Map = append(o.Map, -1)
+		}
+		for i := lines[k][0]; i < lines[k][1]; i++ {
+			b.WriteRune(rs[i])
+			o.Map = append(o.Map, int32(i))
+		}
+	}
+	o.Text = b.String()
+	if corpus.ValidateOrders([]corpus.Order{o}, text) != nil {
+		return nil
+	}
+	return []corpus.Order{o}
+}
+
 func fuzzAlts(text string) []string {
 	if !utf8.ValidString(text) || strings.ContainsRune(text, '\f') {
 		return nil

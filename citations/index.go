@@ -32,6 +32,9 @@ type SourcePage struct {
 	// Alts are the page's alternative texts (corpus.ValidateAlts), searched
 	// at the glyph_codes level.
 	Alts []string
+	// Orders are the page's reading orders (corpus.ValidateOrders),
+	// searched after the page text at the same levels (orders.go).
+	Orders []corpus.Order
 }
 
 // Options tunes index construction.
@@ -75,6 +78,9 @@ type Index struct {
 	// alts indexes the pages' alternative texts (glyphcodes.go); nil when
 	// no page has any.
 	alts *altIndex
+	// orders indexes the pages' reading orders (orders.go); nil when no
+	// page has any.
+	orders *orderIndex
 }
 
 // shardBytes is the text a shard aims at.
@@ -171,6 +177,9 @@ func ReadSources(store *corpus.Store, workers int) ([]Source, error) {
 		if errs[i] == nil {
 			sp.Alts, errs[i] = store.AltTexts(doc, j.p+1)
 		}
+		if errs[i] == nil {
+			sp.Orders, errs[i] = store.OrdersOf(doc, j.p+1, sp.Text)
+		}
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -225,6 +234,9 @@ func Build(docs []Source, opts Options) (*Index, error) {
 		if err := checkAlts(d); err != nil {
 			return nil, err
 		}
+		if err := checkOrders(d); err != nil {
+			return nil, err
+		}
 	}
 	ix := &Index{
 		profile: textnorm.QuoteV2(textnorm.Options{FooterNames: names}),
@@ -250,6 +262,7 @@ func Build(docs []Source, opts Options) (*Index, error) {
 	// Normalize every page, in parallel; results placed by index.
 	raws := make([]string, len(ix.pages))
 	alts := make([][]string, len(ix.pages))
+	orders := make([][]corpus.Order, len(ix.pages))
 	for d, src := range docs {
 		if ix.docs[d].status != corpus.StatusOK {
 			continue
@@ -257,6 +270,7 @@ func Build(docs []Source, opts Options) (*Index, error) {
 		for p, sp := range src.Pages {
 			raws[ix.docs[d].first+p] = sp.Text
 			alts[ix.docs[d].first+p] = sp.Alts
+			orders[ix.docs[d].first+p] = sp.Orders
 		}
 	}
 	parallel(len(ix.pages), opts.Workers, func(i int) {
@@ -267,6 +281,7 @@ func Build(docs []Source, opts Options) (*Index, error) {
 	if err := ix.layout(); err != nil {
 		return nil, err
 	}
+	ix.buildOrders(orders, opts.Workers)
 	parallel(2*len(ix.shards)+2, opts.Workers, func(i int) {
 		switch i - 2*len(ix.shards) {
 		case 0:

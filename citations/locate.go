@@ -2,6 +2,7 @@ package citations
 
 import (
 	"bytes"
+	"fmt"
 	"index/suffixarray"
 	"slices"
 	"sort"
@@ -48,6 +49,7 @@ type loc struct {
 	doc   int
 	parts []part
 	level Level
+	order string // the reading order it was found in, "" for the page text
 }
 
 func (ix *Index) startPos(l *loc) int { p := l.parts[0]; return ix.pages[p.page].docPos + p.from }
@@ -118,6 +120,11 @@ func (ix *Index) Locate(q Query) Result {
 	for i := range s.in {
 		r.Locations = append(r.Locations, ix.location(&s.in[i]))
 		r.Level = min(r.Level, s.in[i].level)
+	}
+	if o := s.in[0].order; o != "" {
+		// Every location of a stage comes from the page texts or from
+		// their reading orders: say which, where the record has room.
+		r.Note = fmt.Sprintf("found in the page's %s reading order (%s), not in its text as stored: spans are the pieces of the text it reads", o, orderReader(o))
 	}
 	ix.checkPage(&r)
 	if qt.Len() < ShortQuoteLen && s.count > ShortQuoteMaxOccurrences {
@@ -222,7 +229,7 @@ func (ix *Index) checkPage(r *Result) {
 
 // location converts a loc to raw page offsets.
 func (ix *Index) location(l *loc) Location {
-	out := Location{Document: ix.docs[l.doc].name, Level: l.level}
+	out := Location{Document: ix.docs[l.doc].name, Level: l.level, Order: l.order}
 	for _, p := range l.parts {
 		pe := &ix.pages[p.page]
 		a, b := pe.text.RawSpan(p.from, p.to)
@@ -274,6 +281,16 @@ func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 	}
 	if take(locs, count) {
 		return s
+	}
+	// The pages' reading orders, at the same levels.
+	if locs, frequent := ix.findOrders(qt, doc); len(locs) > 0 {
+		count := len(locs)
+		if frequent {
+			count = max(count, maxHits+1)
+		}
+		if take(locs, count) {
+			return s
+		}
 	}
 	qj := qt.Joined()
 	if qj.Eligible() {

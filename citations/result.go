@@ -65,6 +65,11 @@ type Location struct {
 	Document string
 	Spans    []Span
 	Level    Level
+	// Order names the page's reading order the quote was found in
+	// (corpus.Order: "layout" as pdftotext reads the page, "boxes" as
+	// pdfminer does), "" for the page text itself. Its spans are still in
+	// page-text offsets, one per piece the page text has apart.
+	Order string
 }
 
 // Pages lists the distinct pages of the location, ascending.

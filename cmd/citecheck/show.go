@@ -11,7 +11,7 @@ import (
 )
 
 func runShow(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(stderr, "show", "show --corpus CORPUS DOC [PAGE] [--ruler] [--boxes] [--alts] [--json]", `
+	fs := newFlagSet(stderr, "show", "show --corpus CORPUS DOC [PAGE] [--ruler] [--boxes] [--alts] [--order NAME] [--json]", `
 Print the stored text of document DOC (its file name or its blake3: hash):
 one page when PAGE (1-based) is given, otherwise every page, separated by a
 form feed. The text is printed exactly as stored, so offsets counted in it
@@ -25,6 +25,13 @@ PDF points, y up (with --json, as a "boxes" array). --alts (with PAGE)
 prints the page's alternative texts after its text: the page as other
 extractors read glyphs by their font codes, at the same offsets, which
 locate searches at its glyph_codes level (with --json, as "alt_texts").
+--order NAME (with PAGE) prints the page in one of its reading orders
+instead of its text: "layout" as pdftotext orders a page by its layout,
+"boxes" as pdfminer does; locate searches them after the text and reports
+what it finds there in the text's offsets, which --ruler prints (the
+offset in the page text of each line's first character; "-" for a line of
+separators). With --json, as "order_text" and "order_map" (each code
+point's offset in the page text, -1 for a separator the order inserted).
 
 Example:
   citecheck show --corpus corpus --ruler supplier-policy.pdf 2
@@ -37,6 +44,7 @@ file no longer matches the corpus manifest.`)
 	asJSON := fs.Bool("json", false, "print the manifest entry as JSON")
 	withBoxes := fs.Bool("boxes", false, "list the page's glyph boxes (needs PAGE)")
 	withAlts := fs.Bool("alts", false, "print the page's alternative texts (needs PAGE)")
+	orderName := fs.String("order", "", "print the page in its reading order `NAME` (layout, boxes; needs PAGE)")
 	rest, err := parseFlags(fs, stdout, args)
 	if err != nil {
 		return err
@@ -52,6 +60,9 @@ file no longer matches the corpus manifest.`)
 	}
 	if *withAlts && len(rest) < 2 {
 		return usageErrorf("show: --alts needs a PAGE")
+	}
+	if *orderName != "" && len(rest) < 2 {
+		return usageErrorf("show: --order needs a PAGE")
 	}
 	store, err := openCorpus(*dir)
 	if err != nil {
@@ -70,6 +81,29 @@ file no longer matches the corpus manifest.`)
 	}
 	if doc.Status != corpus.StatusOK && !*asJSON {
 		return usageErrorf("show: %s has no text: extraction ended %s: %s", doc.Name, doc.Status, doc.Error)
+	}
+	var order *corpus.Order
+	if *orderName != "" {
+		if doc.Status != corpus.StatusOK {
+			return usageErrorf("show: %s has no text: extraction ended %s: %s", doc.Name, doc.Status, doc.Error)
+		}
+		orders, err := store.Orders(doc, page)
+		if err != nil {
+			return fmt.Errorf("show: %w", err)
+		}
+		var names []string
+		for i := range orders {
+			if orders[i].Name == *orderName {
+				order = &orders[i]
+			}
+			names = append(names, orders[i].Name)
+		}
+		if order == nil {
+			if len(names) == 0 {
+				return usageErrorf("show: %s page %d has no reading order %q: it has none (no glyph boxes, or every order reads as its text)", doc.Name, page, *orderName)
+			}
+			return usageErrorf("show: %s page %d has no reading order %q; it has %s", doc.Name, page, *orderName, strings.Join(names, ", "))
+		}
 	}
 	if *asJSON {
 		if page == 0 {
@@ -91,13 +125,47 @@ file no longer matches the corpus manifest.`)
 				return fmt.Errorf("show: %w", err)
 			}
 		}
+		var orderText *string
+		var orderMap []int32
+		if order != nil {
+			orderText, orderMap = &order.Text, order.Map
+		}
 		return writeJSON(stdout, struct {
 			Document string `json:"document"`
 			corpus.Page
 			Text       string            `json:"text"`
 			GlyphBoxes []corpus.GlyphBox `json:"glyph_boxes,omitempty"`
 			AltTexts   []string          `json:"alt_texts,omitempty"`
-		}{doc.Name, doc.Pages[page-1], text, boxes, alts})
+			OrderText  *string           `json:"order_text,omitempty"`
+			OrderMap   []int32           `json:"order_map,omitempty"`
+		}{doc.Name, doc.Pages[page-1], text, boxes, alts, orderText, orderMap})
+	}
+	if order != nil {
+		if !*ruler {
+			io.WriteString(stdout, order.Text)
+			return nil
+		}
+		fmt.Fprintf(stdout, "--- %s page %d, reading order %s (%d code points; offsets in the page text)\n", doc.Name, page, order.Name, len(order.Map))
+		at := 0
+		for _, line := range strings.SplitAfter(order.Text, "\n") {
+			if line == "" {
+				continue
+			}
+			n := len([]rune(line))
+			first := "-"
+			for _, m := range order.Map[at : at+n] {
+				if m >= 0 {
+					first = strconv.Itoa(int(m))
+					break
+				}
+			}
+			fmt.Fprintf(stdout, "%7s| %s", first, line)
+			if !strings.HasSuffix(line, "\n") {
+				fmt.Fprintln(stdout)
+			}
+			at += n
+		}
+		return nil
 	}
 	if *withBoxes {
 		text, err := store.Text(doc, page)
