@@ -6,6 +6,7 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/spans"
@@ -58,9 +59,12 @@ func versionText(tc freeze.Toolchain) string {
 	for _, f := range []struct{ kind, format string }{
 		{"corpus", corpus.Format},
 		{"boxes", corpus.BoxesFormat},
+		{"orders", corpus.OrdersFormat},
+		{"shard", corpus.ShardFormat},
 		{"reference", spans.Format},
 		{"plan", plan.Format},
 		{"lock", freeze.Format},
+		{"summary", metrics.Format},
 	} {
 		line("format", f.kind, f.format)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/spans"
@@ -38,9 +39,12 @@ func TestVersion(t *testing.T) {
 		"unicode norm 15.0.0\n" +
 		"format corpus " + corpus.Format + "\n" +
 		"format boxes " + corpus.BoxesFormat + "\n" +
+		"format orders " + corpus.OrdersFormat + "\n" +
+		"format shard " + corpus.ShardFormat + "\n" +
 		"format reference " + spans.Format + "\n" +
 		"format plan " + plan.Format + "\n" +
-		"format lock " + freeze.Format + "\n"
+		"format lock " + freeze.Format + "\n" +
+		"format summary " + metrics.Format + "\n"
 	if out != want {
 		t.Errorf("version:\n%s\nwant:\n%s", out, want)
 	}
