@@ -57,6 +57,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzNormalize$$' -fuzztime=$(FUZZTIME) ./textnorm/
 	$(GO) test -run=NONE -fuzz='^FuzzNormalizeValue$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./textnorm/
 	$(GO) test -run=NONE -fuzz='^FuzzParseResponse$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./grade/
+	$(GO) test -run=NONE -fuzz='^FuzzOrders$$' -fuzztime=$(FUZZTIME) ./layout/
 	$(GO) test -run=NONE -fuzz='^FuzzLocate$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadRuns$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResponses$$' -fuzztime=$(FUZZTIME) ./typedqa/

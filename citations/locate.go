@@ -411,14 +411,9 @@ func (ix *Index) verify(qt *textnorm.Text, sh *shard, si, at int) (loc, bool) {
 			l.parts = append(l.parts, part{int(seg.page), at, a.End})
 			l.level = Level(max(lvl, a.Level))
 			first, last := l.parts[0], l.parts[len(l.parts)-1]
-			ft, lt := ix.pages[first.page].text, ix.pages[last.page].text
-			if !edgesOK(ft, first.from, lt, last.to, qt, true) {
-				return loc{}, false
-			}
-			if ft.OptionalHyphenAt(first.from) || lt.OptionalHyphenAt(last.to) {
-				l.level = max(l.level, Hyphenation)
-			}
-			return l, true
+			var ok bool
+			l.level, ok = edgeLevel(ix.pages[first.page].text, first.from, ix.pages[last.page].text, last.to, qt, l.level)
+			return l, ok
 		}
 		if seg.next < 0 || a.End < int(seg.to) {
 			return loc{}, false
@@ -538,6 +533,19 @@ func edgesOK(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textnor
 		}
 	}
 	return true
+}
+
+// edgeLevel applies edgesOK to a match from position from of page text ft
+// to position to of lt, and charges an edge at a hyphenation point of the
+// page (inside a word hyphenated at a line end) Hyphenation.
+func edgeLevel(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textnorm.Text, l Level) (Level, bool) {
+	if !edgesOK(ft, from, lt, to, qt, true) {
+		return l, false
+	}
+	if ft.OptionalHyphenAt(from) || lt.OptionalHyphenAt(to) {
+		l = max(l, Hyphenation)
+	}
+	return l, true
 }
 
 // lookupSorted returns at most maxHits occurrences of pat in sa, in

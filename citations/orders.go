@@ -227,12 +227,9 @@ func (ix *Index) verifyOrder(qt *textnorm.Text, op *orderPage, tn *textnorm.Text
 	if a.QuoteEnd != qt.Len() || a.End <= at {
 		return loc{}, false
 	}
-	if !edgesOK(tn, at, tn, a.End, qt, true) {
+	lvl, ok := edgeLevel(tn, at, tn, a.End, qt, Level(a.Level))
+	if !ok {
 		return loc{}, false
-	}
-	lvl := a.Level
-	if tn.OptionalHyphenAt(at) || tn.OptionalHyphenAt(a.End) {
-		lvl = max(lvl, textnorm.Hyphenation)
 	}
 	pe := &ix.pages[op.page]
 	ra, rb := tn.RawSpan(at, a.End)
@@ -265,7 +262,7 @@ func (ix *Index) verifyOrder(qt *textnorm.Text, op *orderPage, tn *textnorm.Text
 		}
 		merged = append(merged, p)
 	}
-	l := loc{doc: pe.doc, level: Level(lvl), order: op.name}
+	l := loc{doc: pe.doc, level: lvl, order: op.name}
 	for _, p := range merged {
 		from, to := normAtRaw(pe.text, p.from), normAtRaw(pe.text, p.to)
 		if to <= from {

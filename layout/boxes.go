@@ -49,15 +49,17 @@ func halign(a, b *glyph) bool {
 func mlines(gs []glyph) []*mline {
 	var out []*mline
 	var l *mline
+	start := 0
 	for i := range gs {
-		g := gs[i]
-		if l != nil && halign(&l.gs[len(l.gs)-1], &g) {
-			l.gs = append(l.gs, g)
+		g := &gs[i]
+		if l != nil && halign(&gs[i-1], g) {
+			l.gs = gs[start : i+1]
 			l.x0, l.x1 = min(l.x0, g.x0), max(l.x1, g.x1)
 			l.y0, l.y1 = min(l.y0, g.y0), max(l.y1, g.y1)
 			continue
 		}
-		l = &mline{gs: []glyph{g}, x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1}
+		start = i
+		l = &mline{gs: gs[i : i+1], x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1}
 		out = append(out, l)
 	}
 	return out

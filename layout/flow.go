@@ -23,12 +23,16 @@ type word struct {
 	seq            int // creation order, for ties
 }
 
-func newWord(g glyph, seq int) *word {
-	return &word{gs: []glyph{g}, x0: g.x0, x1: g.x1, y0: g.y0, y1: g.y1, base: g.base, fs: g.size, seq: seq}
+// newWord starts a word at glyph i of gs; its glyphs are a slice of gs.
+func newWord(gs []glyph, i, seq int) *word {
+	g := &gs[i]
+	return &word{gs: gs[i : i+1], x0: g.x0, x1: g.x1, y0: g.y0, y1: g.y1, base: g.base, fs: g.size, seq: seq}
 }
 
-func (w *word) add(g glyph) {
-	w.gs = append(w.gs, g)
+// add takes the glyph after the word's last one into it.
+func (w *word) add(gs []glyph, i int) {
+	g := &gs[i]
+	w.gs = gs[i-len(w.gs) : i+1]
 	w.x0, w.x1 = min(w.x0, g.x0), max(w.x1, g.x1)
 	w.y0, w.y1 = min(w.y0, g.y0), max(w.y1, g.y1)
 }
@@ -40,23 +44,25 @@ func (w *word) add(g glyph) {
 func words(gs []glyph) []*word {
 	var out []*word
 	var w *word
-	for _, g := range gs {
+	for i := range gs {
+		g := &gs[i]
 		if w != nil && g.sep == 0 && g.idx == w.gs[len(w.gs)-1].idx+1 &&
 			abs(g.size-w.fs)*20 <= w.fs && abs(g.base-w.base) <= 50 {
-			w.add(g)
+			w.add(gs, i)
 			continue
 		}
-		w = newWord(g, len(out))
+		w = newWord(gs, i, len(out))
 		out = append(out, w)
 	}
 	return out
 }
 
 // pool holds words by baseline band, each band sorted left to right
-// (poppler's TextPool). Words are taken out; bands stay.
+// (poppler's TextPool). Words are taken out; bands stay. Bands are found by
+// index: keys[i] is the band of lists[i].
 type pool struct {
 	keys  []int64 // bands holding words, ascending
-	bands map[int64][]*word
+	lists [][]*word
 }
 
 func floorDiv(a, b int64) int64 {
@@ -70,22 +76,24 @@ func floorDiv(a, b int64) int64 {
 func bandOf(base int64) int64 { return floorDiv(base, textPoolStep) }
 
 func newPool(ws []*word) *pool {
-	p := &pool{bands: map[int64][]*word{}}
-	for _, w := range ws {
-		k := bandOf(w.base)
-		if _, ok := p.bands[k]; !ok {
-			p.keys = append(p.keys, k)
+	sorted := slices.Clone(ws)
+	slices.SortStableFunc(sorted, func(a, b *word) int {
+		if ka, kb := bandOf(a.base), bandOf(b.base); ka != kb {
+			return cmpInt(ka, kb)
 		}
-		p.bands[k] = append(p.bands[k], w)
-	}
-	slices.Sort(p.keys)
-	for _, k := range p.keys {
-		slices.SortStableFunc(p.bands[k], func(a, b *word) int {
-			if a.x0 != b.x0 {
-				return cmpInt(a.x0, b.x0)
-			}
-			return a.seq - b.seq
-		})
+		if a.x0 != b.x0 {
+			return cmpInt(a.x0, b.x0)
+		}
+		return a.seq - b.seq
+	})
+	p := &pool{}
+	for i, w := range sorted {
+		k := bandOf(w.base)
+		if i == 0 || p.keys[len(p.keys)-1] != k {
+			p.keys = append(p.keys, k)
+			p.lists = append(p.lists, nil)
+		}
+		p.lists[len(p.lists)-1] = append(p.lists[len(p.lists)-1], w)
 	}
 	return p
 }
@@ -100,78 +108,83 @@ func cmpInt(a, b int64) int {
 	return 0
 }
 
-// span calls fn for each band from the band of lo to the band of hi
-// (descending when down), skipping bands without words.
-func (p *pool) span(lo, hi int64, down bool, fn func(k int64)) {
+// span calls fn with the index of each band from the band of lo to the
+// band of hi (descending when down).
+func (p *pool) span(lo, hi int64, down bool, fn func(i int)) {
 	a, b := bandOf(lo), bandOf(hi)
 	i := sort.Search(len(p.keys), func(i int) bool { return p.keys[i] >= a })
 	j := sort.Search(len(p.keys), func(i int) bool { return p.keys[i] > b })
 	if down {
 		for k := j - 1; k >= i; k-- {
-			fn(p.keys[k])
+			fn(k)
 		}
 		return
 	}
 	for k := i; k < j; k++ {
-		fn(p.keys[k])
+		fn(k)
 	}
 }
 
-// first is the first band with words at or after index *from of keys.
-func (p *pool) first(from *int) (int64, bool) {
-	for *from < len(p.keys) && len(p.bands[p.keys[*from]]) == 0 {
+// first is the first band with words at or after index *from.
+func (p *pool) first(from *int) bool {
+	for *from < len(p.keys) && len(p.lists[*from]) == 0 {
 		*from++
 	}
-	if *from >= len(p.keys) {
-		return 0, false
-	}
-	return p.keys[*from], true
+	return *from < len(p.keys)
 }
 
-// take removes and returns word k of band b.
-func (p *pool) take(b int64, k int) *word {
-	l := p.bands[b]
+// take removes and returns word k of band i.
+func (p *pool) take(i, k int) *word {
+	l := p.lists[i]
 	w := l[k]
-	p.bands[b] = slices.Delete(l, k, k+1)
+	p.lists[i] = slices.Delete(l, k, k+1)
 	return w
 }
 
-// startBand picks, among the bands within four steps of the first band
-// with words, the one whose leftmost word is leftmost (poppler: this
+// startBand picks, among the bands within four steps of band i (the first
+// with words), the one whose leftmost word is leftmost (poppler: this
 // avoids starting with a superscript).
-func (p *pool) startBand(i int) int64 {
-	start := p.keys[i]
+func (p *pool) startBand(i int) int {
+	start := i
 	for k := i + 1; k < len(p.keys) && p.keys[k] < p.keys[i]+4; k++ {
-		if l := p.bands[p.keys[k]]; len(l) > 0 && l[0].x0 < p.bands[start][0].x0 {
-			start = p.keys[k]
+		if l := p.lists[k]; len(l) > 0 && l[0].x0 < p.lists[start][0].x0 {
+			start = k
 		}
 	}
 	return start
 }
 
+// rect is a bounding box that grows by the words added to it.
+type rect struct{ x0, x1, y0, y1 int64 }
+
+// cover grows r over w; first says r holds nothing yet.
+func (r *rect) cover(w *word, first bool) {
+	if first {
+		*r = rect{w.x0, w.x1, w.y0, w.y1}
+		return
+	}
+	r.x0, r.x1 = min(r.x0, w.x0), max(r.x1, w.x1)
+	r.y0, r.y1 = min(r.y0, w.y0), max(r.y1, w.y1)
+}
+
 // line is a line of a block: words left to right.
 type line struct {
-	ws             []*word
-	x0, x1, y0, y1 int64
-	base           int64
-	seq            int
+	ws []*word
+	rect
+	base int64
+	seq  int
 }
 
 func (l *line) add(w *word) {
-	if len(l.ws) == 0 {
-		l.x0, l.x1, l.y0, l.y1 = w.x0, w.x1, w.y0, w.y1
-	} else {
-		l.x0, l.x1 = min(l.x0, w.x0), max(l.x1, w.x1)
-		l.y0, l.y1 = min(l.y0, w.y0), max(l.y1, w.y1)
-	}
+	l.cover(w, len(l.ws) == 0)
 	l.ws = append(l.ws, w)
 }
 
 // block is poppler's TextBlock.
 type block struct {
-	ws             []*word
-	lines          []*line
-	x0, x1, y0, y1 int64
+	ws    []*word
+	lines []*line
+	rect
 	// The extended box (ExMin..) of the reading-order rules, and the free
 	// space beside the block (priMin, priMax).
 	ex0, ex1, ey0, ey1 int64
@@ -181,12 +194,7 @@ type block struct {
 }
 
 func (b *block) add(w *word) {
-	if len(b.ws) == 0 {
-		b.x0, b.x1, b.y0, b.y1 = w.x0, w.x1, w.y0, w.y1
-	} else {
-		b.x0, b.x1 = min(b.x0, w.x0), max(b.x1, w.x1)
-		b.y0, b.y1 = min(b.y0, w.y0), max(b.y1, w.y1)
-	}
+	b.cover(w, len(b.ws) == 0)
 	b.ws = append(b.ws, w)
 }
 
@@ -199,7 +207,7 @@ func buildBlocks(ws []*word) []*block {
 	var blocks []*block
 	from := 0
 	for {
-		if _, ok := p.first(&from); !ok {
+		if !p.first(&from) {
 			break
 		}
 		w0 := p.take(p.startBand(from), 0)
@@ -215,9 +223,9 @@ func buildBlocks(ws []*word) []*block {
 			// Words on the line above the block's top and below its bottom,
 			// overlapping it horizontally.
 			newMin := minBase
-			p.span(minBase-lineSpace, minBase, true, func(k int64) {
-				for i := 0; i < len(p.bands[k]); {
-					w := p.bands[k][i]
+			p.span(minBase-lineSpace, minBase, true, func(k int) {
+				for i := 0; i < len(p.lists[k]); {
+					w := p.lists[k][i]
 					if w.base < minBase && w.base >= minBase-lineSpace && w.x0 < blk.x1 && w.x1 > blk.x0 && sizeWithin(w, 5, 100) {
 						blk.add(p.take(k, i))
 						found, newMin = true, w.base
@@ -228,9 +236,9 @@ func buildBlocks(ws []*word) []*block {
 			})
 			minBase = newMin
 			newMax := maxBase
-			p.span(maxBase, maxBase+lineSpace, false, func(k int64) {
-				for i := 0; i < len(p.bands[k]); {
-					w := p.bands[k][i]
+			p.span(maxBase, maxBase+lineSpace, false, func(k int) {
+				for i := 0; i < len(p.lists[k]); {
+					w := p.lists[k][i]
 					if w.base > maxBase && w.base <= maxBase+lineSpace && w.x0 < blk.x1 && w.x1 > blk.x0 && sizeWithin(w, 5, 100) {
 						blk.add(p.take(k, i))
 						found, newMax = true, w.base
@@ -242,9 +250,9 @@ func buildBlocks(ws []*word) []*block {
 			maxBase = newMax
 			// Words on the block's lines, overlapping it give or take
 			// colSpace1.
-			p.span(minBase-intra, maxBase+intra, false, func(k int64) {
-				for i := 0; i < len(p.bands[k]); {
-					w := p.bands[k][i]
+			p.span(minBase-intra, maxBase+intra, false, func(k int) {
+				for i := 0; i < len(p.lists[k]); {
+					w := p.lists[k][i]
 					if w.base >= minBase-intra && w.base <= maxBase+intra &&
 						w.x0 < blk.x1+colSpace1 && w.x1 > blk.x0-colSpace1 && sizeWithin(w, 6, 10) {
 						blk.add(p.take(k, i))
@@ -269,8 +277,8 @@ func buildBlocks(ws []*word) []*block {
 					return w.x0 >= blk.x1 && w.x0 < blk.x1+colSpace2
 				}
 				n := 0
-				p.span(minBase-intra, maxBase+intra, false, func(k int64) {
-					if slices.ContainsFunc(p.bands[k], near) {
+				p.span(minBase-intra, maxBase+intra, false, func(k int) {
+					if slices.ContainsFunc(p.lists[k], near) {
 						n++
 					}
 				})
@@ -278,8 +286,8 @@ func buildBlocks(ws []*word) []*block {
 					continue
 				}
 				lo, hi := minBase-intra, maxBase+intra
-				p.span(lo, hi, false, func(k int64) {
-					if i := slices.IndexFunc(p.bands[k], near); i >= 0 {
+				p.span(lo, hi, false, func(k int) {
+					if i := slices.IndexFunc(p.lists[k], near); i >= 0 {
 						w := p.take(k, i)
 						blk.add(w)
 						if w.base < minBase {
@@ -310,7 +318,7 @@ func (b *block) buildLines() {
 	p := newPool(b.ws)
 	from := 0
 	for {
-		if _, ok := p.first(&from); !ok {
+		if !p.first(&from) {
 			break
 		}
 		w0 := p.take(p.startBand(from), 0)
@@ -322,14 +330,13 @@ func (b *block) buildLines() {
 		last := w0
 		for {
 			var best *word
-			var bestBand int64
-			bestIdx := -1
+			bestBand, bestIdx := -1, -1
 			overlap := false
-			p.span(minBase, maxBase, false, func(k int64) {
+			p.span(minBase, maxBase, false, func(k int) {
 				if overlap {
 					return
 				}
-				for i, w := range p.bands[k] {
+				for i, w := range p.lists[k] {
 					if w.base < minBase || w.base > maxBase {
 						continue
 					}

@@ -3,7 +3,6 @@ package layout
 import (
 	"math"
 	"slices"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -93,8 +92,11 @@ func readPage(text string, boxes []corpus.GlyphBox, rotate int) *page {
 		return nil
 	}
 	p := &page{text: []rune(text), upright: uprightFor(rotate)}
-	bs := slices.Clone(boxes)
-	slices.SortStableFunc(bs, func(a, b corpus.GlyphBox) int { return a.Start - b.Start })
+	bs := boxes
+	if !slices.IsSortedFunc(bs, func(a, b corpus.GlyphBox) int { return a.Start - b.Start }) {
+		bs = slices.Clone(boxes)
+		slices.SortStableFunc(bs, func(a, b corpus.GlyphBox) int { return a.Start - b.Start })
+	}
 	end := 0
 	for _, b := range bs {
 		if b.Start < end || b.End <= b.Start || b.End > n {
@@ -342,17 +344,41 @@ func Orders(text string, boxes []corpus.GlyphBox, rotate int) []Order {
 		return nil
 	}
 	var out []Order
-	page := collapse(text)
 	for _, o := range []Order{p.flow(), p.boxes()} {
-		if o.Text != "" && collapse(o.Text) != page {
+		if o.Text != "" && !sameBarWhiteSpace(o.Text, text) {
 			out = append(out, o)
 		}
 	}
 	return out
 }
 
-// collapse turns every run of white space into one space and drops it at
-// the ends.
-func collapse(s string) string {
-	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+// sameBarWhiteSpace reports whether a and b are the same code points with
+// white space in the same places, whatever white space it is and however
+// long its runs (and none counted at the ends).
+func sameBarWhiteSpace(a, b string) bool {
+	i, j := 0, 0
+	next := func(s string, k int) (rune, int, bool) {
+		sp := false
+		for k < len(s) {
+			r, w := utf8.DecodeRuneInString(s[k:])
+			if !unicode.IsSpace(r) {
+				return r, k + w, sp
+			}
+			sp = true
+			k += w
+		}
+		return -1, k, false
+	}
+	first := true
+	for {
+		ra, ni, sa := next(a, i)
+		rb, nj, sb := next(b, j)
+		if ra != rb || (sa != sb && !first && ra >= 0) {
+			return false
+		}
+		if ra < 0 {
+			return true
+		}
+		i, j, first = ni, nj, false
+	}
 }

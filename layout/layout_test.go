@@ -183,3 +183,21 @@ func TestNoBoxesNoOrders(t *testing.T) {
 	assert.Empty(t, layout.Orders("text", nil, 0))
 	assert.Empty(t, layout.Orders("text", []corpus.GlyphBox{{Start: 3, End: 9}}, 0), "a box outside the text")
 }
+
+func TestSameBarWhiteSpace(t *testing.T) {
+	cases := []struct {
+		a, b string
+		same bool
+	}{
+		{"a b\nc", "a b\n\nc", true},
+		{" a\tb ", "a\nb", true},
+		{"ab", "a b", false},
+		{"a b", "ab", false},
+		{"a", "a b", false},
+		{"", " \n", true},
+		{"ab c", "a bc", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.same, layout.SameBarWhiteSpace(c.a, c.b), "%q %q", c.a, c.b)
+	}
+}

@@ -1,0 +1,4 @@
+package layout
+
+// SameBarWhiteSpace exposes sameBarWhiteSpace to the tests.
+var SameBarWhiteSpace = sameBarWhiteSpace
