@@ -106,9 +106,31 @@ func (r *AuditReport) Clean() bool {
 
 // Audit locates every emitted citation of the runs in the corpus. It needs
 // no reference: it says whether each quote is grounded, not whether it
-// supports the answer.
-func (ix *Index) Audit(runs []RunRecord) AuditReport {
+// supports the answer. Citations are located on GOMAXPROCS goroutines
+// (AuditWorkers).
+func (ix *Index) Audit(runs []RunRecord) AuditReport { return ix.AuditWorkers(runs, 0) }
+
+// AuditWorkers is Audit with the citations located on workers goroutines
+// (0: GOMAXPROCS). The report is the same for every workers: entries are
+// placed by their run and citation, and totals added up in that order
+// afterwards.
+func (ix *Index) AuditWorkers(runs []RunRecord, workers int) AuditReport {
 	var rep AuditReport
+	type ref struct{ run, cit int }
+	var refs []ref
+	for i, run := range runs {
+		for c := range run.Citations {
+			refs = append(refs, ref{i, c})
+		}
+	}
+	if len(refs) > 0 {
+		rep.Entries = make([]AuditEntry, len(refs)) // nil for none, as before
+	}
+	parallel(len(refs), workers, func(k int) {
+		run := &runs[refs[k].run]
+		rep.Entries[k] = ix.auditOne(*run, run.Citations[refs[k].cit])
+	})
+	next := 0
 	type key struct {
 		arm     string
 		session int
@@ -134,9 +156,9 @@ func (ix *Index) Audit(runs []RunRecord) AuditReport {
 			rep.Unread = append(rep.Unread, AuditUnread{Arm: run.Arm, Session: run.Session, Question: run.Question, Line: run.Line,
 				Run: i, NoCitations: len(run.Citations) == 0, Notes: run.Unread})
 		}
-		for _, c := range run.Citations {
-			e := ix.auditOne(run, c)
-			rep.Entries = append(rep.Entries, e)
+		for range run.Citations {
+			e := &rep.Entries[next]
+			next++
 			for _, k := range keys {
 				t := get(k)
 				t.Citations++

@@ -1,6 +1,9 @@
 package citations
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // BenchmarkLocate locates a mix of found, relaxed and missing quotes in
 // the test index; "make bench" runs the corpus-scale measurement
@@ -19,5 +22,20 @@ func BenchmarkLocate(b *testing.B) {
 		for _, q := range qs {
 			ix.Locate(q)
 		}
+	}
+}
+
+// BenchmarkLocateAll locates the windows of manyQueries on one goroutine
+// and on two, the cores "citecheck locate" and "audit" use.
+func BenchmarkLocateAll(b *testing.B) {
+	ix := testIndex(b)
+	qs := manyQueries()
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprint("workers=", workers), func(b *testing.B) {
+			for b.Loop() {
+				ix.LocateAll(qs, workers)
+			}
+			b.ReportMetric(float64(len(qs)*b.N)/b.Elapsed().Seconds(), "quotes/s")
+		})
 	}
 }

@@ -15,6 +15,8 @@
 //
 // Build(sources) indexes texts that are not in a store. An Index is
 // immutable; Locate is safe for concurrent use and needs no locking.
+// LocateAll(queries, workers) locates many quotes on several goroutines,
+// results in the queries' order.
 //
 // # Units
 //
@@ -202,7 +204,10 @@
 //
 // Locations are sorted by document, then position; Elsewhere by document;
 // Audit entries follow the input (file, line, citation order); totals are
-// sorted by arm and session. Nothing depends on map order or scheduling.
+// sorted by arm and session. Nothing depends on map order or scheduling:
+// LocateAll and Audit locate on GOMAXPROCS goroutines (LocateAll's and
+// AuditWorkers' workers) and place each result by its input's index, so
+// their results are those of one goroutine.
 //
 // # What this package does not do
 //

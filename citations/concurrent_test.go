@@ -1,0 +1,84 @@
+package citations
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// manyQueries are windows of every page of the test sources, each as
+// sampled, with a digit changed, on the wrong page, under another document
+// and elided: every stage of the locator and every status, a few thousand
+// queries in all.
+func manyQueries() []Query {
+	var qs []Query
+	for _, s := range append(demoSources(), extraSources()...) {
+		for p, sp := range s.Pages {
+			w := strings.Fields(sp.Text)
+			for i := 0; i < len(w); i += 2 {
+				q := strings.Join(w[i:min(i+7, len(w))], " ")
+				qs = append(qs,
+					Query{Document: s.Name, Quote: q, Page: p + 1},
+					Query{Document: s.Name, Quote: strings.NewReplacer("1", "7", "2", "8").Replace(q)},
+					Query{Document: s.Name, Quote: q, Page: p + 2},
+					Query{Document: "supplier-policy.pdf", Quote: q},
+					Query{Document: s.Name, Quote: strings.Join(w[i:min(i+3, len(w))], " ") + " … " + strings.Join(w[min(i+5, len(w)):min(i+9, len(w))], " ")},
+				)
+			}
+		}
+	}
+	return qs
+}
+
+// TestLocateAllSameAsSequential: locating on several goroutines gives, in
+// input order, exactly what Locate gives for each query alone (issue 17,
+// item 3: the output must not depend on scheduling).
+func TestLocateAllSameAsSequential(t *testing.T) {
+	ix := testIndex(t)
+	qs := manyQueries()
+	if len(qs) < 1000 {
+		t.Fatalf("only %d queries", len(qs))
+	}
+	want := make([]Result, len(qs))
+	for i, q := range qs {
+		want[i] = ix.Locate(q)
+	}
+	for _, workers := range []int{1, 3, 8} {
+		got := ix.LocateAll(qs, workers)
+		for i := range qs {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Fatalf("workers %d, query %d %+v:\n got %+v\nwant %+v", workers, i, qs[i], got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestAuditWorkersSameReport: an audit's report, entries and totals, is
+// the same on one goroutine and on several.
+func TestAuditWorkersSameReport(t *testing.T) {
+	ix := testIndex(t)
+	qs := manyQueries()
+	var runs []RunRecord
+	for i := 0; i < len(qs); i += 7 {
+		run := RunRecord{Arm: fmt.Sprint("A", i%3), Session: 1 + i%2, Question: fmt.Sprint("q", i), Status: "ok", Line: i/7 + 1}
+		for _, q := range qs[i:min(i+7, len(qs))] {
+			quote := q.Quote
+			var page *int
+			if q.Page > 0 {
+				page = ptr(q.Page)
+			}
+			run.Citations = append(run.Citations, RunCitation{ID: fmt.Sprint("c", len(run.Citations)), Document: q.Document, Quote: &quote, Page: page})
+		}
+		runs = append(runs, run)
+	}
+	want := ix.AuditWorkers(runs, 1)
+	if len(want.Entries) != len(qs) {
+		t.Fatalf("%d entries for %d citations", len(want.Entries), len(qs))
+	}
+	for _, workers := range []int{0, 3, 8} {
+		if got := ix.AuditWorkers(runs, workers); !reflect.DeepEqual(got, want) {
+			t.Errorf("workers %d: the report differs from the sequential one", workers)
+		}
+	}
+}
