@@ -3,6 +3,7 @@ package citations
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -44,11 +45,10 @@ type Envelope struct {
 	Response   json.RawMessage `json:"response"`
 }
 
-var envelopeSchema = object(map[string]*schema{
+var envelopeShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
 	"arm": nil, "session": nil, "question": nil, "status": nil, "stop_reason": nil,
-	"documents": freeSchema, "response": freeSchema,
-	"timing": runSchema.keys["timing"],
-})
+	"documents": nil, "response": nil, "timing": timingShape,
+}}
 
 // vendorKeys are, per format, the field names the adapter reads from the
 // vendor's payload, folded to their exact spelling: a payload key differing
@@ -73,7 +73,7 @@ var vendorKeys = map[string]map[string]string{
 func keySet(fields string) map[string]string {
 	m := map[string]string{}
 	for _, k := range strings.Fields(fields) {
-		m[fold.String(k)] = k
+		m[strictjson.Fold(k)] = k
 	}
 	return m
 }
@@ -108,17 +108,13 @@ func EachRun(r io.Reader, file, format string, fn func(*RunRecord) error) error 
 	if !ok {
 		return &InputError{File: file, Err: fmt.Errorf("%w: format %q (want one of %s)", ErrInvalid, format, strings.Join(Formats, ", "))}
 	}
-	return eachLine(r, file, func(n int, data []byte) error {
+	return eachObject(r, file, envelopeShape, vendorKeys[format], func(n int, v *strictjson.Value, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
-		v, f, err := checkKeys(data, envelopeSchema, vendorKeys[format])
-		if err != nil {
-			return fail(f, err)
-		}
 		var env Envelope
-		if f, err := decodeStrict(data, &env); err != nil {
+		if f, err := decodeEnvelope(v, data, &env); err != nil {
 			return fail(f, err)
 		}
-		if k := missingKey(v, "arm", "session", "question", "response"); k != "" {
+		if k := v.Missing("arm", "session", "question", "response"); k != "" {
 			return fail(k, ErrMissing)
 		}
 		rec := &RunRecord{Arm: env.Arm, Session: env.Session, Question: env.Question, Status: env.Status,
@@ -197,12 +193,18 @@ var adapters = map[string]adapter{
 	"llamaindex": adaptLlamaIndex,
 }
 
+// unmarshal decodes a vendor's payload, whose keys the envelope's reader
+// has checked, into the adapter's view of it, and returns the JSON path
+// (".key") of a type fault.
 func unmarshal(raw json.RawMessage, v any) (string, error) {
-	f, err := decodeStrict(raw, v)
-	if f != "" {
-		f = "." + f
+	if err := json.Unmarshal(raw, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return "." + te.Field, decodeFault(err)
+		}
+		return "", decodeFault(err)
 	}
-	return f, err
+	return "", nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // FormatAuto asks EachRun and ReadRuns to tell a run file's format from
@@ -209,7 +211,7 @@ var errDetected = errors.New("format detected")
 func eachAuto(r io.Reader, file string, fn func(*RunRecord) error) error {
 	var seen bytes.Buffer
 	format := ""
-	err := eachLine(io.TeeReader(r, &seen), file, func(n int, data []byte) error {
+	err := strictjson.EachLine(io.TeeReader(r, &seen), file, lineLimits, func(n int, data []byte) error {
 		if !json.Valid(data) {
 			format = "run"
 			return errDetected

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // LocateRequest is one input record of "citecheck locate" (DESIGN §2):
@@ -34,7 +36,7 @@ func (r LocateRequest) Query() Query {
 // longer one is refused as too long (ErrTooLarge) rather than searched.
 const MaxQuoteBytes = 64 << 10
 
-var locateSchema = object(map[string]*schema{"id": nil, "document": nil, "quote": nil, "page": nil, "page_label": nil})
+var locateShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"id": nil, "document": nil, "quote": nil, "page": nil, "page_label": nil}}
 
 // ReadLocateRequests reads JSON Lines of LocateRequest strictly: unknown,
 // duplicate or case-variant keys, a missing id, document or quote, an empty
@@ -42,17 +44,13 @@ var locateSchema = object(map[string]*schema{"id": nil, "document": nil, "quote"
 // and invalid UTF-8 are InputErrors naming file, line and field. Records keep input order.
 func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	var out []LocateRequest
-	err := eachLine(r, file, func(n int, data []byte) error {
+	err := eachObject(r, file, locateShape, nil, func(n int, v *strictjson.Value, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
-		v, f, err := checkKeys(data, locateSchema, nil)
-		if err != nil {
-			return fail(f, err)
-		}
 		var req LocateRequest
-		if f, err := decodeStrict(data, &req); err != nil {
+		if f, err := decodeLocateRequest(v, data, &req); err != nil {
 			return fail(f, err)
 		}
-		if missingKey(v, "quote") != "" {
+		if v.Missing("quote") != "" {
 			return fail("quote", ErrMissing)
 		}
 		switch {

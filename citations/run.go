@@ -128,17 +128,21 @@ func (c RunCitation) Citation() Citation {
 	return out
 }
 
-var runSchema = object(map[string]*schema{
-	"arm": nil, "session": nil, "question": nil, "status": nil, "stop_reason": nil, "response": nil,
-	"fields": freeSchema, "documents": freeSchema, "format": nil, "retrieval": arrayOf(freeSchema), "unread": arrayOf(nil),
-	"citations": arrayOf(object(map[string]*schema{
-		"id": nil, "document": nil, "page": nil, "last_page": nil, "page_label": nil, "quote": nil, "claim": nil, "native": freeSchema,
-		"external": nil, "quote_from": nil, "page_physical": nil, "title": nil,
-	})),
-	"timing": object(map[string]*schema{
+// timingShape and runShape list the keys of a run record (DESIGN §4).
+var (
+	timingShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
 		"retrieval_ms": nil, "embedding_ms": nil, "prompt_ms": nil, "generation_ms": nil, "total_ms": nil, "cold_start_ms": nil, "indexing_ms": nil,
-	}),
-})
+	}}
+	runShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
+		"arm": nil, "session": nil, "question": nil, "status": nil, "stop_reason": nil, "response": nil,
+		"fields": nil, "documents": nil, "format": nil, "retrieval": nil, "unread": nil,
+		"citations": {Elem: &strictjson.Shape{Keys: map[string]*strictjson.Shape{
+			"id": nil, "document": nil, "page": nil, "last_page": nil, "page_label": nil, "quote": nil, "claim": nil, "native": nil,
+			"external": nil, "quote_from": nil, "page_physical": nil, "title": nil,
+		}}},
+		"timing": timingShape,
+	}}
+)
 
 // ReadRunRecords reads run records strictly (see ReadLocateRequests for
 // what is refused), in file order.
@@ -152,16 +156,12 @@ func ReadRunRecords(r io.Reader, file string) ([]RunRecord, error) {
 }
 
 func eachRunRecord(r io.Reader, file string, fn func(*RunRecord) error) error {
-	return eachLine(r, file, func(n int, data []byte) error {
-		v, f, err := checkKeys(data, runSchema, nil)
-		if err != nil {
-			return &InputError{File: file, Line: n, Field: f, Err: err}
-		}
+	return eachObject(r, file, runShape, nil, func(n int, v *strictjson.Value, data []byte) error {
 		rec := &RunRecord{}
 		if f, err := decodeRunRecord(v, data, rec); err != nil {
 			return &InputError{File: file, Line: n, Field: f, Err: err}
 		}
-		if k := missingKey(v, "arm", "session", "question", "status", "response", "citations"); k != "" {
+		if k := v.Missing("arm", "session", "question", "status", "response", "citations"); k != "" {
 			return &InputError{File: file, Line: n, Field: k, Err: ErrMissing}
 		}
 		rec.Line = n

@@ -187,7 +187,7 @@ func noteUnread(rec *RunRecord, format string, resp *strictjson.Value) {
 				if m.Key == "metadata" { // a document's own metadata is data
 					continue
 				}
-				_, known := vendorKeys[format][fold.String(m.Key)]
+				_, known := vendorKeys[format][strictjson.Fold(m.Key)]
 				if !known && !slices.Contains(ignoredKeys[format], m.Key) && citationishKey.MatchString(m.Key) && !emptyJSON(m.Value) {
 					keys = append(keys, p)
 					continue

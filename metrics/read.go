@@ -35,7 +35,7 @@ var (
 // (ErrNoResults).
 func ReadResults(r io.Reader, file string, fn func(*grade.Result) error) error {
 	seen := 0
-	err := strictjson.EachLine(r, file, MaxResultBytes, func(n int, line []byte) error {
+	err := strictjson.EachLine(r, file, strictjson.Limits{MaxLine: MaxResultBytes}, func(n int, line []byte) error {
 		res, ferr := decodeResult(line)
 		if ferr != nil {
 			ferr.File, ferr.Line = file, n
@@ -68,10 +68,8 @@ func decodeResult(data []byte) (*grade.Result, *inputerr.Error) {
 	if v.Kind != strictjson.Object {
 		return nil, &inputerr.Error{Err: fmt.Errorf("%w: not a JSON object", ErrResult)}
 	}
-	for _, k := range []string{"arm", "session", "question", "attempt", "kind"} {
-		if v.Get(k) == nil {
-			return nil, &inputerr.Error{Field: k, Err: fmt.Errorf("%w: missing", ErrResult)}
-		}
+	if k := v.Missing("arm", "session", "question", "attempt", "kind"); k != "" {
+		return nil, &inputerr.Error{Field: k, Err: fmt.Errorf("%w: missing", ErrResult)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // DictionaryClass is one equivalence class: every form, as written or in
@@ -59,7 +61,20 @@ func DefaultDictionary() *Dictionary {
 	return d
 }
 
-var dictionaryKeys = map[string]bool{"classes": true, "canonical": true, "forms": true}
+// classShape lists the keys of a class (dictionary.schema.json).
+var classShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"canonical": nil, "forms": nil}}
+
+// decodeClass fills c from its tree as encoding/json would.
+func decodeClass(d *strictjson.TreeDecoder, v *strictjson.Value, c *DictionaryClass) {
+	for _, m := range v.Members {
+		switch m.Key {
+		case "canonical":
+			c.Canonical = d.Str(m.Value, m.Key)
+		case "forms":
+			c.Forms = d.Strings(m.Value, m.Key)
+		}
+	}
+}
 
 // ReadDictionary reads and validates an equivalence dictionary (schema:
 // dictionary.schema.json). Each canonical form and each form must be one
@@ -72,10 +87,7 @@ func ReadDictionary(r io.Reader, file string) (*Dictionary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkJSONKeys(data, file, dictionaryKeys); err != nil {
-		return nil, err
-	}
-	classes, lines, err := decodeTopArray[DictionaryClass](data, file, "classes")
+	classes, lines, err := decodeTopArray(data, file, "classes", classShape, decodeClass)
 	if err != nil {
 		return nil, err
 	}

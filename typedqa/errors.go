@@ -52,15 +52,17 @@ func (l *errorList) err() error {
 	return &InputErrors{Errs: l.errs, Omitted: l.omitted}
 }
 
-// Sentinel causes, for callers that branch on the kind of fault.
+// Sentinel causes, for callers that branch on the kind of fault. The
+// first five are internal/strictjson's, so errors.Is finds them whichever
+// package's reader refused the input.
 var (
-	ErrTooLarge      = errors.New("input exceeds the size limit")
-	ErrInvalidUTF8   = errors.New("invalid UTF-8")
+	ErrTooLarge      = strictjson.ErrTooLarge
+	ErrInvalidUTF8   = strictjson.ErrInvalidUTF8
 	ErrDuplicateKey  = strictjson.ErrDuplicateKey
-	ErrUnknownKey    = errors.New("unknown key")
+	ErrUnknownKey    = strictjson.ErrUnknownKey
+	ErrBadValue      = strictjson.ErrValue
 	ErrDuplicateRow  = errors.New("duplicate row")
 	ErrUnknownID     = errors.New("unknown question id")
 	ErrMissingRow    = errors.New("missing row")
-	ErrBadValue      = errors.New("invalid value")
 	ErrInconsistency = errors.New("inconsistent ground truth")
 )

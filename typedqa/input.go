@@ -1,17 +1,16 @@
 package typedqa
 
 import (
-	"github.com/citecheck/citecheck/internal/inputerr"
-	"github.com/citecheck/citecheck/internal/strictjson"
-
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/inputerr"
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // Size caps. Character accuracy is quadratic in value length and the
@@ -58,63 +57,6 @@ func lineAt(data []byte, off int) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-// checkJSONKeys parses data with internal/strictjson, which refuses two
-// equal keys (encoding/json keeps the last), keys equal under case folding
-// (encoding/json binds them to one field), lone surrogate escapes and
-// anything after the one JSON value, then requires every object key to be
-// one of known, spelled exactly; which keys belong to which object is left
-// to the decoder's DisallowUnknownFields.
-func checkJSONKeys(data []byte, file string, known map[string]bool) error {
-	v, err := strictjson.Parse(data, file, strictjson.Limits{})
-	if err != nil {
-		var se *strictjson.Error
-		if !errors.As(err, &se) {
-			return &InputError{File: file, Err: err}
-		}
-		return &InputError{File: file, Line: se.Line, Field: se.Path, Err: se.Err}
-	}
-	var walk func(v *strictjson.Value) error
-	walk = func(v *strictjson.Value) error {
-		for _, m := range v.Members {
-			if !known[m.Key] {
-				return &InputError{File: file, Line: lineAt(data, m.KeyOffset), Field: m.Key, Err: ErrUnknownKey}
-			}
-			if err := walk(m.Value); err != nil {
-				return err
-			}
-		}
-		for _, e := range v.Elems {
-			if err := walk(e); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return walk(v)
-}
-
-// jsonError turns a decoder error into an InputError with the line.
-func jsonError(data []byte, file string, fallback int64, err error) error {
-	off := fallback
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	field := ""
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		off = te.Offset
-		field = te.Field
-		err = fmt.Errorf("expected %s, found JSON %s", te.Type, te.Value)
-	}
-	msg := err.Error()
-	// DisallowUnknownFields reports `json: unknown field "x"`.
-	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		return &InputError{File: file, Line: lineAt(data, int(off)), Field: strings.Trim(name, `"`), Err: fmt.Errorf("%w here", ErrUnknownKey)}
-	}
-	return &InputError{File: file, Line: lineAt(data, int(off)), Field: field, Err: errors.New(strings.TrimPrefix(msg, "json: "))}
-}
-
 // checkIdentifier enforces the rules for model, condition, run, document
 // and question names: non-empty, bounded, no control characters and no
 // surrounding white space (" gpt" and "gpt" would otherwise be two models).
@@ -132,61 +74,46 @@ func checkIdentifier(s string) error {
 	return nil
 }
 
-// decodeTopArray decodes {"<key>": [...]} element by element, rejecting
-// unknown fields, and returns each element's line for later messages. The
-// keys must already have passed checkJSONKeys.
-func decodeTopArray[T any](data []byte, file, key string) ([]T, []int, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	fail := func(err error) ([]T, []int, error) {
-		return nil, nil, jsonError(data, file, dec.InputOffset(), err)
-	}
-	if tok, err := dec.Token(); err != nil {
-		return fail(err)
-	} else if tok != json.Delim('{') {
+// decodeTopArray reads {"<key>": [...]} with internal/strictjson, which
+// refuses two equal keys (encoding/json keeps the last), keys equal under
+// case folding (encoding/json binds them to one field), lone surrogate
+// escapes, anything after the one JSON value, and every key elem's shape
+// does not list. decode fills one element from its tree, with paths
+// relative to the element. It returns each element's line for later
+// messages.
+func decodeTopArray[T any](data []byte, file, key string, elem *strictjson.Shape, decode func(d *strictjson.TreeDecoder, v *strictjson.Value, out *T)) ([]T, []int, error) {
+	v, err := strictjson.Parse(data, file, strictjson.Limits{})
+	if err == nil && v.Kind != strictjson.Object {
 		return nil, nil, &InputError{File: file, Line: 1, Err: errors.New("expected a JSON object")}
 	}
-	var list []T
-	var lines []int
-	seen := false
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return fail(err)
-		}
-		if tok != key {
-			return nil, nil, &InputError{File: file, Line: lineAt(data, int(dec.InputOffset())), Field: fmt.Sprint(tok), Err: fmt.Errorf("%w at the top level", ErrUnknownKey)}
-		}
-		seen = true
-		if tok, err := dec.Token(); err != nil {
-			return fail(err)
-		} else if tok != json.Delim('[') {
-			return nil, nil, &InputError{File: file, Line: lineAt(data, int(dec.InputOffset())), Field: key, Err: errors.New("expected an array")}
-		}
-		for dec.More() {
-			line := lineAt(data, nextValue(data, int(dec.InputOffset())))
-			var v T
-			if err := dec.Decode(&v); err != nil {
-				return fail(err)
-			}
-			list = append(list, v)
-			lines = append(lines, line)
-		}
-		if _, err := dec.Token(); err != nil { // the closing ']'
-			return fail(err)
-		}
+	if err == nil {
+		err = (&strictjson.Shape{Keys: map[string]*strictjson.Shape{key: {Elem: elem}}}).Check(data, file, v, nil)
 	}
-	if !seen {
+	if err != nil {
+		var se *strictjson.Error
+		if !errors.As(err, &se) {
+			return nil, nil, &InputError{File: file, Err: err}
+		}
+		return nil, nil, &InputError{File: file, Line: se.Line, Field: se.Path, Err: se.Err}
+	}
+	m := v.Get(key)
+	if m == nil {
 		return nil, nil, &InputError{File: file, Line: 1, Field: key, Err: errors.New("missing")}
 	}
-	return list, lines, nil
-}
-
-// nextValue skips white space and a separating comma from off: where the
-// decoder's next value starts.
-func nextValue(data []byte, off int) int {
-	for off < len(data) && strings.IndexByte(", \t\n\r", data[off]) >= 0 {
-		off++
+	if m.Value.Kind != strictjson.Array {
+		return nil, nil, &InputError{File: file, Line: lineAt(data, m.Value.Offset), Field: key, Err: errors.New("expected an array")}
 	}
-	return off
+	list := make([]T, len(m.Value.Elems))
+	lines := make([]int, len(m.Value.Elems))
+	d := &strictjson.TreeDecoder{Data: data}
+	for i, e := range m.Value.Elems {
+		lines[i] = lineAt(data, e.Offset)
+		if e.Kind != strictjson.Null && d.Want(e, "", strictjson.Object, fmt.Sprintf("%T", list[i])) {
+			decode(d, e, &list[i])
+		}
+		if d.Err != nil {
+			return nil, nil, &InputError{File: file, Line: lineAt(data, d.Offset), Field: d.Path, Err: d.Err}
+		}
+	}
+	return list, lines, nil
 }

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // Type is a question's answer type.
@@ -97,9 +99,41 @@ func DefaultQuestions() *Questions {
 	return qs
 }
 
-var questionKeys = map[string]bool{
-	"questions": true, "id": true, "type": true, "blank_when": true, "question": true,
-	"equals": true, "order": true, "first_words": true, "partial_credit_marker": true,
+// questionShape lists the keys of a question (questions.schema.json).
+var questionShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
+	"id": nil, "type": nil, "order": nil, "first_words": nil, "partial_credit_marker": nil,
+	"blank_when": {Keys: map[string]*strictjson.Shape{"question": nil, "equals": nil}},
+}}
+
+// decodeQuestion fills q from its tree as encoding/json would.
+func decodeQuestion(d *strictjson.TreeDecoder, v *strictjson.Value, q *Question) {
+	for _, m := range v.Members {
+		switch m.Key {
+		case "id":
+			q.ID = d.Str(m.Value, m.Key)
+		case "type":
+			q.Type = Type(d.Str(m.Value, m.Key))
+		case "order":
+			q.Order = Order(d.Str(m.Value, m.Key))
+		case "first_words":
+			q.FirstWords = d.IntPtr(m.Value, m.Key)
+		case "partial_credit_marker":
+			q.PartialCreditMarker = d.Str(m.Value, m.Key)
+		case "blank_when":
+			if m.Value.Kind == strictjson.Null || !d.Want(m.Value, m.Key, strictjson.Object, "typedqa.Condition") {
+				continue
+			}
+			q.BlankWhen = &Condition{}
+			for _, c := range m.Value.Members {
+				switch p := strictjson.JoinKey(m.Key, c.Key); c.Key {
+				case "question":
+					q.BlankWhen.Question = d.Str(c.Value, p)
+				case "equals":
+					q.BlankWhen.Equals = d.Str(c.Value, p)
+				}
+			}
+		}
+	}
 }
 
 var questionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -111,10 +145,7 @@ func ReadQuestions(r io.Reader, file string) (*Questions, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkJSONKeys(data, file, questionKeys); err != nil {
-		return nil, err
-	}
-	list, lines, err := decodeTopArray[Question](data, file, "questions")
+	list, lines, err := decodeTopArray(data, file, "questions", questionShape, decodeQuestion)
 	if err != nil {
 		return nil, err
 	}

@@ -341,24 +341,18 @@ func csvError(file string, err error) error {
 func readJSONL(data []byte, file string, columns []string) ([]record, error) {
 	var out []record
 	var errs errorList
-	lineNo := 0
-	for len(data) > 0 {
-		lineNo++
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	// data is whole, bounded and valid UTF-8 already (readAll).
+	err := strictjson.EachLine(bytes.NewReader(data), file, strictjson.Limits{MaxLine: len(data)}, func(n int, line []byte) error {
 		vals, field, err := parseJSONLRecord(line, columns)
 		if err != nil {
-			errs.add(file, lineNo, field, err)
-			continue
+			errs.add(file, n, field, err)
+			return nil
 		}
-		out = append(out, record{vals: vals, line: lineNo})
+		out = append(out, record{vals: vals, line: n})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := errs.err(); err != nil {
 		return nil, err
@@ -385,7 +379,6 @@ func parseJSONLRecord(line []byte, columns []string) (vals []string, field strin
 		return nil, "", errors.New("expected a JSON object")
 	}
 	vals = make([]string, len(columns))
-	have := make([]bool, len(columns))
 	for _, m := range v.Members {
 		key := m.Key
 		idx := slices.Index(columns, key)
@@ -407,12 +400,9 @@ func parseJSONLRecord(line []byte, columns []string) (vals []string, field strin
 		default:
 			return nil, key, fmt.Errorf("must be a string, not %s", jsonKind(m.Value.Kind))
 		}
-		have[idx] = true
 	}
-	for i, ok := range have {
-		if !ok {
-			return nil, columns[i], errors.New("missing key")
-		}
+	if k := v.Missing(columns...); k != "" {
+		return nil, k, errors.New("missing key")
 	}
 	return vals, "", nil
 }

@@ -128,7 +128,7 @@ func TestExitCodes(t *testing.T) {
 		{why: "some quote not unique", args: []string{"locate", "--corpus", "corpus", quotes}, code: 1},
 		{why: "an empty quotes file verifies nothing", args: []string{"locate", "--corpus", "corpus", "empty.jsonl"}, code: 2, names: "no records in empty.jsonl"},
 		{why: "blank lines only are no records", args: []string{"locate", "--corpus", "corpus", "blank.jsonl"}, code: 2, names: "no records in blank.jsonl"},
-		{why: "a quote over 64 KiB is refused, not searched", args: []string{"locate", "--corpus", "corpus", "long.jsonl"}, code: 2, names: "long.jsonl:1: quote: input too large"},
+		{why: "a quote over 64 KiB is refused, not searched", args: []string{"locate", "--corpus", "corpus", "long.jsonl"}, code: 2, names: "long.jsonl:1: quote: input exceeds the size limit"},
 		{why: "a missing quotes file", args: []string{"locate", "--corpus", "corpus", "nowhere.jsonl"}, code: 2, names: "nowhere.jsonl"},
 		{why: "a folder as the quotes file", args: []string{"locate", "--corpus", "corpus", "a-folder"}, code: 2, names: "a-folder"},
 		// audit

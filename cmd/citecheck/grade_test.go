@@ -121,7 +121,7 @@ func TestGradeRefusesBadRuns(t *testing.T) {
 		{"bad status", strings.Replace(good, `"ok"`, `"done"`, 1) + "\n", `bad.jsonl:1: status: invalid value: "done"`},
 		{"missing key", strings.Replace(good, `"status": "ok", `, "", 1) + "\n", "bad.jsonl:1: status: missing"},
 		{"invalid UTF-8", good + "\n" + strings.Replace(good, "12", "\xff", 1) + "\n", "bad.jsonl:2: invalid UTF-8"},
-		{"a 10 MB line", good + "\n" + strings.Replace(good, "Samples:", strings.Repeat("x", 10<<20), 1) + "\n", "bad.jsonl:2: input too large"},
+		{"a 10 MB line", good + "\n" + strings.Replace(good, "Samples:", strings.Repeat("x", 10<<20), 1) + "\n", "bad.jsonl:2: input exceeds the size limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,15 +14,17 @@ import (
 // EachLine calls fn with every non-blank line of a JSON Lines input, its
 // 1-based number and its bytes without the line ending, in file order; it
 // stops at fn's first error and returns it. A line is checked before fn
-// sees it: longer than maxLine bytes (refused as soon as that many are
-// read, never held whole), not valid UTF-8, or unreadable, it is an
-// *inputerr.Error with file and line wrapping ErrTooLarge, ErrInvalidUTF8
-// or the read error. A leading byte-order mark is dropped. An empty input
-// calls fn never and returns nil: whether that is an error is the
-// caller's to say. data is valid only during the call.
-func EachLine(r io.Reader, file string, maxLine int, fn func(line int, data []byte) error) error {
+// sees it: longer than lim.MaxLine bytes (refused as soon as that many are
+// read, never held whole), past lim.MaxBytes of input (when not 0), not
+// valid UTF-8, or unreadable, it is an *inputerr.Error with file and line
+// wrapping ErrTooLarge, ErrInvalidUTF8 or the read error. A leading
+// byte-order mark is dropped. An empty input calls fn never and returns
+// nil: whether that is an error is the caller's to say. data is valid only
+// during the call. lim.MaxDepth is Parse's, not EachLine's.
+func EachLine(r io.Reader, file string, lim Limits, fn func(line int, data []byte) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var line []byte
+	total := 0
 	for n := 1; ; n++ {
 		line = line[:0]
 		var err error
@@ -30,12 +32,15 @@ func EachLine(r io.Reader, file string, maxLine int, fn func(line int, data []by
 			var chunk []byte
 			chunk, err = br.ReadSlice('\n')
 			line = append(line, chunk...)
-			if len(bytes.TrimRight(line, "\r\n")) > maxLine {
-				return &inputerr.Error{File: file, Line: n, Err: fmt.Errorf("%w: a line longer than %d bytes", ErrTooLarge, maxLine)}
+			if len(bytes.TrimRight(line, "\r\n")) > lim.MaxLine {
+				return &inputerr.Error{File: file, Line: n, Err: fmt.Errorf("%w: a line longer than %d bytes", ErrTooLarge, lim.MaxLine)}
 			}
 			if !errors.Is(err, bufio.ErrBufferFull) {
 				break
 			}
+		}
+		if total += len(line); lim.MaxBytes > 0 && total > lim.MaxBytes {
+			return &inputerr.Error{File: file, Line: n, Err: fmt.Errorf("%w: more than %d bytes", ErrTooLarge, lim.MaxBytes)}
 		}
 		if err != nil && err != io.EOF {
 			return &inputerr.Error{File: file, Line: n, Err: fmt.Errorf("read: %w", err)}

@@ -14,12 +14,13 @@ import (
 
 func TestEachLine(t *testing.T) {
 	tests := []struct {
-		in   string
-		max  int
-		want []string // "N:data" per call
-		err  string
-		is   error
-		why  string
+		in    string
+		max   int
+		total int
+		want  []string // "N:data" per call
+		err   string
+		is    error
+		why   string
 	}{
 		{in: "a\nb\n", max: 8, want: []string{"1:a", "2:b"}, why: "one call per line, numbered from 1"},
 		{in: "a\n\n  \nb", max: 8, want: []string{"1:a", "4:b"}, why: "blank lines are skipped but counted; the last line needs no newline"},
@@ -28,11 +29,12 @@ func TestEachLine(t *testing.T) {
 		{in: "", max: 8, want: nil, why: "an empty input is no call and no error"},
 		{in: "12345678\n", max: 8, want: []string{"1:12345678"}, why: "a line of exactly the limit passes"},
 		{in: "a\n123456789\n", max: 8, want: []string{"1:a"}, err: "f.jsonl:2: input exceeds the size limit: a line longer than 8 bytes", is: ErrTooLarge, why: "a longer line is refused with its number"},
+		{in: "ab\ncd\nef\n", max: 8, total: 6, want: []string{"1:ab", "2:cd"}, err: "f.jsonl:3: input exceeds the size limit: more than 6 bytes", is: ErrTooLarge, why: "the input past MaxBytes is refused at the line that crosses it"},
 		{in: "a\nb\xffc\n", max: 8, want: []string{"1:a"}, err: "f.jsonl:2: invalid UTF-8 at byte 2 of the line", is: ErrInvalidUTF8, why: "invalid UTF-8 names its line and byte"},
 	}
 	for _, tt := range tests {
 		var got []string
-		err := EachLine(strings.NewReader(tt.in), "f.jsonl", tt.max, func(n int, data []byte) error {
+		err := EachLine(strings.NewReader(tt.in), "f.jsonl", Limits{MaxLine: tt.max, MaxBytes: tt.total}, func(n int, data []byte) error {
 			got = append(got, strconv.Itoa(n)+":"+string(data))
 			return nil
 		})
@@ -53,7 +55,7 @@ func TestEachLine(t *testing.T) {
 // after reading about the limit, not the whole line.
 func TestEachLineLongLineIsNotHeld(t *testing.T) {
 	r := &countingReader{}
-	err := EachLine(r, "f", 1<<20, func(int, []byte) error { return nil })
+	err := EachLine(r, "f", Limits{MaxLine: 1 << 20}, func(int, []byte) error { return nil })
 	require.ErrorIs(t, err, ErrTooLarge)
 	assert.Less(t, r.n, 2<<20, "bytes read before the refusal")
 }
@@ -61,10 +63,10 @@ func TestEachLineLongLineIsNotHeld(t *testing.T) {
 func TestEachLineStopsAtCallerError(t *testing.T) {
 	stop := errors.New("stop")
 	calls := 0
-	err := EachLine(strings.NewReader("a\nb\n"), "f", 8, func(int, []byte) error { calls++; return stop })
+	err := EachLine(strings.NewReader("a\nb\n"), "f", Limits{MaxLine: 8}, func(int, []byte) error { calls++; return stop })
 	assert.Same(t, stop, err, "the caller's error comes back unwrapped")
 	assert.Equal(t, 1, calls)
-	err = EachLine(iotest.ErrReader(errors.New("disk")), "f", 8, func(int, []byte) error { return nil })
+	err = EachLine(iotest.ErrReader(errors.New("disk")), "f", Limits{MaxLine: 8}, func(int, []byte) error { return nil })
 	assert.EqualError(t, err, "f:1: read: disk")
 }
 

@@ -72,10 +72,11 @@ func (v *Value) Get(key string) *Member {
 	return nil
 }
 
-// Limits bounds what Parse accepts.
+// Limits bounds what Parse and EachLine accept.
 type Limits struct {
-	MaxBytes int // 0: no limit
-	MaxDepth int // 0: DefaultMaxDepth
+	MaxBytes int // the whole input; 0: no limit
+	MaxDepth int // Parse: 0 is DefaultMaxDepth
+	MaxLine  int // EachLine: one line's bytes, without its ending
 }
 
 // DefaultMaxDepth is the nesting limit when Limits.MaxDepth is 0: far above
