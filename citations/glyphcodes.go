@@ -2,7 +2,6 @@ package citations
 
 import (
 	"fmt"
-	"index/suffixarray"
 	"sort"
 
 	"github.com/citecheck/citecheck/corpus"
@@ -32,7 +31,7 @@ import (
 // altIndex is the level's index.
 type altIndex struct {
 	data, jdata []byte // normalized alternatives, and their Joined forms, each ended by a form feed
-	sa, jsa     *suffixarray.Index
+	sa, jsa     suffixes
 	alts        []altText // sorted by at, and by jat
 }
 
@@ -58,7 +57,7 @@ func (ix *Index) buildAlts(alts [][]string) {
 	if len(ai.alts) == 0 {
 		return
 	}
-	ai.sa, ai.jsa = suffixarray.New(ai.data), suffixarray.New(ai.jdata)
+	ai.sa, ai.jsa = newSuffixes(ai.data), newSuffixes(ai.jdata)
 	ix.alts = ai
 }
 
@@ -69,13 +68,13 @@ func (ix *Index) findGlyphCodes(qt *textnorm.Text, qj *textnorm.Joined) []loc {
 	if ai == nil || qt.Len() == 0 {
 		return nil
 	}
-	locs := ix.altHits(ai.sa, []byte(qt.String()), func(i int) int32 { return ai.alts[i].at }, func(a *altText, h int) (int, int, bool) {
+	locs := ix.altHits(&ai.sa, []byte(qt.String()), func(i int) int32 { return ai.alts[i].at }, func(a *altText, h int) (int, int, bool) {
 		from := a.text.CodePoint(h - int(a.at))
 		to := from + qt.Len()
 		return from, to, to <= a.text.Len() && edgesOK(a.text, from, a.text, to, qt, true)
 	})
 	if len(locs) == 0 && qj.Eligible() {
-		locs = ix.altHits(ai.jsa, []byte(qj.String()), func(i int) int32 { return ai.alts[i].jat }, func(a *altText, h int) (int, int, bool) {
+		locs = ix.altHits(&ai.jsa, []byte(qj.String()), func(i int) int32 { return ai.alts[i].jat }, func(a *altText, h int) (int, int, bool) {
 			ja := a.joined.CodePoint(h - int(a.jat))
 			if ja+qj.Len() > a.joined.Len() {
 				return 0, 0, false
@@ -100,7 +99,7 @@ func (ix *Index) findGlyphCodes(qt *textnorm.Text, qj *textnorm.Joined) []loc {
 // altHits verifies the suffix array's hits of pat: span turns a hit in an
 // alternative into its normalized range there, or refuses it; the range is
 // then reported on the page text, through the raw offsets both share.
-func (ix *Index) altHits(sa *suffixarray.Index, pat []byte, at func(int) int32, span func(*altText, int) (int, int, bool)) []loc {
+func (ix *Index) altHits(sa *suffixes, pat []byte, at func(int) int32, span func(*altText, int) (int, int, bool)) []loc {
 	ai := ix.alts
 	var locs []loc
 	for _, h := range lookupSorted(sa, pat) {

@@ -3,7 +3,6 @@ package citations
 import (
 	"errors"
 	"fmt"
-	"index/suffixarray"
 	"regexp"
 	"runtime"
 	"sort"
@@ -94,12 +93,12 @@ type shard struct {
 	// each fragment ended by a form feed, which no normalized text
 	// contains.
 	data []byte
-	sa   *suffixarray.Index
+	sa   suffixes
 	segs []segment // sorted by at
 
 	// jdata is the Joined form of every page, each ended by a form feed.
 	jdata []byte
-	jsa   *suffixarray.Index
+	jsa   suffixes
 	jsegs []jsegment
 }
 
@@ -293,9 +292,9 @@ func Build(docs []Source, opts Options) (*Index, error) {
 		}
 		sh := &ix.shards[i/2]
 		if i%2 == 0 {
-			sh.sa = suffixarray.New(sh.data)
+			sh.sa = newSuffixes(sh.data)
 		} else {
-			sh.jsa = suffixarray.New(sh.jdata)
+			sh.jsa = newSuffixes(sh.jdata)
 		}
 	})
 	return ix, nil

@@ -3,7 +3,6 @@ package citations
 import (
 	"bytes"
 	"fmt"
-	"index/suffixarray"
 	"slices"
 	"sort"
 	"strconv"
@@ -550,7 +549,7 @@ func edgeLevel(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textn
 
 // lookupSorted returns at most maxHits occurrences of pat in sa, in
 // increasing order.
-func lookupSorted(sa *suffixarray.Index, pat []byte) []int {
+func lookupSorted(sa *suffixes, pat []byte) []int {
 	hits := sa.Lookup(pat, maxHits)
 	sort.Ints(hits)
 	return hits
@@ -565,7 +564,7 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, doc int) []l
 	var locs []loc
 	for shi := range ix.shards {
 		sh := &ix.shards[shi]
-		for _, h := range lookupSorted(sh.jsa, pat) {
+		for _, h := range lookupSorted(&sh.jsa, pat) {
 			js := sh.jsegs[sh.jsegAt(h)]
 			pe := &ix.pages[js.page]
 			pj := joined[int(js.page)]

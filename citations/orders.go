@@ -2,7 +2,6 @@ package citations
 
 import (
 	"fmt"
-	"index/suffixarray"
 	"slices"
 	"sort"
 	"strings"
@@ -40,7 +39,7 @@ type orderRun struct{ at, from, n int32 }
 // orderShard is a group of orders with their suffix array.
 type orderShard struct {
 	data  []byte
-	sa    *suffixarray.Index
+	sa    suffixes
 	pages []int // indexes into orderIndex.pages, by fb
 }
 
@@ -142,7 +141,7 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 		oi.byDoc[doc] = r
 	}
 	parallel(len(oi.shards), workers, func(s int) {
-		oi.shards[s].sa = suffixarray.New(oi.shards[s].data)
+		oi.shards[s].sa = newSuffixes(oi.shards[s].data)
 	})
 	ix.orders = &oi
 }

@@ -1,7 +1,6 @@
 package citations
 
 import (
-	"index/suffixarray"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -34,7 +33,7 @@ import (
 // holds U+FFFD, each ended by a form feed.
 type unmappedIndex struct {
 	data  []byte
-	sa    *suffixarray.Index
+	sa    suffixes
 	pages []unmappedPage // sorted by at
 }
 
@@ -122,7 +121,7 @@ func (ix *Index) buildUnmapped() {
 		um.data = append(um.data, '\f')
 	}
 	if len(um.pages) > 0 {
-		um.sa = suffixarray.New(um.data)
+		um.sa = newSuffixes(um.data)
 		ix.unmapped = um
 	}
 }
@@ -136,7 +135,7 @@ func (ix *Index) findUnmapped(qt *textnorm.Text) []loc {
 	}
 	pat := []byte(qt.String())
 	var locs []loc
-	for _, h := range lookupSorted(um.sa, pat) {
+	for _, h := range lookupSorted(&um.sa, pat) {
 		k := sort.Search(len(um.pages), func(i int) bool { return int(um.pages[i].at) > h }) - 1
 		if k < 0 {
 			continue
