@@ -101,7 +101,7 @@ func (ix *Index) runsOnPage(qt *textnorm.Text, units []unit, p int) []loc {
 	if len(units) < 2 || len(qs) < MinPieceLen {
 		return nil
 	}
-	t := ix.pages[p].text
+	t := ix.text(p)
 	// As for pieces: a quote that is the page's text but for one word is a
 	// changed quote, whatever column it would fit.
 	if nearMiss(qs, t.String()) {
@@ -253,7 +253,7 @@ func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int, lines []
 		return nil
 	}
 	qs := qt.String()
-	t := ix.pages[p].text
+	t := ix.text(p)
 	page := t.String()
 	var locs []loc
 	seen := map[[2]int]bool{}

@@ -22,7 +22,7 @@ func TestColumnRunGivesUp(t *testing.T) {
 		t.Fatalf("a column run over rows of repeated values came back unique: %v", r.Spans())
 	}
 	budget := maxRunWork
-	lines := pageLines(ix.pages[0].text)
+	lines := pageLines(ix.text(0))
 	var words [][]string
 	for _, w := range strings.Split(quote, "\n") {
 		words = append(words, []string{w})

@@ -3,6 +3,7 @@ package citations
 import (
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/textnorm"
@@ -33,29 +34,55 @@ type altIndex struct {
 	data, jdata []byte // normalized alternatives, and their Joined forms, each ended by a form feed
 	sa, jsa     suffixes
 	alts        []altText // sorted by at, and by jat
+	// norm holds each alternative's normalized forms: all of them in a
+	// built index, those a lookup touched in an opened one, which
+	// normalizes raw(k) on demand.
+	norm []atomic.Pointer[altForms]
+	raw  func(k int) string
 }
 
 type altText struct {
 	at, jat int32 // byte offsets in data and jdata
 	page    int32 // index in Index.pages
-	text    *textnorm.Text
-	joined  *textnorm.Joined
+}
+
+type altForms struct {
+	text   *textnorm.Text
+	joined *textnorm.Joined
+}
+
+// forms returns alternative k's normalized text and its joined form.
+func (ix *Index) altForms(k int) (*textnorm.Text, *textnorm.Joined) {
+	ai := ix.alts
+	if f := ai.norm[k].Load(); f != nil {
+		return f.text, f.joined
+	}
+	t := ix.profile.Normalize(ai.raw(k))
+	ai.norm[k].CompareAndSwap(nil, &altForms{t, t.Joined()})
+	f := ai.norm[k].Load()
+	return f.text, f.joined
 }
 
 // buildAlts normalizes and indexes the pages' alternative texts.
 func (ix *Index) buildAlts(alts [][]string) {
 	ai := &altIndex{}
+	var forms []*altForms
 	for p, list := range alts {
 		for _, raw := range list {
 			t := ix.profile.Normalize(raw)
 			j := t.Joined()
-			ai.alts = append(ai.alts, altText{at: int32(len(ai.data)), jat: int32(len(ai.jdata)), page: int32(p), text: t, joined: j})
+			ai.alts = append(ai.alts, altText{at: int32(len(ai.data)), jat: int32(len(ai.jdata)), page: int32(p)})
+			forms = append(forms, &altForms{t, j})
 			ai.data = append(append(ai.data, t.String()...), '\f')
 			ai.jdata = append(append(ai.jdata, j.String()...), '\f')
 		}
 	}
 	if len(ai.alts) == 0 {
 		return
+	}
+	ai.norm = make([]atomic.Pointer[altForms], len(forms))
+	for k, f := range forms {
+		ai.norm[k].Store(f)
 	}
 	ai.sa, ai.jsa = newSuffixes(ai.data), newSuffixes(ai.jdata)
 	ix.alts = ai
@@ -68,19 +95,19 @@ func (ix *Index) findGlyphCodes(qt *textnorm.Text, qj *textnorm.Joined) []loc {
 	if ai == nil || qt.Len() == 0 {
 		return nil
 	}
-	locs := ix.altHits(&ai.sa, []byte(qt.String()), func(i int) int32 { return ai.alts[i].at }, func(a *altText, h int) (int, int, bool) {
-		from := a.text.CodePoint(h - int(a.at))
+	locs := ix.altHits(&ai.sa, []byte(qt.String()), func(i int) int32 { return ai.alts[i].at }, func(a *altText, at *textnorm.Text, _ *textnorm.Joined, h int) (int, int, bool) {
+		from := at.CodePoint(h - int(a.at))
 		to := from + qt.Len()
-		return from, to, to <= a.text.Len() && edgesOK(a.text, from, a.text, to, qt, true)
+		return from, to, to <= at.Len() && edgesOK(at, from, at, to, qt, true)
 	})
 	if len(locs) == 0 && qj.Eligible() {
-		locs = ix.altHits(&ai.jsa, []byte(qj.String()), func(i int) int32 { return ai.alts[i].jat }, func(a *altText, h int) (int, int, bool) {
-			ja := a.joined.CodePoint(h - int(a.jat))
-			if ja+qj.Len() > a.joined.Len() {
+		locs = ix.altHits(&ai.jsa, []byte(qj.String()), func(i int) int32 { return ai.alts[i].jat }, func(a *altText, at *textnorm.Text, aj *textnorm.Joined, h int) (int, int, bool) {
+			ja := aj.CodePoint(h - int(a.jat))
+			if ja+qj.Len() > aj.Len() {
 				return 0, 0, false
 			}
-			from, to := a.joined.NormSpan(ja, ja+qj.Len())
-			return from, to, edgesOK(a.text, from, a.text, to, qt, false)
+			from, to := aj.NormSpan(ja, ja+qj.Len())
+			return from, to, edgesOK(at, from, at, to, qt, false)
 		})
 	}
 	// A quote found in two alternatives of a page, at the same place, is
@@ -99,7 +126,7 @@ func (ix *Index) findGlyphCodes(qt *textnorm.Text, qj *textnorm.Joined) []loc {
 // altHits verifies the suffix array's hits of pat: span turns a hit in an
 // alternative into its normalized range there, or refuses it; the range is
 // then reported on the page text, through the raw offsets both share.
-func (ix *Index) altHits(sa *suffixes, pat []byte, at func(int) int32, span func(*altText, int) (int, int, bool)) []loc {
+func (ix *Index) altHits(sa *suffixes, pat []byte, at func(int) int32, span func(*altText, *textnorm.Text, *textnorm.Joined, int) (int, int, bool)) []loc {
 	ai := ix.alts
 	var locs []loc
 	for _, h := range lookupSorted(sa, pat) {
@@ -108,14 +135,15 @@ func (ix *Index) altHits(sa *suffixes, pat []byte, at func(int) int32, span func
 			continue
 		}
 		a := &ai.alts[k]
-		from, to, ok := span(a, h)
+		at, aj := ix.altForms(k)
+		from, to, ok := span(a, at, aj, h)
 		if !ok || from >= to {
 			continue
 		}
-		pe := &ix.pages[a.page]
-		ra, rb := a.text.RawSpan(from, to)
-		pf, pt := normAtRaw(pe.text, ra), normAtRaw(pe.text, rb)
-		if pf >= pt || pe.text.Slice(pf, pt) == a.text.Slice(from, to) {
+		pe, ptext := &ix.pages[a.page], ix.text(int(a.page))
+		ra, rb := at.RawSpan(from, to)
+		pf, pt := normAtRaw(ptext, ra), normAtRaw(ptext, rb)
+		if pf >= pt || ptext.Slice(pf, pt) == at.Slice(from, to) {
 			continue // the page reads the same here: an earlier stage decides
 		}
 		locs = append(locs, loc{doc: pe.doc, parts: []part{{int(a.page), pf, pt}}, level: GlyphCodes})

@@ -193,14 +193,15 @@ func (ix *Index) coversPageBreak(doc string, merged []Span, page, start, end, en
 	if !ok || page < 1 || endPage > ix.docs[d].n {
 		return false
 	}
-	first, next := &ix.pages[ix.docs[d].first+page-1], &ix.pages[ix.docs[d].first+endPage-1]
+	fi, ni := ix.docs[d].first+page-1, ix.docs[d].first+endPage-1
+	first, next := &ix.pages[fi], &ix.pages[ni]
 	// Raw code points where the content ends on the first page and starts
 	// on the next (normalized text has no white space at its ends).
-	if first.contentTo == 0 || next.contentFrom >= next.text.Len() {
+	if first.contentTo == 0 || next.contentFrom >= ix.text(ni).Len() {
 		return false
 	}
-	_, contentEnd := first.text.RawSpan(first.contentTo-1, first.contentTo)
-	contentStart, _ := next.text.RawSpan(next.contentFrom, next.contentFrom+1)
+	_, contentEnd := ix.text(fi).RawSpan(first.contentTo-1, first.contentTo)
+	contentStart, _ := ix.text(ni).RawSpan(next.contentFrom, next.contentFrom+1)
 	tail, head := false, false
 	for _, s := range merged {
 		if s.Page == page && s.Start <= start && s.End >= contentEnd {

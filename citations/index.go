@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/corpus"
@@ -80,6 +81,23 @@ type Index struct {
 	// orders indexes the pages' reading orders (orders.go); nil when no
 	// page has any.
 	orders *orderIndex
+
+	// texts holds each page's normalized text: every page's in a built
+	// index, only those a lookup touched in an opened one, which
+	// normalizes rawText(p) on demand (indexfile.go).
+	texts   []atomic.Pointer[textnorm.Text]
+	rawText func(p int) string
+}
+
+// text returns page p's normalized text.
+func (ix *Index) text(p int) *textnorm.Text {
+	if t := ix.texts[p].Load(); t != nil {
+		return t
+	}
+	// Two goroutines may normalize one page at once; both get the same
+	// text, and one copy is kept.
+	ix.texts[p].CompareAndSwap(nil, ix.profile.Normalize(ix.rawText(p)))
+	return ix.texts[p].Load()
 }
 
 // shardBytes is the text a shard aims at.
@@ -115,7 +133,6 @@ type pageEntry struct {
 	num    int // 1-based
 	label  string
 	flags  []string
-	text   *textnorm.Text
 	docPos int // normalized offset of the page's start in its document's full fragment
 	// The page's content without leading and trailing furniture, in
 	// normalized code points.
@@ -272,10 +289,12 @@ func Build(docs []Source, opts Options) (*Index, error) {
 			orders[ix.docs[d].first+p] = sp.Orders
 		}
 	}
+	ix.texts = make([]atomic.Pointer[textnorm.Text], len(ix.pages))
 	parallel(len(ix.pages), opts.Workers, func(i int) {
 		pe := &ix.pages[i]
-		pe.text = ix.profile.Normalize(raws[i])
-		pe.contentFrom, pe.contentTo = furniture(pe.text, names)
+		t := ix.profile.Normalize(raws[i])
+		ix.texts[i].Store(t)
+		pe.contentFrom, pe.contentTo = furniture(t, names)
 	})
 	if err := ix.layout(); err != nil {
 		return nil, err
@@ -304,7 +323,7 @@ func Build(docs []Source, opts Options) (*Index, error) {
 func (ix *Index) layout() error {
 	var sh *shard
 	addSeg := func(page, from, to int, joinPrev bool) {
-		t := ix.pages[page].text
+		t := ix.text(page)
 		if joinPrev {
 			sh.data = append(sh.data, ' ')
 			sh.segs[len(sh.segs)-1].next = int32(len(sh.segs))
@@ -327,14 +346,15 @@ func (ix *Index) layout() error {
 		for p := e.first; p < e.first+e.n; p++ {
 			pe := &ix.pages[p]
 			pe.docPos = pos
-			if pe.text.Len() == 0 {
+			t := ix.text(p)
+			if t.Len() == 0 {
 				continue
 			}
-			addSeg(p, 0, pe.text.Len(), len(nonEmpty) > 0)
-			pos += pe.text.Len() + 1
+			addSeg(p, 0, t.Len(), len(nonEmpty) > 0)
+			pos += t.Len() + 1
 			nonEmpty = append(nonEmpty, p)
 			sh.jsegs = append(sh.jsegs, jsegment{at: int32(len(sh.jdata)), page: int32(p)})
-			sh.jdata = append(sh.jdata, pe.text.Joined().String()...)
+			sh.jdata = append(sh.jdata, t.Joined().String()...)
 			sh.jdata = append(sh.jdata, '\f')
 		}
 		if len(nonEmpty) > 0 {
@@ -344,7 +364,7 @@ func (ix *Index) layout() error {
 		// of one page's content joined to the start of the next's.
 		for k := 1; k < len(nonEmpty); k++ {
 			a, b := &ix.pages[nonEmpty[k-1]], &ix.pages[nonEmpty[k]]
-			if a.contentTo == a.text.Len() && b.contentFrom == 0 {
+			if a.contentTo == ix.text(nonEmpty[k-1]).Len() && b.contentFrom == 0 {
 				continue // nothing between them: the full fragment covers it
 			}
 			if a.contentTo <= a.contentFrom || b.contentTo <= b.contentFrom {
@@ -399,7 +419,7 @@ func (ix *Index) PageText(doc string, page int) (string, bool) {
 	if !ok || page < 1 || page > ix.docs[d].n {
 		return "", false
 	}
-	return ix.pages[ix.docs[d].first+page-1].text.Raw(), true
+	return ix.text(ix.docs[d].first + page - 1).Raw(), true
 }
 
 // Size reports the bytes of normalized text indexed (data) and of its

@@ -231,7 +231,7 @@ func (ix *Index) location(l *loc) Location {
 	out := Location{Document: ix.docs[l.doc].name, Level: l.level, Order: l.order}
 	for _, p := range l.parts {
 		pe := &ix.pages[p.page]
-		a, b := pe.text.RawSpan(p.from, p.to)
+		a, b := ix.text(p.page).RawSpan(p.from, p.to)
 		out.Spans = append(out.Spans, Span{Page: pe.num, Start: a, End: b})
 	}
 	sort.Slice(out.Spans, func(i, j int) bool {
@@ -358,7 +358,7 @@ func (ix *Index) findText(qt *textnorm.Text, doc int) (locs []loc, frequent bool
 					continue
 				}
 				seg := &sh.segs[si]
-				t := ix.pages[seg.page].text
+				t := ix.text(int(seg.page))
 				at := t.CodePoint(int(seg.fromByte) + h - int(seg.at))
 				if tried[try{shi, si, at}] {
 					continue
@@ -404,14 +404,14 @@ func (ix *Index) verify(qt *textnorm.Text, sh *shard, si, at int) (loc, bool) {
 	lvl := textnorm.Exact
 	for {
 		seg = &sh.segs[si]
-		t := ix.pages[seg.page].text
+		t := ix.text(int(seg.page))
 		a := textnorm.Align(t, at, qt, qpos, qlen)
 		if a.QuoteEnd == qlen && a.End > at {
 			l.parts = append(l.parts, part{int(seg.page), at, a.End})
 			l.level = Level(max(lvl, a.Level))
 			first, last := l.parts[0], l.parts[len(l.parts)-1]
 			var ok bool
-			l.level, ok = edgeLevel(ix.pages[first.page].text, first.from, ix.pages[last.page].text, last.to, qt, l.level)
+			l.level, ok = edgeLevel(ix.text(first.page), first.from, ix.text(last.page), last.to, qt, l.level)
 			return l, ok
 		}
 		if seg.next < 0 || a.End < int(seg.to) {
@@ -567,9 +567,10 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, doc int) []l
 		for _, h := range lookupSorted(&sh.jsa, pat) {
 			js := sh.jsegs[sh.jsegAt(h)]
 			pe := &ix.pages[js.page]
+			pt := ix.text(int(js.page))
 			pj := joined[int(js.page)]
 			if pj == nil {
-				pj = pe.text.Joined()
+				pj = pt.Joined()
 				joined[int(js.page)] = pj
 			}
 			ja := pj.CodePoint(h - int(js.at))
@@ -577,7 +578,7 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, doc int) []l
 				continue
 			}
 			from, to := pj.NormSpan(ja, ja+qj.Len())
-			if !edgesOK(pe.text, from, pe.text, to, qt, false) {
+			if !edgesOK(pt, from, pt, to, qt, false) {
 				continue
 			}
 			locs = append(locs, loc{doc: pe.doc, parts: []part{{int(js.page), from, to}}, level: JoinedWords})

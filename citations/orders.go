@@ -251,7 +251,8 @@ func (ix *Index) verifyOrder(qt *textnorm.Text, op *orderPage, tn *textnorm.Text
 	}
 	slices.SortFunc(ps, func(x, y piece) int { return x.from - y.from })
 	// Pieces the page text has apart only by white space are one.
-	raw := pe.text.Raw()
+	ptext := ix.text(int(op.page))
+	raw := ptext.Raw()
 	merged := ps[:1]
 	for _, p := range ps[1:] {
 		last := &merged[len(merged)-1]
@@ -263,7 +264,7 @@ func (ix *Index) verifyOrder(qt *textnorm.Text, op *orderPage, tn *textnorm.Text
 	}
 	l := loc{doc: pe.doc, level: lvl, order: op.name}
 	for _, p := range merged {
-		from, to := normAtRaw(pe.text, p.from), normAtRaw(pe.text, p.to)
+		from, to := normAtRaw(ptext, p.from), normAtRaw(ptext, p.to)
 		if to <= from {
 			continue
 		}

@@ -150,7 +150,7 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 		}
 		pages = ix.pagesHolding(rarest)
 		for p := range pages {
-			text := ix.pages[p].text.String()
+			text := ix.text(p).String()
 			for _, u := range units {
 				if !strings.Contains(text, qs[u.from:u.to]) {
 					delete(pages, p)
@@ -277,7 +277,7 @@ func boundDigit(a, b rune) bool {
 // each found on page p, and places them.
 func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p int) (loc, bool) {
 	qs := qt.String()
-	t := ix.pages[p].text
+	t := ix.text(p)
 	page := t.String()
 	// Cheap rejection: a word the page does not hold at all (the common
 	// case of a changed word) can be in no piece.

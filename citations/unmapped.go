@@ -111,7 +111,7 @@ func nonSpaceAfter(rs []rune, k int) rune {
 func (ix *Index) buildUnmapped() {
 	um := &unmappedIndex{}
 	for p := range ix.pages {
-		s := ix.pages[p].text.String()
+		s := ix.text(p).String()
 		if !strings.ContainsRune(s, unmappedRune) {
 			continue
 		}
@@ -146,12 +146,12 @@ func (ix *Index) findUnmapped(qt *textnorm.Text) []loc {
 		if b > len(up.idx) {
 			continue
 		}
-		pe := &ix.pages[up.page]
+		pe, pt := &ix.pages[up.page], ix.text(int(up.page))
 		from, to := int(up.idx[a]), int(up.idx[b-1])+1
-		if !strings.ContainsRune(pe.text.Slice(from, to), unmappedRune) {
+		if !strings.ContainsRune(pt.Slice(from, to), unmappedRune) {
 			continue
 		}
-		if !edgesOK(pe.text, from, pe.text, to, qt, true) {
+		if !edgesOK(pt, from, pt, to, qt, true) {
 			continue
 		}
 		locs = append(locs, loc{doc: pe.doc, parts: []part{{int(up.page), from, to}}, level: UnmappedGlyphs})
