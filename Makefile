@@ -60,6 +60,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzOrders$$' -fuzztime=$(FUZZTIME) ./layout/
 	$(GO) test -run=NONE -fuzz='^FuzzLocate$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadRuns$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
+	$(GO) test -run=NONE -fuzz='^FuzzOpenIndex$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResponses$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzReadTruth$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzReadConfig$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./typedqa/

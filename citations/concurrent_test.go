@@ -11,17 +11,30 @@ import (
 // sampled, with a digit changed, on the wrong page, under another document
 // and elided: every stage of the locator and every status, a few thousand
 // queries in all.
-func manyQueries() []Query {
+func manyQueries() []Query { return queriesOf(append(demoSources(), extraSources()...)) }
+
+// queriesOf makes those queries from windows of the sources' page texts,
+// and of their reading orders and alternative texts.
+func queriesOf(srcs []Source) []Query {
 	var qs []Query
-	for _, s := range append(demoSources(), extraSources()...) {
+	for _, s := range srcs {
 		for p, sp := range s.Pages {
-			w := strings.Fields(sp.Text)
+			texts := []string{sp.Text}
+			texts = append(texts, sp.Alts...)
+			for _, o := range sp.Orders {
+				texts = append(texts, o.Text)
+			}
+			var w []string
+			for _, t := range texts {
+				w = append(w, strings.Fields(t)...)
+			}
 			for i := 0; i < len(w); i += 2 {
 				q := strings.Join(w[i:min(i+7, len(w))], " ")
 				qs = append(qs,
 					Query{Document: s.Name, Quote: q, Page: p + 1},
 					Query{Document: s.Name, Quote: strings.NewReplacer("1", "7", "2", "8").Replace(q)},
 					Query{Document: s.Name, Quote: q, Page: p + 2},
+					Query{Document: s.Name, Quote: strings.Replace(q, " ", "", 2)},
 					Query{Document: "supplier-policy.pdf", Quote: q},
 					Query{Document: s.Name, Quote: strings.Join(w[i:min(i+3, len(w))], " ") + " … " + strings.Join(w[min(i+5, len(w)):min(i+9, len(w))], " ")},
 				)

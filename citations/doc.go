@@ -18,6 +18,20 @@
 // LocateAll(queries, workers) locates many quotes on several goroutines,
 // results in the queries' order.
 //
+// # A persisted index
+//
+// WriteIndex writes an Index in the format IndexFormat
+// (docs/formats.md#quote-index), bound to a digest of the texts it was
+// built from; MapFile maps such a file and OpenIndex opens it without
+// normalizing a page or building a suffix array: the texts and 32-bit
+// suffix arrays stay in the mapped bytes, and a page's normalization is
+// recomputed, and kept, when a lookup first lands on it. An opened index
+// answers every query exactly as the index written (TestIndexFileSameAnswers).
+// OpenIndex refuses another version or profile (ErrIndexFormat,
+// ErrIndexStale), another digest (ErrIndexStale) and, given the file's
+// hash, changed bytes (ErrIndexIntegrity, an ErrIntegrity). No verb stores
+// or opens such a file yet.
+//
 // # Units
 //
 // Spans are Unicode code points of the stored page text (corpus.Store.Text,

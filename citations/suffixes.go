@@ -71,7 +71,15 @@ func decodeSuffixArray(b []byte, n int) ([]int32, error) {
 	return sa, nil
 }
 
-func (x *suffixes) at(i int) []byte { return x.data[x.sa[i]:] }
+// at is the suffix at rank i. An entry past the data (only a damaged
+// index file holds one) reads as the empty suffix.
+func (x *suffixes) at(i int) []byte {
+	v := x.sa[i]
+	if v < 0 || int(v) > len(x.data) {
+		return nil
+	}
+	return x.data[v:]
+}
 
 // Lookup returns at most n (all, if n < 0) offsets where s occurs in data,
 // in suffix order, as suffixarray.Index.Lookup does.
@@ -89,7 +97,7 @@ func (x *suffixes) Lookup(s []byte, n int) []int {
 	}
 	out := make([]int, n)
 	for k := range out {
-		out[k] = int(x.sa[i+k])
+		out[k] = min(max(int(x.sa[i+k]), 0), len(x.data)) // in range, damaged or not
 	}
 	return out
 }

@@ -14,6 +14,13 @@
 // quote counts as caught when it is not located in its document; one found
 // anyway is listed by the level it needed, and a changed number found at a
 // relaxed level (joined_words, reordered, elided) is a locator bug.
+//
+// With --index-file PATH it also writes the index in the persisted format
+// (citations.WriteIndex) and locates from it in a child process that maps
+// the file and opens it (citations.OpenIndex), as a verb opening a stored
+// index would: it prints the file's size, the time to write it, to open it
+// (with and without checking its hash), to locate the first quote, and the
+// child's resident memory, apart from the build's.
 package main
 
 import (
@@ -48,8 +55,13 @@ func run(stdout io.Writer, args []string) error {
 	workers := fs.Int("workers", 0, "parallel locators (0: GOMAXPROCS)")
 	seed := fs.Uint64("seed", 6, "sampling seed")
 	gcPercent := fs.Int("gogc", 50, "garbage collector growth target, as citecheck locate and audit set it")
+	indexFile := fs.String("index-file", "", "write the index to this `file` and locate from it, mapped, in a child process")
+	open := fs.String("open", "", "child mode of --index-file: locate the quotes of `file`.quotes from the index file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *open != "" {
+		return runOpened(stdout, *open, *workers)
 	}
 	if *store == "" {
 		return errors.New("--store is required")
@@ -81,6 +93,9 @@ func run(stdout io.Writer, args []string) error {
 	fmt.Fprintf(stdout, "index build: %.2fs (GOGC %d)\n", build.Seconds(), *gcPercent)
 
 	qs := sample(srcs, *nq, *seed)
+	if *indexFile != "" {
+		return persist(stdout, ix, qs, *indexFile, *workers)
+	}
 	w := *workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)

@@ -1,0 +1,609 @@
+package citations
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/textnorm"
+	"github.com/zeebo/blake3"
+)
+
+// IndexFormat names the on-disk quote index (WriteIndex, OpenIndex); the
+// layout is described in docs/formats.md#quote-index. Any change to what
+// the index holds or to how textnorm normalizes a page under its profile
+// changes this name: an index of another version is refused, not read.
+const IndexFormat = "citecheck-quote-index/1"
+
+// ErrIndexFormat reports bytes that are not a quote index of this version;
+// ErrIndexStale an index built from other texts than the caller's;
+// ErrIndexIntegrity an index whose bytes no longer hash as recorded.
+var (
+	ErrIndexFormat    = errors.New("not a " + IndexFormat + " quote index")
+	ErrIndexStale     = errors.New("quote index built from other page texts")
+	ErrIndexIntegrity = fmt.Errorf("quote index changed since it was written: %w", corpus.ErrIntegrity)
+)
+
+const (
+	indexHeaderLen = 128
+	indexEntryLen  = 24
+	// Element kinds of the arrays: their size in bytes.
+	kindBytes = 1
+	kindInt32 = 4
+	kindInt64 = 8
+)
+
+// Record widths, in int32s, of the tables (docs/formats.md#quote-index).
+const (
+	docWidth      = 11
+	pageWidth     = 9
+	segWidth      = 6
+	jsegWidth     = 2
+	unmappedWidth = 4
+	altWidth      = 3
+	orderWidth    = 6
+	runWidth      = 3
+	regionWidth   = 4
+)
+
+// writer lays out the arrays of an index file: a header, a table of
+// arrays, then each array at an 8-byte-aligned offset.
+type writer struct {
+	kinds  []uint32
+	counts []uint64
+	bodies [][]byte
+}
+
+func (w *writer) bytes(b []byte) { w.add(kindBytes, uint64(len(b)), b) }
+
+func (w *writer) int32s(v []int32) {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
+	}
+	w.add(kindInt32, uint64(len(v)), b)
+}
+
+func (w *writer) int64s(v []int64) {
+	b := make([]byte, 8*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
+	}
+	w.add(kindInt64, uint64(len(v)), b)
+}
+
+func (w *writer) add(kind uint32, n uint64, b []byte) {
+	w.kinds, w.counts, w.bodies = append(w.kinds, kind), append(w.counts, n), append(w.bodies, b)
+}
+
+func pad8(n uint64) uint64 { return (n + 7) &^ 7 }
+
+// strtab collects the strings of the tables in one byte array.
+type strtab struct{ b []byte }
+
+func (s *strtab) add(x string) (off, n int32) {
+	off = int32(len(s.b))
+	s.b = append(s.b, x...)
+	return off, int32(len(x))
+}
+
+// WriteIndex writes ix in the IndexFormat, bound to sources: a digest of
+// the texts it was built from, which OpenIndex must be given again. The
+// bytes depend only on the index and sources (no time, no paths).
+func WriteIndex(w io.Writer, ix *Index, sources [32]byte) error {
+	var fw writer
+	var st strtab
+	orderPages, orderShards := 0, 0
+	if ix.orders != nil {
+		orderPages, orderShards = len(ix.orders.pages), len(ix.orders.shards)
+	}
+	nUnmapped, nAlts := 0, 0
+	if ix.unmapped != nil {
+		nUnmapped = len(ix.unmapped.pages)
+	}
+	if ix.alts != nil {
+		nAlts = len(ix.alts.alts)
+	}
+	fw.int32s([]int32{int32(len(ix.docs)), int32(len(ix.pages)), int32(len(ix.shards)), int32(nUnmapped), int32(nAlts), int32(orderPages), int32(orderShards)})
+	docs := make([]int32, 0, docWidth*len(ix.docs))
+	for _, d := range ix.docs {
+		no, nl := st.add(d.name)
+		ho, hl := st.add(d.hash)
+		so, sl := st.add(string(d.status))
+		docs = append(docs, no, nl, ho, hl, so, sl, int32(d.first), int32(d.n), int32(d.shard), int32(d.regFrom), int32(d.regTo))
+	}
+	pages := make([]int32, 0, pageWidth*len(ix.pages))
+	rawOffs := make([]int64, 1, len(ix.pages)+1)
+	var raw []byte
+	for p, pe := range ix.pages {
+		lo, ll := st.add(pe.label)
+		fo, fl := st.add(strings.Join(pe.flags, "\n"))
+		pages = append(pages, int32(pe.doc), int32(pe.num), lo, ll, fo, fl, int32(pe.docPos), int32(pe.contentFrom), int32(pe.contentTo))
+		raw = append(raw, ix.text(p).Raw()...)
+		rawOffs = append(rawOffs, int64(len(raw)))
+	}
+	var orders []int32
+	var runs []int32
+	var orderRaw []byte
+	orderOffs := []int64{0}
+	if ix.orders != nil {
+		for _, op := range ix.orders.pages {
+			no, nl := st.add(op.name)
+			orders = append(orders, op.page, op.fb, no, nl, int32(len(runs)/runWidth), int32(len(runs)/runWidth+len(op.runs)))
+			for _, r := range op.runs {
+				runs = append(runs, r.at, r.from, r.n)
+			}
+			orderRaw = append(orderRaw, op.raw...)
+			orderOffs = append(orderOffs, int64(len(orderRaw)))
+		}
+	}
+	fw.bytes(st.b)
+	fw.int32s(docs)
+	fw.int32s(pages)
+	fw.int64s(rawOffs)
+	fw.bytes(raw)
+	for i := range ix.shards {
+		sh := &ix.shards[i]
+		segs := make([]int32, 0, segWidth*len(sh.segs))
+		for _, s := range sh.segs {
+			segs = append(segs, s.at, s.page, s.from, s.to, s.fromByte, s.next)
+		}
+		jsegs := make([]int32, 0, jsegWidth*len(sh.jsegs))
+		for _, s := range sh.jsegs {
+			jsegs = append(jsegs, s.at, s.page)
+		}
+		fw.bytes(sh.data)
+		fw.int32s(sh.sa.sa)
+		fw.int32s(segs)
+		fw.bytes(sh.jdata)
+		fw.int32s(sh.jsa.sa)
+		fw.int32s(jsegs)
+	}
+	if um := ix.unmapped; um != nil {
+		var recs, idx []int32
+		for _, up := range um.pages {
+			recs = append(recs, up.at, up.page, int32(len(idx)), int32(len(idx)+len(up.idx)))
+			idx = append(idx, up.idx...)
+		}
+		fw.bytes(um.data)
+		fw.int32s(um.sa.sa)
+		fw.int32s(recs)
+		fw.int32s(idx)
+	}
+	if ai := ix.alts; ai != nil {
+		var recs []int32
+		var araw []byte
+		offs := []int64{0}
+		for k, a := range ai.alts {
+			recs = append(recs, a.at, a.jat, a.page)
+			t, _ := ix.altForms(k)
+			araw = append(araw, t.Raw()...)
+			offs = append(offs, int64(len(araw)))
+		}
+		fw.int32s(recs)
+		fw.int64s(offs)
+		fw.bytes(araw)
+		fw.bytes(ai.data)
+		fw.int32s(ai.sa.sa)
+		fw.bytes(ai.jdata)
+		fw.int32s(ai.jsa.sa)
+	}
+	if oi := ix.orders; oi != nil {
+		fw.int32s(orders)
+		fw.int32s(runs)
+		fw.int64s(orderOffs)
+		fw.bytes(orderRaw)
+		for i := range oi.shards {
+			sh := &oi.shards[i]
+			ps := make([]int32, len(sh.pages))
+			for k, p := range sh.pages {
+				ps[k] = int32(p)
+			}
+			fw.bytes(sh.data)
+			fw.int32s(sh.sa.sa)
+			fw.int32s(ps)
+		}
+		docs := make([]int, 0, len(oi.byDoc))
+		for d := range oi.byDoc {
+			docs = append(docs, d)
+		}
+		sort.Ints(docs)
+		var regions []int32
+		for _, d := range docs {
+			r := oi.byDoc[d]
+			regions = append(regions, int32(d), int32(r.shard), int32(r.from), int32(r.to))
+		}
+		fw.int32s(regions)
+	}
+	return fw.write(w, ix.profile.Name(), sources)
+}
+
+func (fw *writer) write(w io.Writer, profile string, sources [32]byte) error {
+	head := make([]byte, indexHeaderLen, indexHeaderLen+indexEntryLen*len(fw.kinds))
+	copy(head, IndexFormat+"\n")
+	copy(head[32:64], sources[:])
+	copy(head[64:80], profile)
+	binary.LittleEndian.PutUint32(head[80:], uint32(len(fw.kinds)))
+	off := pad8(uint64(indexHeaderLen + indexEntryLen*len(fw.kinds)))
+	for i, k := range fw.kinds {
+		head = binary.LittleEndian.AppendUint32(head, k)
+		head = binary.LittleEndian.AppendUint32(head, 0)
+		head = binary.LittleEndian.AppendUint64(head, off)
+		head = binary.LittleEndian.AppendUint64(head, fw.counts[i])
+		off = pad8(off + uint64(len(fw.bodies[i])))
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var zeros [8]byte
+	bw.Write(head)
+	bw.Write(zeros[:pad8(uint64(len(head)))-uint64(len(head))])
+	for _, b := range fw.bodies {
+		bw.Write(b)
+		bw.Write(zeros[:pad8(uint64(len(b)))-uint64(len(b))])
+	}
+	return bw.Flush()
+}
+
+// IndexInfo is what an index file's header says.
+type IndexInfo struct {
+	Format  string
+	Profile string
+	Sources [32]byte
+}
+
+// reader hands out the arrays of an index file in order.
+type reader struct {
+	b      []byte
+	table  []byte
+	next   int
+	err    error
+	narray int
+}
+
+func (r *reader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: %s", ErrIndexFormat, fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *reader) array(kind uint32) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if r.next >= r.narray {
+		r.fail("array %d: the table lists %d", r.next, r.narray)
+		return nil
+	}
+	e := r.table[r.next*indexEntryLen:]
+	r.next++
+	k, off, n := binary.LittleEndian.Uint32(e), binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
+	if k != kind {
+		r.fail("array %d: element size %d, want %d", r.next-1, k, kind)
+		return nil
+	}
+	if off%8 != 0 || n > uint64(len(r.b)) || off > uint64(len(r.b)) || n*uint64(k) > uint64(len(r.b))-off {
+		r.fail("array %d: %d elements at %d out of the file's %d bytes", r.next-1, n, off, len(r.b))
+		return nil
+	}
+	return r.b[off : off+n*uint64(k)]
+}
+
+func (r *reader) bytes() []byte { return r.array(kindBytes) }
+
+// int32s returns the array in place when the machine is little-endian and
+// the array aligned (a mapped file always is), else a decoded copy.
+func (r *reader) int32s(width int) []int32 {
+	b := r.array(kindInt32)
+	if len(b) == 0 {
+		return nil
+	}
+	if len(b)/4%width != 0 {
+		r.fail("array %d: %d values, not records of %d", r.next-1, len(b)/4, width)
+		return nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
+		return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
+	}
+	v := make([]int32, len(b)/4)
+	for i := range v {
+		v[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+func (r *reader) int64s() []int64 {
+	b := r.array(kindInt64)
+	v := make([]int64, len(b)/8)
+	for i := range v {
+		v[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return v
+}
+
+var littleEndian = func() bool { x := uint16(1); return *(*byte)(unsafe.Pointer(&x)) == 1 }()
+
+// ReadIndexInfo reads the header of an index file.
+func ReadIndexInfo(b []byte) (IndexInfo, error) {
+	if len(b) < indexHeaderLen || string(b[:len(IndexFormat)+1]) != IndexFormat+"\n" {
+		if i := bytes.IndexByte(b[:min(len(b), 32)], '\n'); i > 0 && strings.HasPrefix(string(b), "citecheck-quote-index/") {
+			return IndexInfo{}, fmt.Errorf("%w: format %q", ErrIndexFormat, b[:i])
+		}
+		return IndexInfo{}, ErrIndexFormat
+	}
+	info := IndexInfo{Format: IndexFormat, Profile: strings.TrimRight(string(b[64:80]), "\x00")}
+	copy(info.Sources[:], b[32:64])
+	return info, nil
+}
+
+// IndexHash is the BLAKE3 of an index file's bytes, as a manifest
+// records it ("blake3:<hex>", corpus.Hash).
+func IndexHash(b []byte) string { return corpus.Hash(b) }
+
+// OpenIndex reads an index file's bytes (usually mapped: MapFile) without
+// copying its texts and suffix arrays, which stay in b: b must not change
+// while the Index is in use. sources must be the digest the index was
+// written with (ErrIndexStale otherwise). With a non-empty hash, the bytes
+// are first checked against it (ErrIndexIntegrity); without one, only
+// their structure is checked, which keeps OpenIndex from failing in any
+// other way than an error, but not a changed text or array from giving
+// wrong answers. Page texts are normalized when a lookup first touches
+// them.
+func OpenIndex(b []byte, sources [32]byte, hash string) (*Index, error) {
+	info, err := ReadIndexInfo(b)
+	if err != nil {
+		return nil, err
+	}
+	if info.Sources != sources {
+		return nil, ErrIndexStale
+	}
+	if hash != "" && blake3Hex(b) != hash {
+		return nil, ErrIndexIntegrity
+	}
+	return decodeIndex(b, info)
+}
+
+func blake3Hex(b []byte) string {
+	h := blake3.New()
+	h.Write(b)
+	return fmt.Sprintf("blake3:%x", h.Sum(nil))
+}
+
+func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
+	n := uint64(binary.LittleEndian.Uint32(b[80:]))
+	if n > (uint64(len(b))-indexHeaderLen)/indexEntryLen {
+		return nil, fmt.Errorf("%w: %d arrays in %d bytes", ErrIndexFormat, n, len(b))
+	}
+	r := &reader{b: b, table: b[indexHeaderLen : indexHeaderLen+n*indexEntryLen], narray: int(n)}
+	counts := r.int32s(7)
+	if r.err != nil || len(counts) != 7 {
+		r.fail("no counts")
+		return nil, r.err
+	}
+	for _, c := range counts {
+		if c < 0 || int64(c) > int64(len(b)) {
+			r.fail("count %d", c)
+			return nil, r.err
+		}
+	}
+	nDocs, nPages, nShards, nUnmapped, nAlts, nOrders, nOrderShards := int(counts[0]), int(counts[1]), int(counts[2]), int(counts[3]), int(counts[4]), int(counts[5]), int(counts[6])
+	strs := r.bytes()
+	str := func(off, l int32) string {
+		if off < 0 || l < 0 || int64(off)+int64(l) > int64(len(strs)) {
+			r.fail("string at %d+%d out of %d bytes", off, l, len(strs))
+			return ""
+		}
+		return string(strs[off : off+l])
+	}
+	ix := &Index{byHash: map[string]int{}}
+	docs := r.int32s(docWidth)
+	if r.err == nil && len(docs) != nDocs*docWidth {
+		r.fail("%d document records for %d documents", len(docs)/docWidth, nDocs)
+	}
+	names := make([]string, 0, nDocs)
+	for d := 0; r.err == nil && d < nDocs; d++ {
+		v := docs[d*docWidth:]
+		e := docEntry{name: str(v[0], v[1]), hash: str(v[2], v[3]), status: corpus.Status(str(v[4], v[5])),
+			first: int(v[6]), n: int(v[7]), shard: int(v[8]), regFrom: int(v[9]), regTo: int(v[10])}
+		if e.name == "" || d > 0 && e.name <= names[d-1] {
+			r.fail("document %d: no name, or %q not after the one before", d, e.name)
+		}
+		if e.first < 0 || e.n < 0 || e.first > nPages || e.n > nPages-e.first || e.shard < 0 || e.shard >= max(nShards, 1) || e.regFrom < 0 || e.regFrom > e.regTo {
+			r.fail("document %d: pages %d+%d of %d, shard %d of %d, region %d-%d", d, e.first, e.n, nPages, e.shard, nShards, e.regFrom, e.regTo)
+		}
+		names = append(names, e.name)
+		if e.hash != "" {
+			ix.byHash[e.hash] = d
+		}
+		ix.docs = append(ix.docs, e)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	ix.profile = textnorm.QuoteV2(textnorm.Options{FooterNames: names})
+	if ix.profile.Name() != info.Profile {
+		return nil, fmt.Errorf("%w: profile %q, this citecheck normalizes with %q", ErrIndexStale, info.Profile, ix.profile.Name())
+	}
+	pages := r.int32s(pageWidth)
+	if r.err == nil && len(pages) != nPages*pageWidth {
+		r.fail("%d page records for %d pages", len(pages)/pageWidth, nPages)
+	}
+	flagSets := map[string][]string{"": nil}
+	ix.pages = make([]pageEntry, 0, nPages)
+	for p := 0; r.err == nil && p < nPages; p++ {
+		v := pages[p*pageWidth:]
+		if v[0] < 0 || int(v[0]) >= nDocs {
+			r.fail("page %d: document %d of %d", p, v[0], nDocs)
+			break
+		}
+		fs := str(v[4], v[5])
+		flags, ok := flagSets[fs]
+		if !ok {
+			flags = strings.Split(fs, "\n")
+			flagSets[fs] = flags
+		}
+		ix.pages = append(ix.pages, pageEntry{doc: int(v[0]), num: int(v[1]), label: str(v[2], v[3]), flags: flags,
+			docPos: int(v[6]), contentFrom: int(v[7]), contentTo: int(v[8])})
+	}
+	rawOffs, raw := r.int64s(), r.bytes()
+	r.checkOffsets("page texts", rawOffs, nPages, len(raw))
+	ix.texts = make([]atomic.Pointer[textnorm.Text], nPages)
+	ix.rawText = func(p int) string { return unsafe.String(unsafe.SliceData(raw[rawOffs[p]:]), rawOffs[p+1]-rawOffs[p]) }
+	for s := 0; r.err == nil && s < nShards; s++ {
+		var sh shard
+		sh.data = r.bytes()
+		sh.sa = suffixes{data: sh.data, sa: r.int32s(1)}
+		segs := r.int32s(segWidth)
+		sh.jdata = r.bytes()
+		sh.jsa = suffixes{data: sh.jdata, sa: r.int32s(1)}
+		jsegs := r.int32s(jsegWidth)
+		r.checkSuffixes(&sh.sa)
+		r.checkSuffixes(&sh.jsa)
+		for k := 0; r.err == nil && k < len(segs); k += segWidth {
+			g := segment{at: segs[k], page: segs[k+1], from: segs[k+2], to: segs[k+3], fromByte: segs[k+4], next: segs[k+5]}
+			if g.at < 0 || int(g.at) > len(sh.data) || k > 0 && g.at < segs[k-segWidth] || g.page < 0 || int(g.page) >= nPages ||
+				g.from < 0 || g.from > g.to || g.fromByte < 0 || g.next < -1 || int(g.next) >= len(segs)/segWidth {
+				r.fail("shard %d: segment %d", s, k/segWidth)
+			}
+			sh.segs = append(sh.segs, g)
+		}
+		for k := 0; r.err == nil && k < len(jsegs); k += jsegWidth {
+			g := jsegment{at: jsegs[k], page: jsegs[k+1]}
+			if g.at < 0 || int(g.at) > len(sh.jdata) || k > 0 && g.at < jsegs[k-jsegWidth] || g.page < 0 || int(g.page) >= nPages {
+				r.fail("shard %d: joined segment %d", s, k/jsegWidth)
+			}
+			sh.jsegs = append(sh.jsegs, g)
+		}
+		ix.shards = append(ix.shards, sh)
+	}
+	for d := 0; r.err == nil && d < nDocs; d++ {
+		if e := &ix.docs[d]; nShards > 0 && e.regTo > len(ix.shards[e.shard].data) {
+			r.fail("document %d: region past its shard", d)
+		}
+	}
+	if r.err == nil && nUnmapped > 0 {
+		um := &unmappedIndex{data: r.bytes()}
+		um.sa = suffixes{data: um.data, sa: r.int32s(1)}
+		recs, idx := r.int32s(unmappedWidth), r.int32s(1)
+		r.checkSuffixes(&um.sa)
+		if r.err == nil && len(recs) != nUnmapped*unmappedWidth {
+			r.fail("%d unmapped-glyph pages for %d", len(recs)/unmappedWidth, nUnmapped)
+		}
+		for k := 0; r.err == nil && k < len(recs); k += unmappedWidth {
+			v := recs[k:]
+			if v[0] < 0 || int(v[0]) > len(um.data) || k > 0 && v[0] < recs[k-unmappedWidth] || v[1] < 0 || int(v[1]) >= nPages || v[2] < 0 || v[2] > v[3] || int(v[3]) > len(idx) {
+				r.fail("unmapped-glyph page %d", k/unmappedWidth)
+				break
+			}
+			um.pages = append(um.pages, unmappedPage{at: v[0], page: v[1], idx: idx[v[2]:v[3]:v[3]]})
+		}
+		ix.unmapped = um
+	}
+	if r.err == nil && nAlts > 0 {
+		ai := &altIndex{}
+		recs, offs, araw := r.int32s(altWidth), r.int64s(), r.bytes()
+		ai.data = r.bytes()
+		ai.sa = suffixes{data: ai.data, sa: r.int32s(1)}
+		ai.jdata = r.bytes()
+		ai.jsa = suffixes{data: ai.jdata, sa: r.int32s(1)}
+		r.checkSuffixes(&ai.sa)
+		r.checkSuffixes(&ai.jsa)
+		r.checkOffsets("alternative texts", offs, nAlts, len(araw))
+		if r.err == nil && len(recs) != nAlts*altWidth {
+			r.fail("%d alternative records for %d", len(recs)/altWidth, nAlts)
+		}
+		for k := 0; r.err == nil && k < len(recs); k += altWidth {
+			v := recs[k:]
+			if v[0] < 0 || int(v[0]) > len(ai.data) || v[1] < 0 || int(v[1]) > len(ai.jdata) || k > 0 && (v[0] < recs[k-altWidth] || v[1] < recs[k-altWidth+1]) || v[2] < 0 || int(v[2]) >= nPages {
+				r.fail("alternative text %d", k/altWidth)
+			}
+			ai.alts = append(ai.alts, altText{at: v[0], jat: v[1], page: v[2]})
+		}
+		ai.norm = make([]atomic.Pointer[altForms], nAlts)
+		ai.raw = func(k int) string { return unsafe.String(unsafe.SliceData(araw[offs[k]:]), offs[k+1]-offs[k]) }
+		ix.alts = ai
+	}
+	if r.err == nil && nOrders > 0 {
+		oi := &orderIndex{byDoc: map[int]orderRegion{}}
+		recs, runs, offs, oraw := r.int32s(orderWidth), r.int32s(runWidth), r.int64s(), r.bytes()
+		r.checkOffsets("reading orders", offs, nOrders, len(oraw))
+		if r.err == nil && len(recs) != nOrders*orderWidth {
+			r.fail("%d order records for %d", len(recs)/orderWidth, nOrders)
+		}
+		for k := 0; r.err == nil && k < nOrders; k++ {
+			v := recs[k*orderWidth:]
+			if v[0] < 0 || int(v[0]) >= nPages || v[1] < 0 || v[4] < 0 || v[4] > v[5] || int(v[5]) > len(runs)/runWidth {
+				r.fail("reading order %d", k)
+				break
+			}
+			op := orderPage{page: v[0], fb: v[1], name: str(v[2], v[3]), raw: unsafe.String(unsafe.SliceData(oraw[offs[k]:]), offs[k+1]-offs[k])}
+			for j := v[4]; j < v[5]; j++ {
+				op.runs = append(op.runs, orderRun{at: runs[runWidth*j], from: runs[runWidth*j+1], n: runs[runWidth*j+2]})
+			}
+			oi.pages = append(oi.pages, op)
+		}
+		for s := 0; r.err == nil && s < nOrderShards; s++ {
+			var sh orderShard
+			sh.data = r.bytes()
+			sh.sa = suffixes{data: sh.data, sa: r.int32s(1)}
+			r.checkSuffixes(&sh.sa)
+			for k, p := range r.int32s(1) {
+				if p < 0 || int(p) >= nOrders || k > 0 && oi.pages[p].fb < oi.pages[sh.pages[k-1]].fb {
+					r.fail("order shard %d: page %d", s, k)
+					break
+				}
+				sh.pages = append(sh.pages, int(p))
+			}
+			oi.shards = append(oi.shards, sh)
+		}
+		regions := r.int32s(regionWidth)
+		for k := 0; r.err == nil && k < len(regions); k += regionWidth {
+			v := regions[k:]
+			if v[0] < 0 || int(v[0]) >= nDocs || v[1] < 0 || int(v[1]) >= nOrderShards || v[2] < 0 || v[2] > v[3] || int(v[3]) > len(oi.shards[v[1]].data) {
+				r.fail("order region %d", k/regionWidth)
+				break
+			}
+			oi.byDoc[int(v[0])] = orderRegion{shard: int(v[1]), from: int(v[2]), to: int(v[3])}
+		}
+		ix.orders = oi
+	}
+	if r.err == nil && r.next != r.narray {
+		r.fail("%d arrays, %d read", r.narray, r.next)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return ix, nil
+}
+
+// checkOffsets checks the n+1 offsets of n texts in a blob of size bytes.
+func (r *reader) checkOffsets(what string, offs []int64, n, size int) {
+	if r.err != nil {
+		return
+	}
+	if len(offs) != n+1 || offs[0] != 0 || offs[n] != int64(size) {
+		r.fail("%s: %d offsets for %d texts", what, len(offs), n)
+		return
+	}
+	for i := 1; i <= n; i++ {
+		if offs[i] < offs[i-1] {
+			r.fail("%s: offset %d decreases", what, i)
+			return
+		}
+	}
+}
+
+// checkSuffixes checks that a suffix array has one entry per byte. Its
+// entries are checked by Lookup, not here: reading every entry would cost
+// the time an index file saves.
+func (r *reader) checkSuffixes(x *suffixes) {
+	if r.err == nil && len(x.sa) != len(x.data) {
+		r.fail("a suffix array of %d entries for %d bytes", len(x.sa), len(x.data))
+	}
+}

@@ -1,0 +1,170 @@
+package citations
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// richSources are the test sources with what the persisted index keeps
+// beside page texts: reading orders, alternative texts and unmapped glyphs
+// on some pages, and documents without text.
+func richSources() []Source {
+	srcs := append(demoSources(), extraSources()...)
+	for d := range srcs {
+		for p := range srcs[d].Pages {
+			sp := &srcs[d].Pages[p]
+			if (d+p)%2 == 0 {
+				sp.Orders = fuzzOrders(sp.Text)
+			}
+		}
+	}
+	page := "Sei x \u2208 U mit x \u0338= 0 und f(x, y) = 1.\n\u25b6 Dann ist U offen."
+	srcs = append(srcs,
+		Source{Name: "topo.pdf", Pages: []SourcePage{{Text: "Kapitel 1"}, {Text: page, Alts: fuzzAlts(page), Orders: fuzzOrders(page)}}},
+		Source{Name: "listing.pdf", BLAKE3: "blake3:00ff", Pages: []SourcePage{
+			{Text: "ctx, err \uFFFD\uFFFD NewContext(rs) returns the context\nand an error when 1\uFFFD2 fails"},
+			{Text: "Nothing to see on this page\n7"},
+		}})
+	return srcs
+}
+
+func roundTrip(t *testing.T, ix *Index, key [32]byte) (*Index, []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteIndex(&buf, ix, key); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	op, err := OpenIndex(b, key, IndexHash(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return op, b
+}
+
+// TestIndexFileSameAnswers: an index written and opened again answers
+// every query exactly as the index it was written from, at every stage
+// (page texts, orders, alternatives, unmapped glyphs, elisions, columns),
+// and writes the same bytes again.
+func TestIndexFileSameAnswers(t *testing.T) {
+	srcs := richSources()
+	built, err := Build(srcs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built.orders == nil || built.alts == nil || built.unmapped == nil {
+		t.Fatal("the sources do not exercise orders, alternatives and unmapped glyphs")
+	}
+	key := [32]byte{1, 2, 3}
+	opened, b := roundTrip(t, built, key)
+	qs := append(queriesOf(srcs), Query{Document: "listing.pdf", Quote: "ctx, err NewContext(rs) returns the context"},
+		Query{Document: "blake3:00ff", Quote: "returns the context and an error"})
+	want := built.LocateAll(qs, 0)
+	got := opened.LocateAll(qs, 0)
+	levels := map[Level]bool{}
+	for i := range qs {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("query %d %+v:\n opened %+v\n  built %+v", i, qs[i], got[i], want[i])
+		}
+		if got[i].Found() {
+			levels[got[i].Level] = true
+		}
+	}
+	for _, l := range []Level{Level(0), JoinedWords, UnmappedGlyphs, GlyphCodes} {
+		if !levels[l] {
+			t.Errorf("no query found at level %s: the test misses a part of the index", l)
+		}
+	}
+	if !reflect.DeepEqual(opened.Documents(), built.Documents()) {
+		t.Error("documents differ")
+	}
+	for _, d := range built.Documents() {
+		for p := 1; p <= built.PageCount(d); p++ {
+			a, _ := built.PageText(d, p)
+			b, _ := opened.PageText(d, p)
+			if a != b || opened.PageCount(d) != built.PageCount(d) {
+				t.Errorf("%s page %d differs", d, p)
+			}
+		}
+	}
+	var again bytes.Buffer
+	if err := WriteIndex(&again, opened, key); err != nil || !bytes.Equal(again.Bytes(), b) {
+		t.Errorf("the opened index writes other bytes (err %v)", err)
+	}
+	var twice bytes.Buffer
+	if err := WriteIndex(&twice, built, key); err != nil || !bytes.Equal(twice.Bytes(), b) {
+		t.Errorf("writing twice gives other bytes (err %v)", err)
+	}
+}
+
+// TestIndexFileRefused: an index of other texts, of another version or
+// changed since it was written is refused with the error naming why.
+func TestIndexFileRefused(t *testing.T) {
+	ix := testIndex(t)
+	key := [32]byte{9}
+	var buf bytes.Buffer
+	if err := WriteIndex(&buf, ix, key); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	hash := IndexHash(b)
+	if _, err := OpenIndex(b, [32]byte{8}, hash); !errors.Is(err, ErrIndexStale) {
+		t.Errorf("other sources: %v", err)
+	}
+	changed := bytes.Clone(b)
+	changed[len(changed)-3] ^= 1
+	if _, err := OpenIndex(changed, key, hash); !errors.Is(err, ErrIndexIntegrity) {
+		t.Errorf("a changed byte: %v", err)
+	}
+	v2 := bytes.Clone(b)
+	copy(v2, "citecheck-quote-index/2\n")
+	if _, err := OpenIndex(v2, key, ""); !errors.Is(err, ErrIndexFormat) {
+		t.Errorf("another version: %v", err)
+	}
+	for _, n := range []int{0, 10, indexHeaderLen, indexHeaderLen + 30, len(b) / 2, len(b) - 1} {
+		if _, err := OpenIndex(b[:n], key, ""); !errors.Is(err, ErrIndexFormat) {
+			t.Errorf("cut at %d bytes: %v", n, err)
+		}
+	}
+}
+
+// FuzzOpenIndex: the index reader, given any bytes, returns an error or an
+// index whose documents and page texts can be read; it never panics nor
+// reads outside the bytes. (A structurally valid but changed index is
+// caught by its hash, which OpenIndex checks before reading.)
+func FuzzOpenIndex(f *testing.F) {
+	ix, err := Build(richSources()[len(richSources())-2:], Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	key := [32]byte{7}
+	var buf bytes.Buffer
+	if err := WriteIndex(&buf, ix, key); err != nil {
+		f.Fatal(err)
+	}
+	b := buf.Bytes()
+	f.Add(b)
+	f.Add(b[:len(b)/2])
+	f.Add(b[:indexHeaderLen+indexEntryLen*3])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) >= 64 {
+			b = bytes.Clone(b)
+			copy(b[32:64], key[:]) // past the binding check
+		}
+		ix, err := OpenIndex(b, key, "")
+		if err != nil {
+			if !errors.Is(err, ErrIndexFormat) && !errors.Is(err, ErrIndexStale) {
+				t.Fatalf("unexpected error class: %v", err)
+			}
+			return
+		}
+		for _, d := range ix.Documents() {
+			for p := 1; p <= ix.PageCount(d); p++ {
+				ix.PageText(d, p)
+			}
+		}
+		ix.Size()
+	})
+}
