@@ -24,6 +24,21 @@
 //	                                           k = 1, 2, ..., when it has them
 //	CORPUS/text/<hex>/<page>.orders.txt        the page's reading orders (OrdersFormat),
 //	                                           when the extractor records them
+//	CORPUS/quote-index/<hex>.bin               the quote index (QuoteIndex), <hex> its BLAKE3,
+//	                                           when one was built from these texts
+//
+// The quote index is package citations' locator index over every page,
+// stored so that the verbs that locate quotes map it instead of building
+// it (its format: docs/formats.md#quote-index). This package stores and
+// checks it without reading it: Store.WriteQuoteIndex writes the file,
+// then the manifest's quote_index record (format, file, bytes, BLAKE3, and
+// Manifest.SourcesDigest, the hash of the manifest without that record,
+// which names every text the index was built from), each atomically;
+// Build, ImportText and Merge write a manifest without the record (the
+// citecheck verbs then store a new index). Store.QuoteIndexPath refuses an
+// index built from other texts (stale), missing or of another size, and
+// Store.CheckQuoteIndex one that no longer hashes as recorded, with
+// ErrQuoteIndex, which wraps ErrIntegrity.
 //
 // A page's reading orders (orders.go) are its glyphs read in other orders
 // than the page text's, as layout-ordered extractors read a page (package

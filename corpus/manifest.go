@@ -47,6 +47,9 @@ type Manifest struct {
 	Format    string     `json:"format"`
 	Extractor Extractor  `json:"extractor"`
 	Documents []Document `json:"documents"` // sorted by Name
+	// QuoteIndex records the stored quote index (quoteindex.go), when one
+	// was built from these documents' texts.
+	QuoteIndex *QuoteIndex `json:"quote_index,omitempty"`
 }
 
 // Extractor identifies the text extractor and the limits it ran under.
@@ -146,6 +149,11 @@ func (m *Manifest) validate() error {
 		return fmt.Errorf("format %q: this citecheck reads %q", m.Format, Format)
 	}
 	fromText := m.Extractor.fromText()
+	if m.QuoteIndex != nil {
+		if err := m.QuoteIndex.validate(); err != nil {
+			return err
+		}
+	}
 	for i, d := range m.Documents {
 		where := fmt.Sprintf("documents[%d] (%q)", i, d.Name)
 		if d.Name == "" {
