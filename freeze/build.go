@@ -167,6 +167,14 @@ func Build(in Inputs) (*Frozen, error) {
 			}
 		}
 	}
+	if q := m.QuoteIndex; q != nil {
+		// Re-hashed as freeze --verify re-hashes it: a changed index is
+		// not frozen.
+		if err := store.CheckQuoteIndex(); err != nil {
+			return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+		}
+		add("quote-index", q.File, q.Format, strconv.FormatInt(q.Bytes, 10), q.BLAKE3, q.Sources)
+	}
 
 	refRel, err := rel(in.ReferencePath)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,7 +36,9 @@ type Report struct {
 	// Alts stored alternative texts, Boxes stored glyph-box files, Layouts
 	// stored reading-orders files.
 	PDFs, Texts, Pages, Alts, Boxes, Layouts, Questions, Orders int
-	Lock                                                        *Lock `json:"-"`
+	// QuoteIndexes is 1 when the stored quote index was re-hashed.
+	QuoteIndexes int
+	Lock         *Lock `json:"-"`
 }
 
 // OK reports whether every frozen input matches the lock.
@@ -72,6 +75,9 @@ func (r *Report) Summary() string {
 	}
 	if r.Layouts > 0 {
 		stored += ", " + plural(r.Layouts, "reading-orders file")
+	}
+	if r.QuoteIndexes > 0 {
+		stored += ", the quote index"
 	}
 	return fmt.Sprintf("%s, %s, %d questions, %d plan orders re-hashed: %s, %s",
 		docs, stored, r.Questions, r.Orders, plural(len(r.Changes), "change"), plural(len(r.Warnings), "warning"))
@@ -245,6 +251,36 @@ func (c *checker) corpus() {
 			}
 			c.unpinned(&d, frozenPages[d.Name], pinned)
 		}
+	}
+	c.quoteIndex(store, m)
+}
+
+// quoteIndex compares the stored quote index with its pin: the manifest's
+// record, and the file re-hashed.
+func (c *checker) quoteIndex(store *corpus.Store, m *corpus.Manifest) {
+	r, pinned := c.l.one("quote-index")
+	if m == nil {
+		return
+	}
+	q := m.QuoteIndex
+	switch {
+	case !pinned && q == nil:
+		return
+	case !pinned:
+		c.change("quote-index "+q.File, "the corpus stores a quote index the lock does not pin: freeze again")
+		return
+	case q == nil:
+		c.change("quote-index "+r.Fields[0], "no longer in the corpus: the manifest records no quote index")
+		return
+	}
+	in := "quote-index " + r.Fields[0]
+	c.rep.QuoteIndexes++
+	if got := []string{q.File, q.Format, strconv.FormatInt(q.Bytes, 10), q.BLAKE3, q.Sources}; !slices.Equal(got, r.Fields) {
+		c.change(in, "the stored quote index changed: frozen %s, the manifest now says %s", strings.Join(r.Fields, " "), strings.Join(got, " "))
+		return
+	}
+	if err := store.CheckQuoteIndex(); err != nil {
+		c.change(in, "the stored quote index was edited or is stale: %v", err)
 	}
 }
 

@@ -40,6 +40,8 @@
 //	                                               manifest's
 //	layout          DOC PAGE BLAKE3                every stored reading-orders file
 //	                                               (<page>.orders.txt), its BLAKE3 as the manifest's
+//	quote-index     FILE FORMAT BYTES BLAKE3 SOURCES  the corpus's stored quote index
+//	                                               (corpus.QuoteIndex), when it has one: re-hashed
 //	reference       PATH RAW_BLAKE3 CANON_BLAKE3   the file's bytes; spans.Reference.Canonical
 //	question        ID BLAKE3                      spans.CanonicalQuestion, one per question
 //	question.part   ID FIELD BLAKE3                spans.QuestionParts (not "id"), to name what changed
@@ -75,7 +77,10 @@
 // decompress to other bytes are each a change); alternative texts,
 // glyph-box files and reading-orders files the manifest records for a
 // frozen page that the lock does not pin (a lock written before alt, boxes
-// and layout records existed is refused: freeze again); the reference's
+// and layout records existed is refused: freeze again); the stored quote
+// index (its manifest record, and its file re-hashed through
+// corpus.Store.CheckQuoteIndex: edited, missing or stale is a change; one
+// the lock does not pin, or a pin the corpus no longer has, too); the reference's
 // raw and canonical hashes, and each question by id (added, removed, or
 // which parts changed); the plan's hash, its decoding (an edited order is
 // refused with the positions that moved) and each repetition's order. A

@@ -34,6 +34,7 @@ var kinds = map[string]struct {
 	"alt":             {4, false}, // document name, page, alternative k (1-based), blake3 of the stored alternative text
 	"boxes":           {3, false}, // document name, page, blake3 of the stored glyph boxes, uncompressed
 	"layout":          {3, false}, // document name, page, blake3 of the stored reading orders
+	"quote-index":     {5, false}, // file (in the corpus folder), format, bytes, blake3, sources digest (corpus.QuoteIndex)
 	"reference":       {3, false}, // path (relative to the lock), raw blake3, canonical blake3
 	"question":        {2, false}, // question id, blake3 of its canonical encoding
 	"question.part":   {3, false}, // question id, field name, blake3 of that field's canonical encoding
