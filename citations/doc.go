@@ -29,8 +29,9 @@
 // answers every query exactly as the index written (TestIndexFileSameAnswers).
 // OpenIndex refuses another version or profile (ErrIndexFormat,
 // ErrIndexStale), another digest (ErrIndexStale) and, given the file's
-// hash, changed bytes (ErrIndexIntegrity, an ErrIntegrity). No verb stores
-// or opens such a file yet.
+// hash, changed bytes (ErrIndexIntegrity, an ErrIntegrity). The citecheck
+// verbs store it in the corpus (corpus.Store.WriteQuoteIndex) and open it
+// from there.
 //
 // # Units
 //

@@ -419,7 +419,11 @@ func (ix *Index) PageText(doc string, page int) (string, bool) {
 	if !ok || page < 1 || page > ix.docs[d].n {
 		return "", false
 	}
-	return ix.text(ix.docs[d].first + page - 1).Raw(), true
+	p := ix.docs[d].first + page - 1
+	if ix.rawText != nil {
+		return ix.rawText(p), true // an opened index: no need to normalize
+	}
+	return ix.text(p).Raw(), true
 }
 
 // Size reports the bytes of normalized text indexed (data) and of its

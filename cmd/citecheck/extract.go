@@ -123,6 +123,12 @@ into a whole corpus's folder or the reverse).`)
 		Shard:     shard,
 	})
 	bar.finish()
+	if err == nil && shard.Count == 0 {
+		// A shard's folder is merged, not searched: merge indexes.
+		if err := storeIndex("extract", *out); err != nil {
+			return err
+		}
+	}
 	if err == nil && shard.Count > 0 && !*asJSON {
 		fmt.Fprintf(stdout, "shard %s: %d of %d documents\n\n", shard, len(report.Results), len(files))
 	}

@@ -57,6 +57,9 @@ func runImportText(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("import-text: %w", err)
 	}
+	if err := storeIndex("import-text", *out); err != nil {
+		return err
+	}
 	if *asJSON {
 		return writeJSON(stdout, struct {
 			Results []corpus.Result `json:"results"`

@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -187,11 +189,32 @@ func openCorpus(dir string) (*corpus.Store, error) {
 // builds an index (see openIndex and citecheck-locbench).
 const indexGCPercent = 50
 
-// openIndex opens a corpus and builds its quote index.
+// openIndex opens a corpus and its quote index: the one stored in the
+// corpus (built by extract, import-text or merge), mapped, or, for a
+// corpus stored without one, an index built here. A stored index that is
+// stale, missing or of another size or format is refused (exit 3), never
+// rebuilt: inside a frozen evaluation the corpus must not change.
 func openIndex(verb, dir string) (*citations.Index, error) {
 	store, err := openCorpus(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", verb, err)
+	}
+	if _, path, ok, err := store.QuoteIndexPath(); ok {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", verb, err)
+		}
+		b, err := citations.MapFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", verb, err)
+		}
+		ix, err := citations.OpenIndex(b, sourcesKey(store.Manifest()), "")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w: %w", verb, path, corpus.ErrQuoteIndex, err)
+		}
+		if err := checkStoredTexts(store, ix); err != nil {
+			return nil, fmt.Errorf("%s: %w", verb, err)
+		}
+		return ix, nil
 	}
 	// The index is most of the live heap, and its build allocates
 	// transient buffers as large again; collecting at 50% growth instead
@@ -204,4 +227,82 @@ func openIndex(verb, dir string) (*citations.Index, error) {
 		return nil, fmt.Errorf("%s: %w", verb, err)
 	}
 	return ix, nil
+}
+
+// checkStoredTexts reads every stored page text, alternative text and
+// reading-orders file as building an index reads them, each checked
+// against the manifest, so that a changed one is refused as it was before
+// indexes were stored; a page text that differs from the index's copy is a
+// changed index. The first fault in document and page order is returned.
+func checkStoredTexts(store *corpus.Store, ix *citations.Index) error {
+	m := store.Manifest()
+	type pg struct {
+		d *corpus.Document
+		p int
+	}
+	var pages []pg
+	for i := range m.Documents {
+		if d := &m.Documents[i]; d.Status == corpus.StatusOK {
+			for p := range d.Pages {
+				pages = append(pages, pg{d, p + 1})
+			}
+		}
+	}
+	errs := make([]error, len(pages))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(pages); i = int(next.Add(1)) - 1 {
+				d, p := pages[i].d, pages[i].p
+				text, err := store.Text(d, p)
+				if err == nil {
+					_, err = store.AltTexts(d, p)
+				}
+				if err == nil {
+					_, err = store.OrdersOf(d, p, text)
+				}
+				if stored, ok := ix.PageText(d.Name, p); err == nil && (!ok || stored != text) {
+					err = fmt.Errorf("%s page %d: %w: the index holds another text", d.Name, p, corpus.ErrQuoteIndex)
+				}
+				errs[i] = err
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sourcesKey is the digest binding a stored index to the manifest's texts.
+func sourcesKey(m *corpus.Manifest) [32]byte {
+	var k [32]byte
+	hex.Decode(k[:], []byte(strings.TrimPrefix(m.SourcesDigest(), "blake3:")))
+	return k
+}
+
+// storeIndex builds the corpus's quote index and stores it there, after
+// extract, import-text or merge wrote the corpus.
+func storeIndex(verb, dir string) error {
+	store, err := openCorpus(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", verb, err)
+	}
+	debug.SetGCPercent(indexGCPercent)
+	defer debug.SetGCPercent(100)
+	ix, err := citations.NewIndex(store, citations.Options{})
+	if err != nil {
+		return fmt.Errorf("%s: quote index: %w", verb, err)
+	}
+	key := sourcesKey(store.Manifest())
+	if err := store.WriteQuoteIndex(citations.IndexFormat, func(w io.Writer) error { return citations.WriteIndex(w, ix, key) }); err != nil {
+		return fmt.Errorf("%s: quote index: %w", verb, err)
+	}
+	return nil
 }

@@ -63,5 +63,10 @@ func runMerge(stdout, stderr io.Writer, args []string) error {
 	defer stop()
 	start := time.Now()
 	report, err := corpus.Merge(ctx, *out, shards, corpus.MergeOptions{Jobs: *jobs})
+	if err == nil {
+		if err := storeIndex("merge", *out); err != nil {
+			return err
+		}
+	}
 	return finishBuild(stdout, "merge", report, err, *asJSON, time.Since(start))
 }

@@ -31,6 +31,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -57,8 +58,20 @@ func run(stdout io.Writer, args []string) error {
 	gcPercent := fs.Int("gogc", 50, "garbage collector growth target, as citecheck locate and audit set it")
 	indexFile := fs.String("index-file", "", "write the index to this `file` and locate from it, mapped, in a child process")
 	open := fs.String("open", "", "child mode of --index-file: locate the quotes of `file`.quotes from the index file")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the locating to `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *open != "" {
 		return runOpened(stdout, *open, *workers)
