@@ -63,6 +63,15 @@ func (m *Manifest) SourcesDigest() string {
 	return Hash(b)
 }
 
+// SourcesDigest is the manifest's SourcesDigest, computed once per Store
+// (the quote_index record does not change it).
+func (s *Store) SourcesDigest() string {
+	if s.digest == nil { // a Store made inside this package, not by Open
+		return s.manifest.SourcesDigest()
+	}
+	return s.digest()
+}
+
 // ErrQuoteIndex reports a stored quote index that cannot be used: missing,
 // changed since the manifest recorded it, or built from other texts
 // (stale). It wraps ErrIntegrity: like a changed page text, it is never
@@ -80,7 +89,7 @@ func (s *Store) QuoteIndexPath() (q *QuoteIndex, path string, ok bool, err error
 	if q == nil {
 		return nil, "", false, nil
 	}
-	if d := s.manifest.SourcesDigest(); q.Sources != d {
+	if d := s.SourcesDigest(); q.Sources != d {
 		return q, "", true, fmt.Errorf("%s: %w: built from the texts of manifest %s, the corpus is now %s", q.File, ErrQuoteIndex, q.Sources, d)
 	}
 	path = filepath.Join(s.dir, filepath.FromSlash(q.File))
@@ -143,7 +152,7 @@ func (s *Store) WriteQuoteIndex(format string, write func(io.Writer) error) erro
 	if err := write(cw); err != nil {
 		return err
 	}
-	q := &QuoteIndex{Format: format, Bytes: cw.n, BLAKE3: "blake3:" + hex.EncodeToString(h.Sum(nil)), Sources: s.manifest.SourcesDigest()}
+	q := &QuoteIndex{Format: format, Bytes: cw.n, BLAKE3: "blake3:" + hex.EncodeToString(h.Sum(nil)), Sources: s.SourcesDigest()}
 	if q.File, err = quoteIndexFile(q.BLAKE3); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // maxManifestBytes caps the manifest a Store will read; a corpus of 100,000
@@ -21,6 +22,7 @@ const maxManifestBytes = 1 << 30
 type Store struct {
 	dir      string
 	manifest *Manifest
+	digest   func() string // SourcesDigest, computed once
 }
 
 // Open reads and checks the manifest of the corpus in dir.
@@ -29,7 +31,7 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{dir: dir, manifest: m}, nil
+	return &Store{dir: dir, manifest: m, digest: sync.OnceValue(m.SourcesDigest)}, nil
 }
 
 // Dir returns the corpus folder.

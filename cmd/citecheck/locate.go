@@ -207,7 +207,7 @@ func openIndex(verb, dir string) (*citations.Index, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", verb, err)
 		}
-		ix, err := citations.OpenIndex(b, sourcesKey(store.Manifest()), "")
+		ix, err := citations.OpenIndex(b, sourcesKey(store), "")
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w: %w", verb, path, corpus.ErrQuoteIndex, err)
 		}
@@ -230,10 +230,11 @@ func openIndex(verb, dir string) (*citations.Index, error) {
 }
 
 // checkStoredTexts reads every stored page text, alternative text and
-// reading-orders file as building an index reads them, each checked
-// against the manifest, so that a changed one is refused as it was before
-// indexes were stored; a page text that differs from the index's copy is a
-// changed index. The first fault in document and page order is returned.
+// reading-orders file, each checked against the manifest's hash as
+// building an index checked them, so that a changed one is refused as it
+// was before indexes were stored; a page text that differs from the
+// index's copy is a changed index. The first fault in document and page
+// order is returned.
 func checkStoredTexts(store *corpus.Store, ix *citations.Index) error {
 	m := store.Manifest()
 	type pg struct {
@@ -262,7 +263,7 @@ func checkStoredTexts(store *corpus.Store, ix *citations.Index) error {
 					_, err = store.AltTexts(d, p)
 				}
 				if err == nil {
-					_, err = store.OrdersOf(d, p, text)
+					err = store.CheckOrders(d, p)
 				}
 				if stored, ok := ix.PageText(d.Name, p); err == nil && (!ok || stored != text) {
 					err = fmt.Errorf("%s page %d: %w: the index holds another text", d.Name, p, corpus.ErrQuoteIndex)
@@ -281,9 +282,9 @@ func checkStoredTexts(store *corpus.Store, ix *citations.Index) error {
 }
 
 // sourcesKey is the digest binding a stored index to the manifest's texts.
-func sourcesKey(m *corpus.Manifest) [32]byte {
+func sourcesKey(store *corpus.Store) [32]byte {
 	var k [32]byte
-	hex.Decode(k[:], []byte(strings.TrimPrefix(m.SourcesDigest(), "blake3:")))
+	hex.Decode(k[:], []byte(strings.TrimPrefix(store.SourcesDigest(), "blake3:")))
 	return k
 }
 
@@ -300,7 +301,7 @@ func storeIndex(verb, dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: quote index: %w", verb, err)
 	}
-	key := sourcesKey(store.Manifest())
+	key := sourcesKey(store)
 	if err := store.WriteQuoteIndex(citations.IndexFormat, func(w io.Writer) error { return citations.WriteIndex(w, ix, key) }); err != nil {
 		return fmt.Errorf("%s: quote index: %w", verb, err)
 	}
