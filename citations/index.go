@@ -87,6 +87,8 @@ type Index struct {
 	// normalizes rawText(p) on demand (indexfile.go).
 	texts   []atomic.Pointer[textnorm.Text]
 	rawText func(p int) string
+	kept    []atomic.Int32 // pages kept, +1 (0: none), a ring
+	keepAt  atomic.Uint64
 }
 
 // text returns page p's normalized text.
@@ -94,10 +96,30 @@ func (ix *Index) text(p int) *textnorm.Text {
 	if t := ix.texts[p].Load(); t != nil {
 		return t
 	}
-	// Two goroutines may normalize one page at once; both get the same
-	// text, and one copy is kept.
-	ix.texts[p].CompareAndSwap(nil, ix.profile.Normalize(ix.rawText(p)))
-	return ix.texts[p].Load()
+	// Two goroutines may normalize one page at once; both get equal
+	// texts, and one is kept.
+	t := ix.profile.Normalize(ix.rawText(p))
+	if ix.texts[p].CompareAndSwap(nil, t) {
+		ix.keep(p)
+	}
+	return t
+}
+
+// textCache is how many normalized pages an opened index keeps (about 11
+// bytes per code point each): beyond it, each page normalized drops the
+// one kept longest, so memory does not grow with the pages lookups visit.
+var textCache = 4096 // a variable for the tests
+
+// keep records page p as kept, dropping the page kept longest when the
+// cache is full (an opened index only).
+func (ix *Index) keep(p int) {
+	if len(ix.kept) == 0 {
+		return
+	}
+	slot := (ix.keepAt.Add(1) - 1) % uint64(len(ix.kept))
+	if old := ix.kept[slot].Swap(int32(p) + 1); old > 0 && int(old-1) != p {
+		ix.texts[old-1].Store(nil) // a lookup holding it keeps its copy
+	}
 }
 
 // shardBytes is the text a shard aims at.

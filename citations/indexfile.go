@@ -56,33 +56,24 @@ const (
 
 // writer lays out the arrays of an index file: a header, a table of
 // arrays, then each array at an 8-byte-aligned offset.
+// The arrays are kept by reference and encoded as they are written, so
+// that writing costs no second copy of the suffix arrays.
 type writer struct {
-	kinds  []uint32
-	counts []uint64
-	bodies [][]byte
+	arrays []array
 }
 
-func (w *writer) bytes(b []byte) { w.add(kindBytes, uint64(len(b)), b) }
-
-func (w *writer) int32s(v []int32) {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
-	}
-	w.add(kindInt32, uint64(len(v)), b)
+type array struct {
+	kind uint32
+	b    []byte
+	i32  []int32
+	i64  []int64
 }
 
-func (w *writer) int64s(v []int64) {
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
-	}
-	w.add(kindInt64, uint64(len(v)), b)
-}
+func (a *array) count() uint64 { return uint64(len(a.b) + len(a.i32) + len(a.i64)) }
 
-func (w *writer) add(kind uint32, n uint64, b []byte) {
-	w.kinds, w.counts, w.bodies = append(w.kinds, kind), append(w.counts, n), append(w.bodies, b)
-}
+func (w *writer) bytes(b []byte)   { w.arrays = append(w.arrays, array{kind: kindBytes, b: b}) }
+func (w *writer) int32s(v []int32) { w.arrays = append(w.arrays, array{kind: kindInt32, i32: v}) }
+func (w *writer) int64s(v []int64) { w.arrays = append(w.arrays, array{kind: kindInt64, i64: v}) }
 
 func pad8(n uint64) uint64 { return (n + 7) &^ 7 }
 
@@ -227,26 +218,40 @@ func WriteIndex(w io.Writer, ix *Index, sources [32]byte) error {
 }
 
 func (fw *writer) write(w io.Writer, profile string, sources [32]byte) error {
-	head := make([]byte, indexHeaderLen, indexHeaderLen+indexEntryLen*len(fw.kinds))
+	head := make([]byte, indexHeaderLen, indexHeaderLen+indexEntryLen*len(fw.arrays))
 	copy(head, IndexFormat+"\n")
 	copy(head[32:64], sources[:])
 	copy(head[64:80], profile)
-	binary.LittleEndian.PutUint32(head[80:], uint32(len(fw.kinds)))
-	off := pad8(uint64(indexHeaderLen + indexEntryLen*len(fw.kinds)))
-	for i, k := range fw.kinds {
-		head = binary.LittleEndian.AppendUint32(head, k)
+	binary.LittleEndian.PutUint32(head[80:], uint32(len(fw.arrays)))
+	off := pad8(uint64(indexHeaderLen + indexEntryLen*len(fw.arrays)))
+	for _, a := range fw.arrays {
+		head = binary.LittleEndian.AppendUint32(head, a.kind)
 		head = binary.LittleEndian.AppendUint32(head, 0)
 		head = binary.LittleEndian.AppendUint64(head, off)
-		head = binary.LittleEndian.AppendUint64(head, fw.counts[i])
-		off = pad8(off + uint64(len(fw.bodies[i])))
+		head = binary.LittleEndian.AppendUint64(head, a.count())
+		off = pad8(off + a.count()*uint64(a.kind))
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var zeros [8]byte
+	var buf [64 << 10]byte
 	bw.Write(head)
 	bw.Write(zeros[:pad8(uint64(len(head)))-uint64(len(head))])
-	for _, b := range fw.bodies {
-		bw.Write(b)
-		bw.Write(zeros[:pad8(uint64(len(b)))-uint64(len(b))])
+	for _, a := range fw.arrays {
+		bw.Write(a.b)
+		for v := a.i32; len(v) > 0; {
+			chunk := v[:min(len(v), len(buf)/4)]
+			for i, x := range chunk {
+				binary.LittleEndian.PutUint32(buf[4*i:], uint32(x))
+			}
+			bw.Write(buf[:4*len(chunk)])
+			v = v[len(chunk):]
+		}
+		for _, x := range a.i64 {
+			binary.LittleEndian.PutUint64(buf[:], uint64(x))
+			bw.Write(buf[:8])
+		}
+		n := a.count() * uint64(a.kind)
+		bw.Write(zeros[:pad8(n)-n])
 	}
 	return bw.Flush()
 }
@@ -454,6 +459,7 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 	rawOffs, raw := r.int64s(), r.bytes()
 	r.checkOffsets("page texts", rawOffs, nPages, len(raw))
 	ix.texts = make([]atomic.Pointer[textnorm.Text], nPages)
+	ix.kept = make([]atomic.Int32, min(nPages, textCache))
 	ix.rawText = func(p int) string { return unsafe.String(unsafe.SliceData(raw[rawOffs[p]:]), rawOffs[p+1]-rawOffs[p]) }
 	for s := 0; r.err == nil && s < nShards; s++ {
 		var sh shard

@@ -89,6 +89,17 @@ func TestIndexFileSameAnswers(t *testing.T) {
 			}
 		}
 	}
+	// With a cache of three pages, pages are dropped and normalized again
+	// all the time, by several goroutines at once: the answers stay.
+	defer func(n int) { textCache = n }(textCache)
+	textCache = 3
+	small, err := OpenIndex(b, key, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := small.LocateAll(qs, 4); !reflect.DeepEqual(got, want) {
+		t.Error("an index keeping three normalized pages answers otherwise")
+	}
 	var again bytes.Buffer
 	if err := WriteIndex(&again, opened, key); err != nil || !bytes.Equal(again.Bytes(), b) {
 		t.Errorf("the opened index writes other bytes (err %v)", err)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -85,6 +86,7 @@ func runOpened(stdout io.Writer, path string, workers int) error {
 	}
 	gq = nil
 	runtime.GC()
+	debug.FreeOSMemory()
 	base := vmStatus("VmRSS")
 	t0 := time.Now()
 	b, err := citations.MapFile(path)
@@ -112,7 +114,10 @@ func runOpened(stdout io.Writer, path string, workers int) error {
 	el := time.Since(t0)
 	fmt.Fprintf(stdout, "locate from the opened index: %d quotes in %.2fs with %d workers: %.0f quotes/s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds())
 	report(stdout, qs, results)
-	fmt.Fprintf(stdout, "opened index process: peak memory (VmHWM) %s, resident now (VmRSS) %s\n", vmHWM(), vmStatus("VmRSS"))
+	var mem runtime.MemStats
+	runtime.ReadMemStats(&mem)
+	fmt.Fprintf(stdout, "opened index process: peak memory (VmHWM) %s, resident now (VmRSS) %s: %s of the mapped file (RssFile), %s of heap and stacks (RssAnon; Go heap in use %.0f MiB, of which the results of the quotes)\n",
+		vmHWM(), vmStatus("VmRSS"), vmStatus("RssFile"), vmStatus("RssAnon"), float64(mem.HeapAlloc)/(1<<20))
 	t0 = time.Now()
 	if _, err := citations.OpenIndex(b, [32]byte{}, citations.IndexHash(b)); err != nil {
 		return err
