@@ -123,11 +123,16 @@ func ValidateOrders(orders []Order, text string) error {
 // EncodeOrders writes orders in OrdersFormat. They must be valid
 // (ValidateOrders).
 func EncodeOrders(orders []Order) []byte {
-	var b bytes.Buffer
-	b.WriteString(OrdersFormat + "\n")
+	size := len(OrdersFormat) + 1
 	for _, o := range orders {
-		type run struct{ from, n int32 }
-		var runs []run
+		size += len(o.Name) + 24 + len(o.Text) + 1
+	}
+	b := make([]byte, 0, size)
+	b = append(b, OrdersFormat+"\n"...)
+	type run struct{ from, n int32 }
+	var runs []run
+	for _, o := range orders {
+		runs = runs[:0]
 		for i, m := range o.Map {
 			if k := len(runs) - 1; k >= 0 && i > 0 {
 				prev := o.Map[i-1]
@@ -138,18 +143,28 @@ func EncodeOrders(orders []Order) []byte {
 			}
 			runs = append(runs, run{m, 1})
 		}
-		fmt.Fprintf(&b, "%s %d %d\n", o.Name, len(o.Map), len(runs))
+		// strconv rather than fmt: extraction encodes every page's
+		// orders twice (worker and store).
+		b = append(b, o.Name...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(len(o.Map)), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(len(runs)), 10)
+		b = append(b, '\n')
 		for _, r := range runs {
 			if r.from < 0 {
-				fmt.Fprintf(&b, "- %d\n", r.n)
+				b = append(b, '-')
 			} else {
-				fmt.Fprintf(&b, "%d %d\n", r.from, r.n)
+				b = strconv.AppendInt(b, int64(r.from), 10)
 			}
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, int64(r.n), 10)
+			b = append(b, '\n')
 		}
-		b.WriteString(o.Text)
-		b.WriteByte('\n')
+		b = append(b, o.Text...)
+		b = append(b, '\n')
 	}
-	return b.Bytes()
+	return b
 }
 
 var errOrdersSyntax = errors.New("not in the citecheck-orders/1 format")
@@ -200,6 +215,21 @@ func DecodeOrders(data []byte, text string) ([]Order, error) {
 		}
 		o.Map = make([]int32, 0, n)
 		for range nruns {
+			if from, k, rest, ok := runLine(data); ok && k > 0 && k <= n-len(o.Map) && from <= pageLen-k {
+				// A well-formed run within bounds, read without allocating
+				// (extraction decodes every page's orders from its
+				// workers); any other line takes the path below, which
+				// says what is wrong with it.
+				data = rest
+				for j := range k {
+					if from < 0 {
+						o.Map = append(o.Map, -1)
+					} else {
+						o.Map = append(o.Map, int32(from+j))
+					}
+				}
+				continue
+			}
 			l, ok := line()
 			f := strings.Fields(l)
 			if !ok || len(f) != 2 || strings.Join(f, " ") != l {
@@ -244,6 +274,42 @@ func DecodeOrders(data []byte, text string) ([]Order, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// runLine reads a run line in its canonical form, "FROM N" or "- N" with
+// decimal numbers of at most 9 digits without leading zeros, and returns
+// FROM (-1 for "-", whose run maps to nothing), N and what follows the
+// line; ok is false for any other line.
+func runLine(data []byte) (from, n int, rest []byte, ok bool) {
+	num := func(b []byte) (int, int, bool) {
+		v, i := 0, 0
+		for i < len(b) && i < 10 && b[i] >= '0' && b[i] <= '9' {
+			v = 10*v + int(b[i]-'0')
+			i++
+		}
+		if i == 0 || i == 10 || (i > 1 && b[0] == '0') {
+			return 0, 0, false
+		}
+		return v, i, true
+	}
+	i := 0
+	if len(data) > 0 && data[0] == '-' {
+		from, i = -1, 1
+	} else {
+		var ok bool
+		if from, i, ok = num(data); !ok {
+			return 0, 0, nil, false
+		}
+	}
+	if i >= len(data) || data[i] != ' ' {
+		return 0, 0, nil, false
+	}
+	data = data[i+1:]
+	n, i, ok = num(data)
+	if !ok || i >= len(data) || data[i] != '\n' {
+		return 0, 0, nil, false
+	}
+	return from, n, data[i+1:], true
 }
 
 func ordersFile(docHash string, page int) (string, error) {

@@ -101,36 +101,70 @@ func intersects(a *elem, x0, y0, x1, y1 int64) bool {
 	return a.x0 < x1 && x0 < a.x1 && a.y0 < y1 && y0 < a.y1
 }
 
-type pair struct {
-	skip bool
-	d    int64
-	a, b *elem
+// A pair of elements is known by a key that orders pairs as pdfminer's
+// heap does: by the area their union wastes, then by the elements' ids
+// (creation order). A codec makes and reads keys: packed ones are a
+// uint64 that sorts as an integer, wide ones the fields themselves, for
+// the pages whose extent packed keys cannot hold.
+type pairCodec[K any] interface {
+	key(d int64, a, b int32) K
+	ids(k K) (a, b int32)
+	less(x, y K) bool
+	sort(run []K)
 }
 
-// pairHeap is a binary min-heap of pairs (container/heap without the
-// interface boxing: the grouping pushes a pair per element per merge).
-type pairHeap []pair
+// packed keys: d+off in the high 44 bits, the ids in 10 bits each.
+type packed struct{ off int64 }
 
-func (x *pair) less(y *pair) bool {
-	if x.skip != y.skip {
-		return !x.skip
-	}
+func (c packed) key(d int64, a, b int32) uint64 {
+	return uint64(d+c.off)<<20 | uint64(a)<<10 | uint64(b)
+}
+func (packed) ids(k uint64) (a, b int32) { return int32(k >> 10 & 1023), int32(k & 1023) }
+func (packed) less(x, y uint64) bool     { return x < y }
+func (packed) sort(run []uint64)         { slices.Sort(run) }
+
+type wideKey struct {
+	d    int64
+	a, b int32
+}
+
+type wide struct{}
+
+func (wide) key(d int64, a, b int32) wideKey { return wideKey{d, a, b} }
+func (wide) ids(k wideKey) (a, b int32)      { return k.a, k.b }
+func (wide) less(x, y wideKey) bool          { return wideLess(x, y) }
+func (wide) sort(run []wideKey)              { slices.SortFunc(run, cmpWide) }
+func wideLess(x, y wideKey) bool {
 	if x.d != y.d {
 		return x.d < y.d
 	}
-	if x.a.id != y.a.id {
-		return x.a.id < y.a.id
+	if x.a != y.a {
+		return x.a < y.a
 	}
-	return x.b.id < y.b.id
+	return x.b < y.b
+}
+func cmpWide(x, y wideKey) int {
+	switch {
+	case wideLess(x, y):
+		return -1
+	case wideLess(y, x):
+		return 1
+	}
+	return 0
 }
 
-func (h *pairHeap) push(p pair) {
-	*h = append(*h, p)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
+// keyHeap is a binary min-heap of keys.
+type keyHeap[K any] struct {
+	s    []K
+	less func(x, y K) bool
+}
+
+func (h *keyHeap[K]) push(k K) {
+	h.s = append(h.s, k)
+	s := h.s
+	for i := len(s) - 1; i > 0; {
 		j := (i - 1) / 2
-		if !s[i].less(&s[j]) {
+		if !h.less(s[i], s[j]) {
 			break
 		}
 		s[i], s[j] = s[j], s[i]
@@ -138,28 +172,27 @@ func (h *pairHeap) push(p pair) {
 	}
 }
 
-func (h *pairHeap) pop() pair {
-	s := *h
+func (h *keyHeap[K]) pop() K {
+	s := h.s
 	top := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	h.down(s, 0)
-	*h = s
+	s[0] = s[len(s)-1]
+	s = s[:len(s)-1]
+	h.s = s
+	h.down(0)
 	return top
 }
 
-func (h *pairHeap) down(s []pair, i int) {
+func (h *keyHeap[K]) down(i int) {
+	s := h.s
 	for {
-		l := 2*i + 1
-		if l >= len(s) {
-			return
+		m, l := i, 2*i+1
+		if l < len(s) && h.less(s[l], s[m]) {
+			m = l
 		}
-		m := l
-		if r := l + 1; r < len(s) && s[r].less(&s[l]) {
-			m = r
+		if l+1 < len(s) && h.less(s[l+1], s[m]) {
+			m = l + 1
 		}
-		if !s[m].less(&s[i]) {
+		if m == i {
 			return
 		}
 		s[i], s[m] = s[m], s[i]
@@ -167,46 +200,132 @@ func (h *pairHeap) down(s []pair, i int) {
 	}
 }
 
-func (h *pairHeap) init() {
-	s := *h
-	for i := len(s)/2 - 1; i >= 0; i-- {
-		h.down(s, i)
+// runHeap is a min-heap of sorted runs of keys by their first key.
+type runHeap[K any] struct {
+	s    [][]K
+	less func(x, y K) bool
+}
+
+func (h *runHeap[K]) push(r []K) {
+	h.s = append(h.s, r)
+	s := h.s
+	for i := len(s) - 1; i > 0; {
+		j := (i - 1) / 2
+		if !h.less(s[i][0], s[j][0]) {
+			break
+		}
+		s[i], s[j] = s[j], s[i]
+		i = j
+	}
+}
+
+func (h *runHeap[K]) down(i int) {
+	s := h.s
+	for {
+		m, l := i, 2*i+1
+		if l < len(s) && h.less(s[l][0], s[m][0]) {
+			m = l
+		}
+		if l+1 < len(s) && h.less(s[l+1][0], s[m][0]) {
+			m = l + 1
+		}
+		if m == i {
+			return
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
 	}
 }
 
 // group merges the boxes bottom up, the closest pair first, a pair with
 // another element between them last (group_textboxes), and returns the
-// root.
+// root. pdfminer keeps every pair in one heap; here the first pairs are
+// one sorted run, each merge's new pairs another, and a heap of runs gives
+// the least of them; deferred pairs, which come after every other, wait in
+// a heap of their own. The merges are the same, in the same order
+// (TestGroupAsOneHeap), pairs of merged elements are dropped as a run is
+// read instead of each costing a heap pop, and a run sorts as integers
+// where the page allows (packed keys): sorting is most of the work.
 func group(boxes []*elem) *elem {
+	if len(boxes) == 0 {
+		return nil
+	}
+	x0, y0, x1, y1 := boxes[0].x0, boxes[0].y0, boxes[0].x1, boxes[0].y1
+	for _, e := range boxes {
+		x0, y0, x1, y1 = min(x0, e.x0), min(y0, e.y0), max(x1, e.x1), max(y1, e.y1)
+	}
+	// Every distance lies within the area around all boxes, either sign;
+	// 2n-1 ids fit 10 bits.
+	if area := (x1 - x0) * (y1 - y0); area < 1<<42 && 2*len(boxes) <= 1<<10 {
+		return groupBy(boxes, packed{off: area})
+	}
+	return groupBy(boxes, wide{})
+}
+
+func groupBy[K any, C pairCodec[K]](boxes []*elem, c C) *elem {
+	n := len(boxes)
+	all := slices.Grow(slices.Clone(boxes), n) // by id
 	plane := slices.Clone(boxes)
-	h := make(pairHeap, 0, len(boxes)*(len(boxes)-1))
+	keys := make([]K, 0, n*(n-1)) // the first pairs, then each merge's
 	for i := range boxes {
-		for j := i + 1; j < len(boxes); j++ {
-			h = append(h, pair{d: dist(boxes[i], boxes[j]), a: boxes[i], b: boxes[j]})
+		for j := i + 1; j < n; j++ {
+			keys = append(keys, c.key(dist(boxes[i], boxes[j]), int32(i), int32(j)))
 		}
 	}
-	h.init()
-	next := len(boxes)
-	for len(h) > 0 {
-		p := h.pop()
-		if p.a.done || p.b.done {
+	h := runHeap[K]{less: c.less}
+	if first := keys[:len(keys):len(keys)]; len(first) > 0 {
+		c.sort(first)
+		h.push(first)
+	}
+	deferred := keyHeap[K]{less: c.less}
+	stale := func(k K) bool {
+		a, b := c.ids(k)
+		return all[a].done || all[b].done
+	}
+	for len(plane) > 1 && len(h.s)+len(deferred.s) > 0 {
+		var k K
+		skip := false
+		if len(h.s) > 0 {
+			k = h.s[0][0]
+			r := h.s[0][1:]
+			for len(r) > 0 && stale(r[0]) {
+				r = r[1:]
+			}
+			if len(r) > 0 {
+				h.s[0] = r
+			} else {
+				h.s[0] = h.s[len(h.s)-1]
+				h.s = h.s[:len(h.s)-1]
+			}
+			h.down(0)
+		} else {
+			k, skip = deferred.pop(), true
+		}
+		if stale(k) {
 			continue
 		}
-		if !p.skip {
-			x0, y0 := min(p.a.x0, p.b.x0), min(p.a.y0, p.b.y0)
-			x1, y1 := max(p.a.x1, p.b.x1), max(p.a.y1, p.b.y1)
-			if slices.ContainsFunc(plane, func(e *elem) bool { return e != p.a && e != p.b && intersects(e, x0, y0, x1, y1) }) {
-				p.skip = true
-				h.push(p)
+		ia, ib := c.ids(k)
+		a, b := all[ia], all[ib]
+		if !skip {
+			x0, y0 := min(a.x0, b.x0), min(a.y0, b.y0)
+			x1, y1 := max(a.x1, b.x1), max(a.y1, b.y1)
+			if slices.ContainsFunc(plane, func(e *elem) bool { return e != a && e != b && intersects(e, x0, y0, x1, y1) }) {
+				deferred.push(k)
 				continue
 			}
 		}
-		g := &elem{x0: min(p.a.x0, p.b.x0), y0: min(p.a.y0, p.b.y0), x1: max(p.a.x1, p.b.x1), y1: max(p.a.y1, p.b.y1), kids: [2]*elem{p.a, p.b}, id: next}
-		next++
-		p.a.done, p.b.done = true, true
-		plane = slices.DeleteFunc(plane, func(e *elem) bool { return e == p.a || e == p.b })
-		for _, o := range plane {
-			h.push(pair{d: dist(g, o), a: g, b: o})
+		g := &elem{x0: min(a.x0, b.x0), y0: min(a.y0, b.y0), x1: max(a.x1, b.x1), y1: max(a.y1, b.y1), kids: [2]*elem{a, b}, id: len(all)}
+		all = append(all, g)
+		a.done, b.done = true, true
+		plane = slices.DeleteFunc(plane, func(e *elem) bool { return e == a || e == b })
+		if len(plane) > 0 {
+			m := len(keys)
+			for _, o := range plane {
+				keys = append(keys, c.key(dist(g, o), int32(g.id), int32(o.id)))
+			}
+			run := keys[m:len(keys):len(keys)]
+			c.sort(run)
+			h.push(run)
 		}
 		plane = append(plane, g)
 	}

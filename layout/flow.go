@@ -20,13 +20,14 @@ type word struct {
 	gs             []glyph
 	x0, x1, y0, y1 int64
 	base, fs       int64
-	seq            int // creation order, for ties
+	band           int64 // bandOf(base)
+	seq            int   // creation order, for ties
 }
 
 // newWord starts a word at glyph i of gs; its glyphs are a slice of gs.
-func newWord(gs []glyph, i, seq int) *word {
+func newWord(gs []glyph, i, seq int) word {
 	g := &gs[i]
-	return &word{gs: gs[i : i+1], x0: g.x0, x1: g.x1, y0: g.y0, y1: g.y1, base: g.base, fs: g.size, seq: seq}
+	return word{gs: gs[i : i+1], x0: g.x0, x1: g.x1, y0: g.y0, y1: g.y1, base: g.base, fs: g.size, band: bandOf(g.base), seq: seq}
 }
 
 // add takes the glyph after the word's last one into it.
@@ -44,6 +45,7 @@ func (w *word) add(gs []glyph, i int) {
 func words(gs []glyph) []*word {
 	var out []*word
 	var w *word
+	var store []word // words allocated a block at a time
 	for i := range gs {
 		g := &gs[i]
 		if w != nil && g.sep == 0 && g.idx == w.gs[len(w.gs)-1].idx+1 &&
@@ -51,7 +53,11 @@ func words(gs []glyph) []*word {
 			w.add(gs, i)
 			continue
 		}
-		w = newWord(gs, i, len(out))
+		if len(store) == cap(store) {
+			store = make([]word, 0, min(len(gs)-i, 256))
+		}
+		store = append(store, newWord(gs, i, len(out)))
+		w = &store[len(store)-1]
 		out = append(out, w)
 	}
 	return out
@@ -77,23 +83,27 @@ func bandOf(base int64) int64 { return floorDiv(base, textPoolStep) }
 
 func newPool(ws []*word) *pool {
 	sorted := slices.Clone(ws)
-	slices.SortStableFunc(sorted, func(a, b *word) int {
-		if ka, kb := bandOf(a.base), bandOf(b.base); ka != kb {
-			return cmpInt(ka, kb)
+	// seq breaks every tie: an unstable sort gives the stable one's order.
+	slices.SortFunc(sorted, func(a, b *word) int {
+		if a.band != b.band {
+			return cmpInt(a.band, b.band)
 		}
 		if a.x0 != b.x0 {
 			return cmpInt(a.x0, b.x0)
 		}
 		return a.seq - b.seq
 	})
+	// Each band's list is its stretch of sorted, capped so that taking a
+	// word out never reaches into the next band.
 	p := &pool{}
-	for i, w := range sorted {
-		k := bandOf(w.base)
-		if i == 0 || p.keys[len(p.keys)-1] != k {
-			p.keys = append(p.keys, k)
-			p.lists = append(p.lists, nil)
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j].band == sorted[i].band {
+			j++
 		}
-		p.lists[len(p.lists)-1] = append(p.lists[len(p.lists)-1], w)
+		p.keys = append(p.keys, sorted[i].band)
+		p.lists = append(p.lists, sorted[i:j:j])
+		i = j
 	}
 	return p
 }
@@ -226,6 +236,9 @@ func buildBlocks(ws []*word) []*block {
 			p.span(minBase-lineSpace, minBase, true, func(k int) {
 				for i := 0; i < len(p.lists[k]); {
 					w := p.lists[k][i]
+					if w.x0 >= blk.x1 {
+						break // a band is sorted by x0: no word after w overlaps
+					}
 					if w.base < minBase && w.base >= minBase-lineSpace && w.x0 < blk.x1 && w.x1 > blk.x0 && sizeWithin(w, 5, 100) {
 						blk.add(p.take(k, i))
 						found, newMin = true, w.base
@@ -239,6 +252,9 @@ func buildBlocks(ws []*word) []*block {
 			p.span(maxBase, maxBase+lineSpace, false, func(k int) {
 				for i := 0; i < len(p.lists[k]); {
 					w := p.lists[k][i]
+					if w.x0 >= blk.x1 {
+						break // a band is sorted by x0: no word after w overlaps
+					}
 					if w.base > maxBase && w.base <= maxBase+lineSpace && w.x0 < blk.x1 && w.x1 > blk.x0 && sizeWithin(w, 5, 100) {
 						blk.add(p.take(k, i))
 						found, newMax = true, w.base
@@ -253,6 +269,9 @@ func buildBlocks(ws []*word) []*block {
 			p.span(minBase-intra, maxBase+intra, false, func(k int) {
 				for i := 0; i < len(p.lists[k]); {
 					w := p.lists[k][i]
+					if w.x0 >= blk.x1+colSpace1 {
+						break // a band is sorted by x0: no word after w overlaps
+					}
 					if w.base >= minBase-intra && w.base <= maxBase+intra &&
 						w.x0 < blk.x1+colSpace1 && w.x1 > blk.x0-colSpace1 && sizeWithin(w, 6, 10) {
 						blk.add(p.take(k, i))
@@ -315,6 +334,13 @@ func buildBlocks(ws []*word) []*block {
 // less than 1.5 sizes after it ends and does not overlap it by more than
 // half a size; lines sorted by baseline.
 func (b *block) buildLines() {
+	if len(b.ws) == 1 {
+		// A table cell of one word, most often: its line, without a pool.
+		l := &line{base: b.ws[0].base}
+		l.add(b.ws[0])
+		b.lines = []*line{l}
+		return
+	}
 	p := newPool(b.ws)
 	from := 0
 	for {

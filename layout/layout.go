@@ -66,6 +66,18 @@ func (g *glyph) height() int64 { return g.y1 - g.y0 }
 // integer arithmetic: every decision is exact and the same on every build.
 func centi(v float64) int64 {
 	const lim = 1 << 25 // 335,544 points: areas of two such boxes fit int64
+	x := v * 100
+	if x > -lim && x < lim {
+		// math.Round's half away from zero, without its bit handling (a
+		// quarter of readPage's time): x-r is exact below 2^52.
+		r := int64(x)
+		if f := x - float64(r); f >= 0.5 {
+			r++
+		} else if f <= -0.5 {
+			r--
+		}
+		return r
+	}
 	if v != v {
 		return 0
 	}
@@ -80,6 +92,12 @@ type page struct {
 	// upright is the writing direction that reads upright once the page
 	// is turned by its /Rotate: 0 for an unturned page.
 	upright int8
+	perRot  [4]int // glyphs of each writing direction
+	// frame is inFrame's buffer, reused: each frame's glyphs are done
+	// with before the next is asked for (and never changed). frameOf says
+	// which frame it holds: rotation and only, +1 (0 for none).
+	frame   []glyph
+	frameOf [2]int8
 }
 
 // readPage turns a page text and its glyph boxes into glyphs in page-text
@@ -91,7 +109,7 @@ func readPage(text string, boxes []corpus.GlyphBox, rotate int) *page {
 	if n > MaxTextLen || len(boxes) > MaxGlyphs || len(boxes) == 0 {
 		return nil
 	}
-	p := &page{text: []rune(text), upright: uprightFor(rotate)}
+	p := &page{text: []rune(text), upright: uprightFor(rotate), gs: make([]glyph, 0, len(boxes))}
 	bs := boxes
 	if !slices.IsSortedFunc(bs, func(a, b corpus.GlyphBox) int { return a.Start - b.Start }) {
 		bs = slices.Clone(boxes)
@@ -204,6 +222,7 @@ func (p *page) rotations() {
 		if p.gs[k].rot < 0 {
 			p.gs[k].rot = p.rot
 		}
+		p.perRot[p.gs[k].rot]++
 	}
 }
 
@@ -216,18 +235,23 @@ func abs(v int64) int64 {
 
 // inFrame returns the glyphs turned into the frame of writing direction
 // rot (x along it, y down from line to line), with their size and baseline;
-// only those of direction only when only >= 0.
+// only those of direction only when only >= 0. The slice is valid until
+// the next call.
 func (p *page) inFrame(rot, only int8) []glyph {
-	n := len(p.gs)
-	if only >= 0 {
-		n = 0
-		for i := range p.gs {
-			if p.gs[i].rot == only {
-				n++
-			}
-		}
+	if only >= 0 && p.perRot[only] == len(p.gs) {
+		only = -1 // every glyph: the same frame as without the filter
 	}
-	out := make([]glyph, 0, n)
+	if only >= 0 && p.perRot[only] == 0 {
+		return nil
+	}
+	if p.frameOf == [2]int8{rot + 1, only + 1} {
+		return p.frame
+	}
+	if p.frame == nil {
+		p.frame = make([]glyph, 0, len(p.gs))
+	}
+	p.frameOf = [2]int8{rot + 1, only + 1}
+	out := p.frame[:0]
 	for _, g := range p.gs {
 		if only >= 0 && g.rot != only {
 			continue
@@ -247,6 +271,7 @@ func (p *page) inFrame(rot, only int8) []glyph {
 		g.base = g.y1 - g.size/5
 		out = append(out, g)
 	}
+	p.frame = out
 	return out
 }
 

@@ -54,3 +54,40 @@ func BenchmarkExtractCorpus(b *testing.B) {
 		b.ReportMetric(float64(pages), "pages/op")
 	}
 }
+
+// BenchmarkOrdersCorpus measures the reading orders alone (package layout)
+// over the pages of the shared corpus, extracted once beforehand: their
+// share of BenchmarkExtractCorpus is what the orders cost extraction.
+func BenchmarkOrdersCorpus(b *testing.B) {
+	dir := shareddata.Path(b, "pdf-corpus")
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	var pages []Page
+	var rotates []int
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		xref, _, err := readPDF(data, nil, DefaultLimits)
+		if err != nil {
+			continue
+		}
+		infos, _ := objects{xref: xref}.pages(DefaultLimits)
+		doc, err := Extract(data, Options{})
+		if err != nil || len(infos) != len(doc.Pages) {
+			continue
+		}
+		for i, pg := range doc.Pages {
+			pages = append(pages, pg)
+			rotates = append(rotates, infos[i].rotate)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		for i, pg := range pages {
+			n += len(orders(pg.Text, pg.Boxes, rotates[i]))
+		}
+		b.ReportMetric(float64(n), "orders/op")
+	}
+}
