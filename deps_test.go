@@ -39,6 +39,7 @@ var allowed = map[string][]string{
 	"pdftext":                         {"corpus", "layout", "pdftext/internal/cmap", "pdftext/internal/fontenc", "pdftext/internal/fontfile"},
 	"internal/fidelity":               {"corpus", "textnorm"},
 	"internal/sweeps":                 {},
+	"internal/testcorpus":             {"corpus", "fixtures", "pdftext"},
 	"internal/cmd/citecheck-bench":    {"citations", "corpus", "internal/fidelity", "pdftext", "textnorm"},
 	"internal/cmd/citecheck-locbench": {"citations", "corpus"},
 	"cmd/citecheck":                   {"*"},

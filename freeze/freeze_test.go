@@ -16,23 +16,14 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
-	"github.com/citecheck/citecheck/pdftext"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/textnorm"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestMain lets the test binary serve as the extraction child.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[len(os.Args)-1] == pdftext.ChildCommand {
-		os.Exit(pdftext.ChildMain(os.Stdin, os.Stdout, os.Stderr))
-	}
-	code := m.Run()
-	if templateDir != "" {
-		os.RemoveAll(templateDir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testcorpus.Main(m) }
 
 // testToolchain stands for the running toolchain, so that locks and their
 // root hashes do not depend on the Go version or the commit.
@@ -58,28 +49,10 @@ var (
 func evaluation(t *testing.T) string {
 	t.Helper()
 	templateOnce.Do(func() {
-		templateDir, templateErr = os.MkdirTemp("", "freeze-test-")
-		if templateErr != nil {
+		if templateDir, templateErr = testcorpus.TempDir("freeze-test-"); templateErr != nil {
 			return
 		}
-		pdfs := filepath.Join(templateDir, "pdfs")
-		if templateErr = os.MkdirAll(pdfs, 0o755); templateErr != nil {
-			return
-		}
-		for _, d := range fixtures.Demo() {
-			if templateErr = os.WriteFile(filepath.Join(pdfs, d.Name), d.Data, 0o644); templateErr != nil {
-				return
-			}
-		}
-		files, err := corpus.Inputs([]string{pdfs})
-		if err != nil {
-			templateErr = err
-			return
-		}
-		r := &pdftext.Runner{}
-		_, templateErr = corpus.Build(context.Background(), filepath.Join(templateDir, "corpus"), files,
-			corpus.BuildOptions{Extractor: r.Extractor(), Extract: withAlt(r.Extract), Jobs: 2})
-		if templateErr != nil {
+		if _, _, templateErr = testcorpus.Build(templateDir, fixtures.Demo(), testcorpus.Options{Extract: withAlt}); templateErr != nil {
 			return
 		}
 		if templateErr = os.WriteFile(filepath.Join(templateDir, "reference.json"), fixtures.Reference(), 0o644); templateErr != nil {

@@ -2,7 +2,6 @@ package report_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -22,8 +21,8 @@ import (
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/metrics"
-	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/report"
 	"github.com/citecheck/citecheck/spans"
@@ -32,16 +31,7 @@ import (
 // TestMain lets the test binary serve as the extraction child, so the demo
 // report shows the pages citecheck's real, isolated extractor stores for
 // the fixture PDFs, glyph boxes included.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[len(os.Args)-1] == pdftext.ChildCommand {
-		os.Exit(pdftext.ChildMain(os.Stdin, os.Stdout, os.Stderr))
-	}
-	code := m.Run()
-	if demoDir != "" {
-		os.RemoveAll(demoDir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testcorpus.Main(m) }
 
 // The hostile strings a model may answer with: none may run, all must show
 // as text.
@@ -86,7 +76,6 @@ type fixture struct {
 
 var (
 	demoOnce sync.Once
-	demoDir  string
 	demoFix  *fixture
 	demoErr  error
 )
@@ -99,10 +88,12 @@ var (
 func demo(t testing.TB) *fixture {
 	t.Helper()
 	demoOnce.Do(func() {
-		demoDir, demoErr = os.MkdirTemp("", "report-test-")
-		if demoErr == nil {
-			demoFix, demoErr = buildDemo(demoDir)
+		dir, err := testcorpus.TempDir("report-test-")
+		if err != nil {
+			demoErr = err
+			return
 		}
+		demoFix, demoErr = buildDemo(dir)
 	})
 	if demoErr != nil {
 		t.Fatalf("building the demo report: %v", demoErr)
@@ -111,22 +102,8 @@ func demo(t testing.TB) *fixture {
 }
 
 func buildDemo(dir string) (*fixture, error) {
-	pdfs := filepath.Join(dir, "pdfs")
-	if err := os.MkdirAll(pdfs, 0o755); err != nil {
-		return nil, err
-	}
-	for _, d := range fixtures.Demo() {
-		if err := os.WriteFile(filepath.Join(pdfs, d.Name), d.Data, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	files, err := corpus.Inputs([]string{pdfs})
+	cdir, _, err := testcorpus.Build(dir, fixtures.Demo(), testcorpus.Options{})
 	if err != nil {
-		return nil, err
-	}
-	r := &pdftext.Runner{}
-	cdir := filepath.Join(dir, "corpus")
-	if _, err := corpus.Build(context.Background(), cdir, files, corpus.BuildOptions{Extractor: r.Extractor(), Extract: r.Extract, Jobs: 2}); err != nil {
 		return nil, err
 	}
 	store, err := corpus.Open(cdir)

@@ -1,35 +1,22 @@
 package spans_test
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
-	"github.com/citecheck/citecheck/pdftext"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 )
 
 // TestMain lets the test binary serve as the extraction child, so the
 // tests read the text citecheck's real, isolated extractor stores for the
 // fixture PDFs.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[len(os.Args)-1] == pdftext.ChildCommand {
-		os.Exit(pdftext.ChildMain(os.Stdin, os.Stdout, os.Stderr))
-	}
-	code := m.Run()
-	if demoDir != "" {
-		os.RemoveAll(demoDir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testcorpus.Main(m) }
 
 var (
 	demoOnce  sync.Once
-	demoDir   string
 	demoStore *corpus.Store
 	demoErr   error
 )
@@ -39,33 +26,18 @@ var (
 func demoCorpus(t testing.TB) *corpus.Store {
 	t.Helper()
 	demoOnce.Do(func() {
-		demoDir, demoErr = os.MkdirTemp("", "spans-test-")
-		if demoErr != nil {
-			return
-		}
-		pdfs := filepath.Join(demoDir, "pdfs")
-		if demoErr = os.MkdirAll(pdfs, 0o755); demoErr != nil {
-			return
-		}
-		for _, d := range fixtures.Demo() {
-			if demoErr = os.WriteFile(filepath.Join(pdfs, d.Name), d.Data, 0o644); demoErr != nil {
-				return
-			}
-		}
-		if demoErr = os.WriteFile(filepath.Join(pdfs, "broken.pdf"), []byte("%PDF-1.7\nnot really\n"), 0o644); demoErr != nil {
-			return
-		}
-		files, err := corpus.Inputs([]string{pdfs})
+		dir, err := testcorpus.TempDir("spans-test-")
 		if err != nil {
 			demoErr = err
 			return
 		}
-		r := &pdftext.Runner{}
-		dir := filepath.Join(demoDir, "corpus")
-		if _, demoErr = corpus.Build(context.Background(), dir, files, corpus.BuildOptions{Extractor: r.Extractor(), Extract: r.Extract, Jobs: 2}); demoErr != nil {
+		broken := fixtures.DemoPDF{Name: "broken.pdf", Data: []byte("%PDF-1.7\nnot really\n")}
+		cdir, _, err := testcorpus.Build(dir, append(fixtures.Demo(), broken), testcorpus.Options{})
+		if err != nil {
+			demoErr = err
 			return
 		}
-		demoStore, demoErr = corpus.Open(dir)
+		demoStore, demoErr = corpus.Open(cdir)
 		if demoErr == nil {
 			if d, _ := demoStore.Manifest().Document("supplier-policy.pdf"); d == nil || d.Status != corpus.StatusOK {
 				demoErr = fmt.Errorf("supplier-policy.pdf did not extract")

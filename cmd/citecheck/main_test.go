@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
-	"github.com/citecheck/citecheck/pdftext"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,9 +19,7 @@ import (
 // With CITECHECK_TEST_CLI=1 it is the citecheck command itself, for tests
 // that run documented scripts (TestShardingRecipesRun).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[len(os.Args)-1] == pdftext.ChildCommand {
-		os.Exit(pdftext.ChildMain(os.Stdin, os.Stdout, os.Stderr))
-	}
+	testcorpus.ServeChild()
 	if os.Getenv(testCLIEnv) == "1" {
 		os.Exit(exitCode(os.Stderr, run(os.Stdout, os.Stderr, os.Args[1:])))
 	}

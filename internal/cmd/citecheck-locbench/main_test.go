@@ -1,27 +1,19 @@
 package main
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
-	"github.com/citecheck/citecheck/pdftext"
+	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 )
 
 // TestMain lets the test binary serve as the extraction child of the
 // corpus sweep.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[len(os.Args)-1] == pdftext.ChildCommand {
-		os.Exit(pdftext.ChildMain(os.Stdin, os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
-}
-
-const sharedCorpus = "../../../../shared/pdf-corpus"
+func TestMain(m *testing.M) { testcorpus.Main(m) }
 
 // TestCorpusSweep extracts ../shared/pdf-corpus, samples 20,000 quotes of
 // every kind from it and checks the bars: changed words and digits
@@ -32,16 +24,8 @@ func TestCorpusSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus sweep skipped in -short mode")
 	}
-	if _, err := os.Stat(sharedCorpus); err != nil {
-		t.Skipf("corpus sweep skipped: %s is absent (the shared test data sits beside the checkout in CI)", sharedCorpus)
-	}
-	files, err := corpus.Inputs([]string{sharedCorpus})
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := filepath.Join(t.TempDir(), "corpus")
-	runner := &pdftext.Runner{}
-	if _, err := corpus.Build(context.Background(), dir, files, corpus.BuildOptions{Extractor: runner.Extractor(), Extract: runner.Extract, Jobs: 2}); err != nil {
+	if _, err := testcorpus.Extract(dir, []string{shareddata.Path(t, "pdf-corpus")}, testcorpus.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := corpus.Open(dir)

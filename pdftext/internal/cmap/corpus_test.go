@@ -9,10 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// sharedDir is the shared test data beside the repository (DESIGN.md §11).
-var sharedDir = filepath.Join("..", "..", "..", "..", "shared")
+	"github.com/citecheck/citecheck/internal/shareddata"
+)
 
 // cmapStreams returns the CMap programs found in a PDF by a crude scan: each
 // "stream ... endstream" body, inflated if it is zlib data, that contains
@@ -64,13 +63,14 @@ func TestCorpusCMaps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus replay skipped in -short mode")
 	}
+	sharedDir := shareddata.Path(t, "") // skips without ../shared
 	var files []string
 	for _, dir := range []string{"pdf-corpus", "pdf-corpus-ext"} {
 		m, _ := filepath.Glob(filepath.Join(sharedDir, dir, "*.pdf"))
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Skipf("no shared PDF corpus at %s (it is beside the repository in CI)", sharedDir)
+		t.Skipf("no shared PDF corpus in %s (it is beside the repository in CI)", sharedDir)
 	}
 	identity, _ := Predefined("Identity-H")
 	shown := []byte("\x00\x03\x00A\x01\x02\x81\x40\xa5\xff\x20\x7e")

@@ -1,0 +1,99 @@
+// Package testcorpus is the test support of the packages whose tests
+// extract PDFs: the TestMain that lets a test binary serve as pdftext's
+// extraction child, and the builder of a corpus from fixture PDFs, as
+// "citecheck extract" builds one. Only tests import this package.
+package testcorpus
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/pdftext"
+)
+
+// ServeChild runs pdftext's extraction child and exits when the test
+// binary was started as one (pdftext.Runner re-executes its own
+// executable, which under go test is the test binary), and returns
+// otherwise. A TestMain that does more than Main calls it first.
+func ServeChild() {
+	if len(os.Args) > 1 && os.Args[len(os.Args)-1] == pdftext.ChildCommand {
+		os.Exit(pdftext.ChildMain(os.Stdin, os.Stdout, os.Stderr)) // deps: allowed (a test binary's TestMain)
+	}
+}
+
+// Main is the TestMain of a package whose tests extract PDFs: it serves
+// as the extraction child when started as one, else runs the tests,
+// removes the folders TempDir made, and exits with the tests' code.
+func Main(m *testing.M) {
+	ServeChild()
+	code := m.Run()
+	mu.Lock()
+	for _, d := range dirs {
+		os.RemoveAll(d)
+	}
+	mu.Unlock()
+	os.Exit(code) // deps: allowed (a test binary's TestMain)
+}
+
+var (
+	mu   sync.Mutex
+	dirs []string
+)
+
+// TempDir makes a folder that outlives each test but not the test binary
+// (Main removes it), for a fixture built once and shared by many tests.
+func TempDir(pattern string) (string, error) {
+	d, err := os.MkdirTemp("", pattern)
+	if err == nil {
+		mu.Lock()
+		dirs = append(dirs, d)
+		mu.Unlock()
+	}
+	return d, err
+}
+
+// Options adjusts Build.
+type Options struct {
+	// Extract, when not nil, wraps the extractor's function, for a test
+	// that alters what extraction stores.
+	Extract func(corpus.ExtractFunc) corpus.ExtractFunc
+}
+
+// Build writes pdfs into dir/pdfs and extracts them into dir/corpus (see
+// Extract). It returns the corpus folder and the build's report.
+func Build(dir string, pdfs []fixtures.DemoPDF, opts Options) (string, *corpus.Report, error) {
+	in := filepath.Join(dir, "pdfs")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		return "", nil, err
+	}
+	for _, d := range pdfs {
+		if err := os.WriteFile(filepath.Join(in, d.Name), d.Data, 0o644); err != nil {
+			return "", nil, err
+		}
+	}
+	out := filepath.Join(dir, "corpus")
+	rep, err := Extract(out, []string{in}, opts)
+	return out, rep, err
+}
+
+// Extract extracts the PDFs of inputs (files or folders, as
+// corpus.Inputs reads them) into the corpus folder out with pdftext's
+// isolated extractor, two at a time, as "citecheck extract" does; the
+// test binary serves as the child (see Main).
+func Extract(out string, inputs []string, opts Options) (*corpus.Report, error) {
+	files, err := corpus.Inputs(inputs)
+	if err != nil {
+		return nil, err
+	}
+	r := &pdftext.Runner{}
+	var extract corpus.ExtractFunc = r.Extract
+	if opts.Extract != nil {
+		extract = opts.Extract(extract)
+	}
+	return corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.Extractor(), Extract: extract, Jobs: 2})
+}
