@@ -130,6 +130,13 @@ const MaxElsewhere = 5
 // Found reports whether the quote was located in the named document.
 func (r *Result) Found() bool { return r.Status == StatusUnique || r.Status == StatusAmbiguous }
 
+// Clean reports whether the quote was located with nothing to question:
+// unique in the named document and, when a page was given, on that
+// 1-based page. "citecheck locate" exits 0 only when every result is.
+func (r *Result) Clean() bool {
+	return r.Status == StatusUnique && (r.PageCheck == PageNotGiven || r.PageCheck == PagePhysical)
+}
+
 // Location returns the chosen location of a unique result.
 func (r *Result) Location() (Location, bool) {
 	if r.Chosen < 0 || r.Chosen >= len(r.Locations) {

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/textnorm"
 	"golang.org/x/text/cases"
@@ -749,16 +750,8 @@ func (v *validator) normalizedHint(s *Span) string {
 
 // nearNames suggests corpus documents whose names resemble name.
 func (v *validator) nearNames(name string) string {
-	var near []string
-	lower := strings.ToLower(name)
-	for _, d := range v.docs {
-		ld := strings.ToLower(d)
-		if ld == lower || strings.Contains(ld, strings.TrimSuffix(lower, ".pdf")) || strings.Contains(lower, strings.TrimSuffix(ld, ".pdf")) {
-			near = append(near, d)
-		}
-	}
-	if len(near) > 0 {
-		return "did you mean " + strings.Join(near[:min(len(near), 5)], ", ") + "?"
+	if near := corpus.Near(v.docs, name); len(near) > 0 {
+		return "did you mean " + strings.Join(near, ", ") + "?"
 	}
 	return fmt.Sprintf("name one of the corpus's %d documents exactly (citecheck show --json lists them)", len(v.docs))
 }

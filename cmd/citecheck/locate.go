@@ -130,8 +130,7 @@ func writeLocateWorkers(w io.Writer, ix *citations.Index, reqs []citations.Locat
 						return
 					}
 					r := ix.Locate(batch[i].Query())
-					dirty[i] = r.Status != citations.StatusUnique ||
-						r.PageCheck == citations.PageNotOnPage || r.PageCheck == citations.PageZeroBased || r.PageCheck == citations.PageLabelled
+					dirty[i] = !r.Clean()
 					buf.Reset()
 					errs[i] = enc.Encode(citations.NewLocateRecord(batch[i].ID, r))
 					lines[i] = append(lines[i][:0], buf.Bytes()...)

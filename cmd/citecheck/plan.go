@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/spans"
 )
@@ -87,7 +87,7 @@ func runPlan(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 		summary = stderr
-	} else if err := os.WriteFile(*out, p.Encode(), 0o644); err != nil {
+	} else if err := atomicfile.Write(*out, p.Encode()); err != nil {
 		return fmt.Errorf("plan: --out: %w", err)
 	}
 	printPlanSummary(summary, p)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -244,27 +243,16 @@ func writeRuler(w io.Writer, text string) {
 }
 
 // findDocument looks a document up by name or hash, suggesting names that
-// differ only in case when it is not found.
+// resemble key when it is not found.
 func findDocument(m *corpus.Manifest, key string) (*corpus.Document, error) {
-	if d, ok := m.Document(key); ok {
+	if d, ok := m.Lookup(key); ok {
 		return d, nil
 	}
-	for i := range m.Documents {
-		if m.Documents[i].BLAKE3 == key {
-			return &m.Documents[i], nil
-		}
+	names := make([]string, len(m.Documents))
+	for i, d := range m.Documents {
+		names[i] = d.Name
 	}
-	var near []string
-	for _, d := range m.Documents {
-		if strings.EqualFold(d.Name, key) || strings.Contains(strings.ToLower(d.Name), strings.ToLower(key)) {
-			near = append(near, d.Name)
-		}
-	}
-	sort.Strings(near)
-	if len(near) > 5 {
-		near = near[:5]
-	}
-	if len(near) > 0 {
+	if near := corpus.Near(names, key); len(near) > 0 {
 		return nil, usageErrorf("no document %q in the corpus; did you mean %s?", key, strings.Join(near, ", "))
 	}
 	return nil, usageErrorf("no document %q in the corpus (%d documents)", key, len(m.Documents))

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -84,7 +85,7 @@ func runSpans(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(*out, fixed, 0o644); err != nil {
+		if err := atomicfile.Write(*out, fixed); err != nil {
 			return fmt.Errorf("spans: --out: %w", err)
 		}
 	}
