@@ -54,7 +54,8 @@ is not, or some record's citations were not read; 2 bad usage or bad input
 (file:line: field: fault; a file with no records); 3 the corpus's page
 texts changed.`
 
-func runAudit(stdout, stderr io.Writer, args []string) error {
+func runAudit(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "audit", "audit --corpus CORPUS [--format F] [--json] RUN.jsonl...", auditAbout)
 	dir := fs.String("corpus", "", "corpus `folder` (required)")
 	format := fs.String("format", citations.FormatAuto, "input `format`: auto (told by each file's first record), "+strings.Join(citations.Formats, ", "))
@@ -79,7 +80,7 @@ func runAudit(stdout, stderr io.Writer, args []string) error {
 	var runs []citations.RunRecord
 	var fileOf []string
 	for _, path := range files {
-		rs, err := readInput(path, func(r io.Reader, name string) ([]citations.RunRecord, error) {
+		rs, err := readInput(e.stdin, path, func(r io.Reader, name string) ([]citations.RunRecord, error) {
 			return citations.ReadRuns(r, name, *format)
 		})
 		if err != nil {

@@ -32,7 +32,8 @@ p-value: the repeats are never counted as independent questions.
 Exit status: 0 compared; 2 bad usage or input (fewer than two arms, no
 shared question, a bad results file); 4 internal error.`
 
-func runCompare(stdout, stderr io.Writer, args []string) error {
+func runCompare(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "compare", "compare RESULTS... [--arms A,B] [--metric M] [--seed N] [--replicates N] [--json]", compareAbout)
 	var c compareFlags
 	c.register(fs)

@@ -48,7 +48,8 @@ not extract, a span of the reference is wrong or the fresh lock did not
 verify; 2 bad usage or an --out that cannot be written; 4 any other step
 failed (a bug).`
 
-func runDemo(stdout, stderr io.Writer, args []string) error {
+func runDemo(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "demo", "demo [--out DIR]", demoAbout)
 	out := fs.String("out", "", "keep the demo's files in `folder`")
 	rest, err := parseFlags(fs, stdout, args)
@@ -69,7 +70,7 @@ func runDemo(stdout, stderr io.Writer, args []string) error {
 		}
 		defer os.RemoveAll(dir)
 	}
-	if err := demoEvaluation(stdout, dir); err != nil {
+	if err := demoEvaluation(e, dir); err != nil {
 		return err
 	}
 	if err := demoPieces(stdout, filepath.Join(dir, "pieces")); err != nil {
@@ -114,7 +115,8 @@ func demoExtract(dir string, docs []fixtures.DemoPDF) (*corpus.Store, error) {
 // demoEvaluation runs the evaluation bank of package fixtures through
 // extract, spans, plan, freeze, grade and report, with files named
 // relative to dir so that the output is the same wherever it runs.
-func demoEvaluation(stdout io.Writer, dir string) error {
+func demoEvaluation(e *env, dir string) error {
+	stdout := e.stdout
 	docs := fixtures.Eval()
 	fmt.Fprintf(stdout, "== An evaluation: %d PDFs, 40 questions, arms A and B, three sessions each\n", len(docs))
 	fmt.Fprintf(stdout, "\n$ citecheck extract --out corpus pdfs\n")
@@ -182,7 +184,7 @@ func demoEvaluation(stdout io.Writer, dir string) error {
 	lockPath := filepath.Join(dir, lockName)
 	fmt.Fprintf(stdout, "\n$ citecheck freeze --corpus corpus %s --plan %s --out %s\n", fixtures.EvalReferenceName, fixtures.EvalPlanName, lockName)
 	fr, err := freeze.Write(freeze.Inputs{LockPath: lockPath, CorpusDir: filepath.Join(dir, "corpus"), ReferencePath: refPath,
-		PlanPath: filepath.Join(dir, fixtures.EvalPlanName), Toolchain: toolchain()})
+		PlanPath: filepath.Join(dir, fixtures.EvalPlanName), Toolchain: e.toolchain()})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
@@ -207,7 +209,7 @@ func demoEvaluation(stdout io.Writer, dir string) error {
 	}
 	fmt.Fprintf(stdout, "\n$ citecheck grade --lock %s --out results %s\n", lockName, strings.Join(runNames, " "))
 	fail := &failingList{limit: 8}
-	sum, err := gradeRuns(stdout, io.Discard, gradeJob{lock: lockPath, out: filepath.Join(dir, "results"), format: citations.FormatAuto,
+	sum, err := gradeRuns(stdout, io.Discard, gradeJob{toolchain: e.toolchain, lock: lockPath, out: filepath.Join(dir, "results"), format: citations.FormatAuto,
 		runs: runPaths, names: runNames, failing: fail})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
@@ -216,7 +218,7 @@ func demoEvaluation(stdout io.Writer, dir string) error {
 	writeFailing(stdout, sum, fail)
 
 	fmt.Fprintf(stdout, "\n$ citecheck report results --lock %s --out report\n", lockName)
-	msum, err := makeReport(stdout, reportJob{paths: []string{filepath.Join(dir, "results")}, names: []string{"results"},
+	msum, err := makeReport(stdout, reportJob{toolchain: e.toolchain, paths: []string{filepath.Join(dir, "results")}, names: []string{"results"},
 		out: filepath.Join(dir, "report"), lock: lockPath, thresholds: metrics.DefaultThresholds(), compare: defaultCompare()})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
@@ -239,7 +241,7 @@ func demoEvaluation(stdout io.Writer, dir string) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "\n$ (one bit of pdfs/%s flipped) citecheck freeze --verify %s\n", docs[0].Name, lockName)
-	vr, err := freeze.Check(lockPath, toolchain())
+	vr, err := freeze.Check(lockPath, e.toolchain())
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

@@ -21,14 +21,15 @@ import (
 const childCommand = pdftext.ChildCommand
 
 // runChild is the hidden verb the extractor re-executes itself with.
-func runChild(stdout, stderr io.Writer, args []string) error {
-	if code := pdftext.ChildMain(os.Stdin, stdout, stderr); code != 0 {
+func runChild(e *env, args []string) error {
+	if code := pdftext.ChildMain(e.stdin, e.stdout, e.stderr); code != 0 {
 		return childExit(code)
 	}
 	return nil
 }
 
-func runExtract(stdout, stderr io.Writer, args []string) error {
+func runExtract(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "extract", "extract --out CORPUS [flags] PATH...", `
 Extract the page text of PDFs (files, or folders searched recursively for
 *.pdf) into the corpus folder CORPUS. PDFs are read by --jobs worker

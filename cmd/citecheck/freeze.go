@@ -9,10 +9,6 @@ import (
 	"github.com/citecheck/citecheck/spans"
 )
 
-// toolchain describes the running binary for the lock; tests replace it so
-// golden output does not depend on the Go version or the commit.
-var toolchain = freeze.CurrentToolchain
-
 const freezeAbout = `
 Freeze an evaluation's inputs: validate REFERENCE against CORPUS exactly as
 "citecheck spans" does and refuse on any error; check that PLAN was made for
@@ -39,7 +35,8 @@ inputs (a reference without questions, a plan made for other questions,
 a file that is not a lock); 3 integrity refusal: a frozen input changed,
 the lock was edited, or the corpus no longer matches its PDFs.`
 
-func runFreeze(stdout, stderr io.Writer, args []string) error {
+func runFreeze(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "freeze", "freeze --corpus CORPUS REFERENCE [--plan PLAN] --out LOCK | freeze --verify LOCK", freezeAbout)
 	dir := fs.String("corpus", "", "corpus `folder`")
 	planPath := fs.String("plan", "", "session plan `file` to pin")
@@ -53,7 +50,7 @@ func runFreeze(stdout, stderr io.Writer, args []string) error {
 		if *dir != "" || *planPath != "" || *out != "" || len(rest) > 0 {
 			return usageErrorf("freeze: --verify LOCK takes no other flag or argument: the lock names its inputs")
 		}
-		return runVerify(stdout, *verify)
+		return runVerify(e, *verify)
 	}
 	if *dir == "" || *out == "" || len(rest) != 1 {
 		return usageErrorf("freeze: want --corpus CORPUS REFERENCE --out LOCK (or --verify LOCK)")
@@ -68,7 +65,7 @@ func runFreeze(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("freeze: %w: the reference has no questions", noRecords(rest[0]))
 	}
 	fr, err := freeze.Write(freeze.Inputs{
-		LockPath: *out, CorpusDir: *dir, ReferencePath: rest[0], PlanPath: *planPath, Toolchain: toolchain(),
+		LockPath: *out, CorpusDir: *dir, ReferencePath: rest[0], PlanPath: *planPath, Toolchain: e.toolchain(),
 	})
 	if fr != nil && fr.Spans != nil {
 		for _, p := range fr.Spans.Problems {
@@ -108,8 +105,9 @@ func printFrozen(w io.Writer, name string, fr *freeze.Frozen) {
 		name, docs, len(l.Find("page")), len(l.Find("question")), len(l.Find("plan.order")))
 }
 
-func runVerify(stdout io.Writer, lockPath string) error {
-	rep, err := freeze.Check(lockPath, toolchain())
+func runVerify(e *env, lockPath string) error {
+	stdout := e.stdout
+	rep, err := freeze.Check(lockPath, e.toolchain())
 	if err != nil {
 		return err
 	}

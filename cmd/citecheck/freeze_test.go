@@ -15,15 +15,15 @@ import (
 // not depend on the Go version, the modules or the commit.
 func fixedToolchain(t *testing.T) {
 	t.Helper()
-	old := toolchain
-	toolchain = func() freeze.Toolchain {
+	old := cliToolchain
+	cliToolchain = func() freeze.Toolchain {
 		return freeze.Toolchain{
 			Tool: "github.com/citecheck/citecheck", Version: "v0.0.0-test", Go: "go1.26.0",
 			Modules:   map[string]string{"github.com/zeebo/blake3": "v0.2.4"},
 			UnicodeGo: "15.0.0", UnicodeNorm: "15.0.0", Normalization: "quote/v1",
 		}
 	}
-	t.Cleanup(func() { toolchain = old })
+	t.Cleanup(func() { cliToolchain = old })
 }
 
 // evalDir makes an evaluation folder (pdfs/, corpus/, reference.json) and
@@ -193,12 +193,12 @@ func TestFreezeCommand(t *testing.T) {
 	checkGolden(t, "freeze/verify-ok.txt", []byte(out))
 
 	// Toolchain drift alone: a warning, exit 0.
-	drifted := toolchain()
+	drifted := cliToolchain()
 	drifted.Go = "go1.27.0"
-	old := toolchain
-	toolchain = func() freeze.Toolchain { return drifted }
+	old := cliToolchain
+	cliToolchain = func() freeze.Toolchain { return drifted }
 	out, _, code = runCLI(t, "freeze", "--verify", "eval.lock")
-	toolchain = old
+	cliToolchain = old
 	if code != 0 || !strings.Contains(out, "warning: go: frozen with go1.26.0, running go1.27.0") {
 		t.Errorf("toolchain drift: exit %d\n%s", code, out)
 	}

@@ -60,7 +60,8 @@ citation pass); 1 something failed or is unresolved; 2 bad usage or input
 (file:line: field: fault; a question the reference lacks; a run file with
 no records); 3 the lock or the corpus changed.`
 
-func runGrade(stdout, stderr io.Writer, args []string) error {
+func runGrade(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "grade", "grade (--lock LOCK | --corpus CORPUS --reference REF [--plan PLAN]) --out DIR [--format F] [--json] RUN...", gradeAbout)
 	lockPath := fs.String("lock", "", "the evaluation's lock `file` (citecheck freeze)")
 	corpusDir := fs.String("corpus", "", "corpus `folder`, to grade without a lock")
@@ -88,7 +89,7 @@ func runGrade(stdout, stderr io.Writer, args []string) error {
 	}
 
 	fail := &failingList{limit: failingShown}
-	sum, err := gradeRuns(stdout, stderr, gradeJob{lock: *lockPath, corpus: *corpusDir, reference: *refPath, plan: *planPath,
+	sum, err := gradeRuns(stdout, stderr, gradeJob{stdin: e.stdin, toolchain: e.toolchain, lock: *lockPath, corpus: *corpusDir, reference: *refPath, plan: *planPath,
 		out: *out, format: *format, runs: runs, failing: fail})
 	if err != nil {
 		return err
@@ -127,6 +128,8 @@ func relaxGC() {
 // gradeJob is what one grading needs: a lock, or a corpus and reference
 // (and a plan); the output folder; the run files and their format.
 type gradeJob struct {
+	stdin                         io.Reader               // the run file "-"
+	toolchain                     func() freeze.Toolchain // what the lock is checked against
 	lock, corpus, reference, plan string
 	out, format                   string
 	runs                          []string
@@ -145,7 +148,7 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 	var err error
 	dir, frozen := job.corpus, false
 	if job.lock != "" {
-		ev, err := freeze.Open(job.lock, toolchain())
+		ev, err := freeze.Open(job.lock, job.toolchain())
 		switch {
 		case errors.Is(err, freeze.ErrChanged) && ev != nil && ev.Report != nil && !ev.Report.OK():
 			printVerifyReport(stdout, job.lock, ev.Report)
@@ -205,7 +208,7 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 			count := func(rec *citations.RunRecord) error { n++; return fn(rec) }
 			var err error
 			if path == "-" {
-				err = citations.EachRun(inputStdin, "stdin", job.format, count)
+				err = citations.EachRun(job.stdin, "stdin", job.format, count)
 			} else if f, oerr := os.Open(path); oerr != nil {
 				err = oerr
 			} else {

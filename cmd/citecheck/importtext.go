@@ -36,7 +36,8 @@ DIRs or already in CORPUS from another folder; a CORPUS made from PDFs.
 
 Exit status: 0 imported (or unchanged); 2 bad usage or refused, as above.`
 
-func runImportText(stdout, stderr io.Writer, args []string) error {
+func runImportText(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "import-text", "import-text --out CORPUS [--json] DIR...", importTextAbout)
 	out := fs.String("out", "", "corpus `folder` to create or update (required)")
 	asJSON := fs.Bool("json", false, "print the per-document results as JSON instead of a table")

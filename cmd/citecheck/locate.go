@@ -50,7 +50,8 @@ Exit status: 0 every quote is unique (and on its page, when one is given);
 1 some quote is not; 2 bad usage or bad input (file:line: field: fault; a
 file with no records); 3 the corpus's page texts changed.`
 
-func runLocate(stdout, stderr io.Writer, args []string) error {
+func runLocate(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "locate", "locate --corpus CORPUS [QUOTES.jsonl]", locateAbout)
 	dir := fs.String("corpus", "", "corpus `folder` (required)")
 	rest, err := parseFlags(fs, stdout, args)
@@ -67,7 +68,7 @@ func runLocate(stdout, stderr io.Writer, args []string) error {
 	if len(rest) == 1 {
 		path = rest[0]
 	}
-	reqs, err := readInput(path, func(r io.Reader, name string) ([]citations.LocateRequest, error) {
+	reqs, err := readInput(e.stdin, path, func(r io.Reader, name string) ([]citations.LocateRequest, error) {
 		return citations.ReadLocateRequests(r, name)
 	})
 	if err != nil {
@@ -153,14 +154,11 @@ func writeLocateWorkers(w io.Writer, ix *citations.Index, reqs []citations.Locat
 	return clean, bw.Flush()
 }
 
-// inputStdin is what an input named "-" reads; tests replace it.
-var inputStdin io.Reader = os.Stdin
-
 // readInput opens path ("-" is stdin, named "stdin" in errors) and hands
-// it to read.
-func readInput[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
+// it to read: the one way a verb reads an input file.
+func readInput[T any](stdin io.Reader, path string, read func(io.Reader, string) (T, error)) (T, error) {
 	if path == "-" {
-		return read(inputStdin, "stdin")
+		return read(stdin, "stdin")
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -33,20 +33,16 @@ func TestLocateAndAudit(t *testing.T) {
 		}
 	})
 	t.Run("locate stdin", func(t *testing.T) {
-		old := inputStdin
-		defer func() { inputStdin = old }()
-		inputStdin = strings.NewReader(`{"id": "a", "document": "price-list.pdf", "quote": "Housing H-310: 18.20 per piece", "page": 1}` + "\n")
-		out, _, code := runCLI(t, "locate", "--corpus", c, "-")
+		stdin := strings.NewReader(`{"id": "a", "document": "price-list.pdf", "quote": "Housing H-310: 18.20 per piece", "page": 1}` + "\n")
+		out, _, code := runCLIWithStdin(t, stdin, "locate", "--corpus", c, "-")
 		want := `{"id":"a","status":"unique","pages":[1],"spans":[{"page":1,"start":67,"end":97}],"match":"exact","document":"price-list.pdf","occurrences":1,"page_check":"physical"}` + "\n"
 		if code != 0 || out != want {
 			t.Errorf("exit %d\n got %s\nwant %s", code, out, want)
 		}
 	})
 	t.Run("locate bad input", func(t *testing.T) {
-		old := inputStdin
-		defer func() { inputStdin = old }()
-		inputStdin = strings.NewReader("{\"id\": \"a\", \"document\": \"x.pdf\", \"quote\": \"q\"}\n{\"id\": \"b\", \"document\": \"x.pdf\", \"quote\": \"q\", \"page\": -1}\n")
-		out, errOut, code := runCLI(t, "locate", "--corpus", c)
+		stdin := strings.NewReader("{\"id\": \"a\", \"document\": \"x.pdf\", \"quote\": \"q\"}\n{\"id\": \"b\", \"document\": \"x.pdf\", \"quote\": \"q\", \"page\": -1}\n")
+		out, errOut, code := runCLIWithStdin(t, stdin, "locate", "--corpus", c)
 		if code != exitUsage || out != "" || errOut != "citecheck: stdin:2: page: invalid value: -1 (pages are 1-based)\n" {
 			t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 		}

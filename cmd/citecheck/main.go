@@ -12,18 +12,30 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/citecheck/citecheck/freeze"
 )
 
 func main() {
-	err := run(os.Stdout, os.Stderr, os.Args[1:])
+	err := run(os.Stdin, os.Stdout, os.Stderr, os.Args[1:])
 	os.Exit(exitCode(os.Stderr, err))
+}
+
+// env is what a verb runs with: the standard streams (an input named "-"
+// is stdin) and the toolchain it pins in a lock and checks locks against.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// toolchain describes the running binary; tests give a fixed one so
+	// that golden output does not depend on the Go version or the commit.
+	toolchain func() freeze.Toolchain
 }
 
 // command is one verb of the CLI.
 type command struct {
 	name    string
 	summary string
-	run     func(stdout, stderr io.Writer, args []string) error
+	run     func(e *env, args []string) error
 	hidden  bool
 }
 
@@ -52,7 +64,14 @@ func init() {
 	}
 }
 
-func run(stdout, stderr io.Writer, args []string) error {
+// run runs the verb args[0] with the running toolchain.
+func run(stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	return runEnv(&env{stdin: stdin, stdout: stdout, stderr: stderr, toolchain: freeze.CurrentToolchain}, args)
+}
+
+// runEnv runs the verb args[0] in e.
+func runEnv(e *env, args []string) error {
+	stderr := e.stderr
 	if len(args) == 0 {
 		usage(stderr)
 		return usageErrorf("no verb given")
@@ -66,7 +85,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	}
 	for _, c := range commands {
 		if c.name == name {
-			return c.run(stdout, stderr, args[1:])
+			return c.run(e, args[1:])
 		}
 	}
 	usage(stderr)
@@ -82,7 +101,8 @@ Example:
 
 Exit status: 0 help printed; 2 an unknown verb.`
 
-func runHelp(stdout, stderr io.Writer, args []string) error {
+func runHelp(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "help", "help [VERB]", helpAbout)
 	rest, err := parseFlags(fs, stdout, args)
 	if err != nil {
@@ -95,7 +115,7 @@ func runHelp(stdout, stderr io.Writer, args []string) error {
 	case 1:
 		for _, c := range commands {
 			if c.name == rest[0] && !c.hidden {
-				return c.run(stdout, stderr, []string{"--help"})
+				return c.run(e, []string{"--help"})
 			}
 		}
 		return usageErrorf("unknown verb %q", rest[0])

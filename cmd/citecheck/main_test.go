@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,17 +23,27 @@ import (
 func TestMain(m *testing.M) {
 	testcorpus.ServeChild()
 	if os.Getenv(testCLIEnv) == "1" {
-		os.Exit(exitCode(os.Stderr, run(os.Stdout, os.Stderr, os.Args[1:])))
+		os.Exit(exitCode(os.Stderr, run(os.Stdin, os.Stdout, os.Stderr, os.Args[1:])))
 	}
 	os.Exit(m.Run())
 }
 
-// runCLI runs the CLI in process and returns stdout, stderr and the exit code
-// main would use.
+// cliToolchain is the toolchain runCLI's verbs run with: the running one,
+// or the fixed one fixedToolchain pins for a test.
+var cliToolchain = freeze.CurrentToolchain
+
+// runCLI runs the CLI in process, with an empty stdin, and returns stdout,
+// stderr and the exit code main would use.
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	return runCLIWithStdin(t, strings.NewReader(""), args...)
+}
+
+// runCLIWithStdin is runCLI reading stdin.
+func runCLIWithStdin(t *testing.T, stdin io.Reader, args ...string) (string, string, int) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	err := run(&stdout, &stderr, args)
+	err := runEnv(&env{stdin: stdin, stdout: &stdout, stderr: &stderr, toolchain: cliToolchain}, args)
 	code := exitCode(&stderr, err)
 	return stdout.String(), stderr.String(), code
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -38,7 +37,8 @@ Exit status: 0 merged, every document ok; 1 merged, some document did not
 extract (each is listed with its class); 2 bad usage or shards refused, as
 above; 3 a shard's stored file does not match its manifest.`
 
-func runMerge(stdout, stderr io.Writer, args []string) error {
+func runMerge(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "merge", "merge --out CORPUS [--jobs N] [--json] SHARD...", mergeAbout)
 	out := fs.String("out", "", "corpus `folder` to create or update (required)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "documents to copy in parallel")

@@ -33,7 +33,8 @@ Example:
 Exit status: 0 plan written (warnings included); 2 bad usage or an
 unreadable or malformed reference.`
 
-func runPlan(stdout, stderr io.Writer, args []string) error {
+func runPlan(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "plan", "plan REFERENCE --arms A,B --repeats 3 --seed N [--out PLAN] [--sessions A:1,B:1,...]", planAbout)
 	arms := fs.String("arms", "", "comma-separated arm `names`, such as A,B (required)")
 	repeats := fs.Int("repeats", 3, "repetitions per arm")

@@ -44,7 +44,8 @@ compare" is included. Latency per arm and phase, and stop reasons.
 Exit status: 0 every session qualifies; 1 some session does not; 2 bad
 usage or input (file:line: field: fault); 4 internal error.`
 
-func runReport(stdout, stderr io.Writer, args []string) error {
+func runReport(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "report", "report RESULTS... --out DIR [--lock LOCK | --corpus C [--reference R]] [--arms A,B] [--seed N] [--replicates N] [thresholds]", reportAbout)
 	out := fs.String("out", "", "report `folder` (created if needed)")
 	lockPath := fs.String("lock", "", "the evaluation's lock: report.html shows each citation on its page and the declared spans")
@@ -71,7 +72,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	sum, err := makeReport(stdout, reportJob{paths: paths, out: *out, lock: *lockPath, corpus: *corpusDir, reference: *refPath,
+	sum, err := makeReport(stdout, reportJob{toolchain: e.toolchain, paths: paths, out: *out, lock: *lockPath, corpus: *corpusDir, reference: *refPath,
 		thresholds: t, compare: &c})
 	if err != nil {
 		return err
@@ -96,6 +97,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 // lock or corpus (and reference) for report.html, the thresholds and the
 // comparison's flags.
 type reportJob struct {
+	toolchain                    func() freeze.Toolchain // what the lock is checked against
 	paths                        []string
 	names                        []string // shown for paths in report.html; paths when nil
 	out, lock, corpus, reference string
@@ -128,7 +130,7 @@ func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
 	html := report.HTMLInput{Summary: sum, Results: results, Title: strings.Join(title, ", ")}
 	switch {
 	case job.lock != "":
-		ev, err := freeze.Open(job.lock, toolchain())
+		ev, err := freeze.Open(job.lock, job.toolchain())
 		if ev != nil && ev.Report != nil && !ev.Report.OK() {
 			printVerifyReport(stdout, job.lock, ev.Report)
 			return nil, errRefused

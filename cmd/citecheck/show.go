@@ -9,7 +9,8 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 )
 
-func runShow(stdout, stderr io.Writer, args []string) error {
+func runShow(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "show", "show --corpus CORPUS DOC [PAGE] [--ruler] [--boxes] [--alts] [--order NAME] [--json]", `
 Print the stored text of document DOC (its file name or its blake3: hash):
 one page when PAGE (1-based) is given, otherwise every page, separated by a

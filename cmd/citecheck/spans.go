@@ -43,7 +43,8 @@ malformed reference (file:line:col and the JSON path), or one without
 questions; 3 a stored page text no longer matches the corpus manifest.`
 }
 
-func runSpans(stdout, stderr io.Writer, args []string) error {
+func runSpans(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "spans", "spans --corpus CORPUS [--fix --out NEW] [--json] REFERENCE", spansAbout())
 	dir := fs.String("corpus", "", "corpus `folder` (required)")
 	fix := fs.Bool("fix", false, "fill missing offsets that are unique; needs --out")

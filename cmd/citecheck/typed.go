@@ -44,7 +44,8 @@ ground truth or responses file with no rows).`
 
 // runTyped implements "citecheck typed": it parses flags, reads the inputs
 // with package typedqa, scores them and renders the report.
-func runTyped(stdout, stderr io.Writer, args []string) error {
+func runTyped(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "typed", "typed --questions Q --truth GT --responses R [--dict D] [--json] [--items FILE.csv]", typedAbout)
 	questionsPath := fs.String("questions", "", "questions `file` (JSON; required)")
 	truthPath := fs.String("truth", "", "ground-truth `file` (CSV or JSON Lines; required)")
@@ -75,7 +76,7 @@ func runTyped(stdout, stderr io.Writer, args []string) error {
 		return usageErrorf("typed: --items needs a file name: stdout already carries the table or JSON")
 	}
 
-	qs, err := readTypedInput(*questionsPath, func(r io.Reader) (*typedqa.Questions, error) {
+	qs, err := readInput(e.stdin, *questionsPath, func(r io.Reader, _ string) (*typedqa.Questions, error) {
 		return typedqa.ReadQuestions(r, *questionsPath)
 	})
 	if err != nil {
@@ -83,13 +84,13 @@ func runTyped(stdout, stderr io.Writer, args []string) error {
 	}
 	dict := typedqa.DefaultDictionary()
 	if *dictPath != "" {
-		if dict, err = readTypedInput(*dictPath, func(r io.Reader) (*typedqa.Dictionary, error) {
+		if dict, err = readInput(e.stdin, *dictPath, func(r io.Reader, _ string) (*typedqa.Dictionary, error) {
 			return typedqa.ReadDictionary(r, *dictPath)
 		}); err != nil {
 			return err
 		}
 	}
-	truth, err := readTypedInput(*truthPath, func(r io.Reader) (*typedqa.Truth, error) {
+	truth, err := readInput(e.stdin, *truthPath, func(r io.Reader, _ string) (*typedqa.Truth, error) {
 		return typedqa.ReadTruth(r, *truthPath, typedqa.FormatAuto, qs)
 	})
 	if err != nil {
@@ -98,7 +99,7 @@ func runTyped(stdout, stderr io.Writer, args []string) error {
 	if len(truth.Rows()) == 0 {
 		return fmt.Errorf("typed: %w", noRecords(*truthPath))
 	}
-	responses, err := readTypedInput(*responsesPath, func(r io.Reader) (*typedqa.Responses, error) {
+	responses, err := readInput(e.stdin, *responsesPath, func(r io.Reader, _ string) (*typedqa.Responses, error) {
 		return typedqa.ReadResponses(r, *responsesPath, typedqa.FormatAuto, qs)
 	})
 	if err != nil {
@@ -130,23 +131,6 @@ func runTyped(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("typed: write output: %w", err)
 	}
 	return nil
-}
-
-// typedStdin is what an input named "-" reads; tests replace it.
-var typedStdin io.Reader = os.Stdin
-
-// readTypedInput opens path ("-" is stdin) and hands it to read.
-func readTypedInput[T any](path string, read func(io.Reader) (T, error)) (T, error) {
-	if path == "-" {
-		return read(typedStdin)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		var zero T
-		return zero, fmt.Errorf("typed: %w", err)
-	}
-	defer f.Close()
-	return read(f)
 }
 
 // writeTypedItems writes data to path through a temporary file in the same

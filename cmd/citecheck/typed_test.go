@@ -38,7 +38,7 @@ func TestTypedGolden(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			err := run(&stdout, &stderr, tc.args)
+			err := run(strings.NewReader(""), &stdout, &stderr, tc.args)
 			if code := exitCode(&stderr, err); code != exitOK {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 			}
@@ -100,7 +100,7 @@ func TestTypedErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			err := run(&stdout, &stderr, tc.args)
+			err := run(strings.NewReader(""), &stdout, &stderr, tc.args)
 			if code := exitCode(&stderr, err); code != exitUsage {
 				t.Errorf("exit %d, want %d (err %v)", code, exitUsage, err)
 			}
@@ -121,21 +121,17 @@ func TestTypedStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := typedStdin
-	defer func() { typedStdin = old }()
-
-	typedStdin = bytes.NewReader(resp)
 	var stdout, stderr bytes.Buffer
-	err = run(&stdout, &stderr, []string{"typed", "--questions", typedQuestions, "--truth", typedTruth, "--responses", "-"})
+	err = run(bytes.NewReader(resp), &stdout, &stderr, []string{"typed", "--questions", typedQuestions, "--truth", typedTruth, "--responses", "-"})
 	if code := exitCode(&stderr, err); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	checkGolden(t, "typed/table.txt", stdout.Bytes())
 
-	typedStdin = strings.NewReader("model,condition,run,document,question,value\nm,c,1,registro-014,Q99,Y\n")
+	stdin := strings.NewReader("model,condition,run,document,question,value\nm,c,1,registro-014,Q99,Y\n")
 	stdout.Reset()
 	stderr.Reset()
-	err = run(&stdout, &stderr, []string{"typed", "--questions", typedQuestions, "--truth", typedTruth, "--responses", "-"})
+	err = run(stdin, &stdout, &stderr, []string{"typed", "--questions", typedQuestions, "--truth", typedTruth, "--responses", "-"})
 	if code := exitCode(&stderr, err); code != exitUsage || !strings.Contains(stderr.String(), `-:2: question: unknown question id "Q99"`) {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}

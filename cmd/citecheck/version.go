@@ -28,7 +28,8 @@ Example:
 
 Exit status: 0 printed; 2 bad usage.`
 
-func runVersion(stdout, stderr io.Writer, args []string) error {
+func runVersion(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "version", "version", versionAbout)
 	rest, err := parseFlags(fs, stdout, args)
 	if err != nil {
@@ -37,7 +38,7 @@ func runVersion(stdout, stderr io.Writer, args []string) error {
 	if len(rest) > 0 {
 		return usageErrorf("version: unexpected arguments %q", rest)
 	}
-	_, err = io.WriteString(stdout, versionText(toolchain()))
+	_, err = io.WriteString(stdout, versionText(e.toolchain()))
 	return err
 }
 

@@ -49,7 +49,7 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version:\n%s\nwant:\n%s", out, want)
 	}
 	// The VCS revision, when the build recorded one.
-	tc := toolchain()
+	tc := cliToolchain()
 	tc.VCS = "0123abcd+dirty"
 	if got := versionText(tc); !strings.Contains(got, "\ntool.vcs 0123abcd+dirty\n") {
 		t.Errorf("no VCS line:\n%s", got)
