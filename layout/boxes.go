@@ -246,7 +246,7 @@ func (h *runHeap[K]) down(i int) {
 // (TestGroupAsOneHeap), pairs of merged elements are dropped as a run is
 // read instead of each costing a heap pop, and a run sorts as integers
 // where the page allows (packed keys): sorting is most of the work.
-func group(boxes []*elem) *elem {
+func group(boxes []*elem, buf *[]uint64) *elem {
 	if len(boxes) == 0 {
 		return nil
 	}
@@ -257,16 +257,21 @@ func group(boxes []*elem) *elem {
 	// Every distance lies within the area around all boxes, either sign;
 	// 2n-1 ids fit 10 bits.
 	if area := (x1 - x0) * (y1 - y0); area < 1<<42 && 2*len(boxes) <= 1<<10 {
-		return groupBy(boxes, packed{off: area})
+		root, keys := groupBy(boxes, packed{off: area}, *buf)
+		*buf = keys[:0]
+		return root
 	}
-	return groupBy(boxes, wide{})
+	root, _ := groupBy(boxes, wide{}, nil)
+	return root
 }
 
-func groupBy[K any, C pairCodec[K]](boxes []*elem, c C) *elem {
+// groupBy is group with keys of codec c, kept in buf (grown as needed and
+// returned for reuse).
+func groupBy[K any, C pairCodec[K]](boxes []*elem, c C, buf []K) (*elem, []K) {
 	n := len(boxes)
 	all := slices.Grow(slices.Clone(boxes), n) // by id
 	plane := slices.Clone(boxes)
-	keys := make([]K, 0, n*(n-1)) // the first pairs, then each merge's
+	keys := slices.Grow(buf[:0], n*(n-1)) // the first pairs, then each merge's
 	for i := range boxes {
 		for j := i + 1; j < n; j++ {
 			keys = append(keys, c.key(dist(boxes[i], boxes[j]), int32(i), int32(j)))
@@ -329,7 +334,7 @@ func groupBy[K any, C pairCodec[K]](boxes []*elem, c C) *elem {
 		}
 		plane = append(plane, g)
 	}
-	return plane[0]
+	return plane[0], keys
 }
 
 // flowKey is LTTextGroupLRTB's sort key with boxes_flow 0.5, doubled:
@@ -351,7 +356,7 @@ func walk(e *elem, out []*elem) []*elem {
 
 // boxes computes the boxes order of the page.
 func (p *page) boxes() Order {
-	w := newWriter(p.text)
+	w := newWriter(p)
 	gs := p.inFrame(p.upright, -1)
 	lines := mlines(gs)
 	// Boxes: lines joined with their neighbours, transitively
@@ -413,7 +418,7 @@ func (p *page) boxes() Order {
 	var sorted []*elem
 	switch {
 	case len(boxes) <= maxGrouped:
-		sorted = walk(group(boxes), nil)
+		sorted = walk(group(boxes, &p.s.keys), nil)
 	default:
 		sorted = slices.Clone(boxes)
 		slices.SortStableFunc(sorted, func(a, b *elem) int { return cmpInt(flowKey(a), flowKey(b)) })

@@ -214,6 +214,7 @@ func (b *block) fs() int64 { return b.lines[0].ws[0].fs }
 // buildBlocks is the block assembly of TextPage::coalesce.
 func buildBlocks(ws []*word) []*block {
 	p := newPool(ws)
+	arena := make([]*word, len(ws))
 	var blocks []*block
 	from := 0
 	for {
@@ -222,6 +223,9 @@ func buildBlocks(ws []*word) []*block {
 		}
 		w0 := p.take(p.startBand(from), 0)
 		blk := &block{seq: len(blocks), table: -1}
+		// Every word joins one block, one block at a time: the block's
+		// words are a stretch of one array, grown in place.
+		blk.ws = arena[:0:len(arena)]
 		blk.add(w0)
 		fs := w0.fs
 		minBase, maxBase := w0.base, w0.base
@@ -322,6 +326,8 @@ func buildBlocks(ws []*word) []*block {
 				break
 			}
 		}
+		n := len(blk.ws)
+		blk.ws, arena = blk.ws[:n:n], arena[n:]
 		blk.buildLines()
 		blocks = append(blocks, blk)
 	}
@@ -342,6 +348,7 @@ func (b *block) buildLines() {
 		return
 	}
 	p := newPool(b.ws)
+	arena := make([]*word, len(b.ws)) // the lines' words, as the blocks'
 	from := 0
 	for {
 		if !p.first(&from) {
@@ -349,6 +356,7 @@ func (b *block) buildLines() {
 		}
 		w0 := p.take(p.startBand(from), 0)
 		l := &line{base: w0.base, seq: len(b.lines)}
+		l.ws = arena[:0:len(arena)]
 		l.add(w0)
 		fs := w0.fs
 		minBase, maxBase := w0.base-fs/2, w0.base+fs/2
@@ -381,6 +389,8 @@ func (b *block) buildLines() {
 			l.add(p.take(bestBand, bestIdx))
 			last = best
 		}
+		n := len(l.ws)
+		l.ws, arena = l.ws[:n:n], arena[n:]
 		b.lines = append(b.lines, l)
 	}
 	slices.SortStableFunc(b.lines, func(x, y *line) int {
@@ -633,7 +643,7 @@ func isRTL(r rune) bool {
 
 // flow computes the flow order of the page.
 func (p *page) flow() Order {
-	w := newWriter(p.text)
+	w := newWriter(p)
 	// Each writing direction is laid out in its own frame, the page's
 	// dominant one first (poppler pools words by rotation).
 	rots := []int8{p.rot}

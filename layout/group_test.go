@@ -126,10 +126,11 @@ func TestGroupAsOneHeap(t *testing.T) {
 			return bs
 		}
 		want := shape(groupOneHeap(build()), nil)
-		if got := shape(group(build()), nil); !slices.Equal(got, want) {
+		if got := shape(group(build(), new([]uint64)), nil); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%d boxes): merged as %v, one heap as %v", trial, n, got, want)
 		}
-		if got := shape(groupBy(build(), wide{}), nil); !slices.Equal(got, want) {
+		wideRoot, _ := groupBy(build(), wide{}, nil)
+		if got := shape(wideRoot, nil); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%d boxes): wide keys merged as %v, one heap as %v", trial, n, got, want)
 		}
 	}
@@ -181,7 +182,7 @@ func BenchmarkGroup(b *testing.B) {
 	for _, f := range []struct {
 		name string
 		fn   func([]*elem) *elem
-	}{{"runs", group}, {"oneHeap", groupOneHeap}} {
+	}{{"runs", func(bs []*elem) *elem { return group(bs, new([]uint64)) }}, {"oneHeap", groupOneHeap}} {
 		b.Run(f.name, func(b *testing.B) {
 			for b.Loop() {
 				f.fn(build())

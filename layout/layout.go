@@ -3,8 +3,10 @@ package layout
 import (
 	"math"
 	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/citecheck/citecheck/corpus"
 )
@@ -84,8 +86,42 @@ func centi(v float64) int64 {
 	return int64(math.Round(math.Max(-lim, math.Min(lim, float64(v*100)))))
 }
 
+// scratch holds a page's working arrays, reused from page to page (a
+// worker extracts its pages one after another): allocating, zeroing and
+// collecting them cost as much as a good part of the analysis. Nothing in
+// an Order points into them.
+type scratch struct {
+	text      []rune
+	gs, frame []glyph
+	keys      []uint64 // group's packed pairs
+	buf       []byte   // a writer's text, copied out by order
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxScratch bounds what a scratch keeps between pages, in bytes per
+// array: a huge page's arrays go to the collector.
+const maxScratch = 8 << 20
+
+func (s *scratch) release() {
+	if cap(s.text)*4 > maxScratch {
+		s.text = nil
+	}
+	if cap(s.gs)*int(unsafe.Sizeof(glyph{})) > maxScratch {
+		s.gs, s.frame = nil, nil
+	}
+	if cap(s.keys)*8 > maxScratch {
+		s.keys = nil
+	}
+	if cap(s.buf) > maxScratch {
+		s.buf = nil
+	}
+	scratches.Put(s)
+}
+
 // page is the analysed page: its text and glyphs.
 type page struct {
+	s    *scratch
 	text []rune
 	gs   []glyph // in page-text order
 	rot  int8    // the dominant writing direction
@@ -104,12 +140,17 @@ type page struct {
 // order. Boxes that do not fit the text (out of range, empty, overlapping
 // an earlier box) are dropped: the analysis takes any input. Code points
 // between two boxes that are not white space belong to the box before.
-func readPage(text string, boxes []corpus.GlyphBox, rotate int) *page {
+func readPage(text string, boxes []corpus.GlyphBox, rotate int, s *scratch) *page {
 	n := utf8.RuneCountInString(text)
 	if n > MaxTextLen || len(boxes) > MaxGlyphs || len(boxes) == 0 {
 		return nil
 	}
-	p := &page{text: []rune(text), upright: uprightFor(rotate), gs: make([]glyph, 0, len(boxes))}
+	rs := slices.Grow(s.text[:0], n)
+	for _, r := range text {
+		rs = append(rs, r)
+	}
+	s.text = rs
+	p := &page{s: s, text: rs, upright: uprightFor(rotate), gs: slices.Grow(s.gs[:0], len(boxes))}
 	bs := boxes
 	if !slices.IsSortedFunc(bs, func(a, b corpus.GlyphBox) int { return a.Start - b.Start }) {
 		bs = slices.Clone(boxes)
@@ -138,6 +179,7 @@ func readPage(text string, boxes []corpus.GlyphBox, rotate int) *page {
 		p.gs = append(p.gs, g)
 		end = b.End
 	}
+	s.gs = p.gs
 	if len(p.gs) == 0 {
 		return nil
 	}
@@ -247,11 +289,8 @@ func (p *page) inFrame(rot, only int8) []glyph {
 	if p.frameOf == [2]int8{rot + 1, only + 1} {
 		return p.frame
 	}
-	if p.frame == nil {
-		p.frame = make([]glyph, 0, len(p.gs))
-	}
 	p.frameOf = [2]int8{rot + 1, only + 1}
-	out := p.frame[:0]
+	out := slices.Grow(p.s.frame[:0], len(p.gs))
 	for _, g := range p.gs {
 		if only >= 0 && g.rot != only {
 			continue
@@ -271,20 +310,24 @@ func (p *page) inFrame(rot, only int8) []glyph {
 		g.base = g.y1 - g.size/5
 		out = append(out, g)
 	}
-	p.frame = out
+	p.frame, p.s.frame = out, out
 	return out
 }
 
 // writer builds an Order's text and map.
 type writer struct {
+	s    *scratch
 	text []rune
 	buf  []byte
 	m    []int32
 	last rune // the last code point written, 0 at the start
 }
 
-func newWriter(text []rune) *writer {
-	return &writer{text: text, buf: make([]byte, 0, len(text)+len(text)/8), m: make([]int32, 0, len(text)+len(text)/16)}
+// newWriter starts an order of the page; its text is written into the
+// scratch's buffer, which order hands back.
+func newWriter(p *page) *writer {
+	text := p.text
+	return &writer{text: text, s: p.s, buf: slices.Grow(p.s.buf[:0], len(text)+len(text)/8), m: make([]int32, 0, len(text)+len(text)/16)}
 }
 
 // glyphs writes the page text of glyphs gs, which follow each other in the
@@ -353,7 +396,9 @@ func (w *writer) order(name string) Order {
 		w.buf = w.buf[:len(w.buf)-n]
 		w.m = w.m[:len(w.m)-1]
 	}
-	return Order{Name: name, Text: string(w.buf), Map: w.m}
+	o := Order{Name: name, Text: string(w.buf), Map: w.m}
+	w.s.buf = w.buf[:0] // for the next order: one writer at a time
+	return o
 }
 
 // Orders returns the page's orders (Names), computed from its text, its
@@ -364,7 +409,9 @@ func (w *writer) order(name string) Order {
 // adds nothing to search. The analysis never fails and takes boxes in any
 // order, overlapping or degenerate.
 func Orders(text string, boxes []corpus.GlyphBox, rotate int) []Order {
-	p := readPage(text, boxes, rotate)
+	s := scratches.Get().(*scratch)
+	defer s.release()
+	p := readPage(text, boxes, rotate, s)
 	if p == nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -151,6 +152,38 @@ func TestOrdersContract(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOrdersConcurrent: Orders reuses its working arrays from call to
+// call; calls at once on different pages, a large page beside small ones,
+// each get the orders they get alone (run with -race too).
+func TestOrdersConcurrent(t *testing.T) {
+	type page struct {
+		text  string
+		boxes []corpus.GlyphBox
+		want  []layout.Order
+	}
+	var pages []page
+	for _, pdf := range toolPages() {
+		doc, err := pdftext.Extract(pdf, pdftext.Options{})
+		require.NoError(t, err)
+		for _, p := range doc.Pages {
+			pages = append(pages, page{p.Text, p.Boxes, layout.Orders(p.Text, p.Boxes, 0)})
+		}
+	}
+	require.NotEmpty(t, pages)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				p := pages[(g+i)%len(pages)]
+				assert.Equal(t, p.want, layout.Orders(p.text, p.boxes, 0))
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // TestDecisionOrderEqualToTextLeftOut: an order that reads the page as its
