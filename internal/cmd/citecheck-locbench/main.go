@@ -107,7 +107,13 @@ func run(stdout io.Writer, args []string) error {
 
 	qs := sample(srcs, *nq, *seed)
 	if *indexFile != "" {
-		return persist(stdout, ix, qs, *indexFile, *workers)
+		var childArgs []string
+		if *cpuProfile != "" {
+			// The profile is the child's: its locating from the opened index.
+			pprof.StopCPUProfile()
+			childArgs = []string{"--cpuprofile", *cpuProfile + ".opened"}
+		}
+		return persist(stdout, ix, qs, *indexFile, *workers, childArgs...)
 	}
 	w := *workers
 	if w <= 0 {

@@ -24,12 +24,22 @@ type gobQuote struct {
 // persist writes the index to path and the quotes beside it, then runs
 // this program again on them (runOpened), so that the child's memory is
 // the opened index's alone.
-func persist(stdout io.Writer, ix *citations.Index, qs []quote, path string, workers int) error {
+func persist(stdout io.Writer, ix *citations.Index, qs []quote, path string, workers int, childArgs ...string) error {
+	w := workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	results := make([]citations.Result, len(qs))
+	t0 := time.Now()
+	locateAll(ix, qs, results, w)
+	el := time.Since(t0)
+	fmt.Fprintf(stdout, "locate from the built index: %d quotes in %.2fs with %d workers: %.0f quotes/s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds())
+	results = nil
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	t0 := time.Now()
+	t0 = time.Now()
 	if err := citations.WriteIndex(f, ix, [32]byte{}); err != nil {
 		f.Close()
 		return err
@@ -63,7 +73,7 @@ func persist(stdout io.Writer, ix *citations.Index, qs []quote, path string, wor
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(self, "--open", path, "--workers", fmt.Sprint(workers))
+	cmd := exec.Command(self, append([]string{"--open", path, "--workers", fmt.Sprint(workers)}, childArgs...)...)
 	cmd.Stdout, cmd.Stderr = stdout, os.Stderr
 	return cmd.Run()
 }
@@ -122,8 +132,9 @@ func runOpened(stdout io.Writer, path string, workers int) error {
 	runtime.GC()
 	debug.FreeOSMemory()
 	runtime.ReadMemStats(&mem)
-	fmt.Fprintf(stdout, "without the quotes' results: resident %s, of which heap and stacks %s (Go heap in use %.0f MiB)\n",
+	fmt.Fprintf(stdout, "without the quotes' results: resident %s, of which heap and stacks %s (Go heap in use %.0f MiB, the index's kept pages included)\n",
 		vmStatus("VmRSS"), vmStatus("RssAnon"), float64(mem.HeapAlloc)/(1<<20))
+	runtime.KeepAlive(ix)
 	t0 = time.Now()
 	if _, err := citations.OpenIndex(b, [32]byte{}, citations.IndexHash(b)); err != nil {
 		return err
