@@ -52,7 +52,7 @@ Example:
 Exit status: 0 every citation is unique and none was left unread; 1 some
 is not, or some record's citations were not read; 2 bad usage or bad input
 (file:line: field: fault; a file with no records); 3 the corpus's page
-texts changed.`
+texts changed, or its stored quote index is stale, changed or missing.`
 
 func runAudit(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr

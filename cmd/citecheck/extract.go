@@ -36,7 +36,9 @@ Extract the page text of PDFs (files, or folders searched recursively for
 processes, one PDF at a time each, under a timeout and memory limit per PDF;
 a PDF that fails is recorded with its outcome class (encrypted, malformed,
 unsupported, timeout, resource_limit, crash) and the others go on. A PDF
-already in the corpus with the same bytes is not extracted again.
+already in the corpus with the same bytes is not extracted again. Then the
+corpus's quote index is built and stored (docs/formats.md#quote-index):
+locate, audit and grade map it instead of building one.
 
 With --shard K/N (K from 0 to N-1), only the PDFs of shard K are extracted,
 into a folder of their own: those whose BLAKE3 hash, its first 8 bytes as a

@@ -48,7 +48,8 @@ Example:
 
 Exit status: 0 every quote is unique (and on its page, when one is given);
 1 some quote is not; 2 bad usage or bad input (file:line: field: fault; a
-file with no records); 3 the corpus's page texts changed.`
+file with no records); 3 the corpus's page texts changed, or its stored
+quote index is stale, changed or missing.`
 
 func runLocate(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
