@@ -248,6 +248,11 @@ func commit(dir string, old *Manifest, ext Extractor, named map[string]bool, doc
 	}
 	m.Documents = append(m.Documents, docs...)
 	slices.SortFunc(m.Documents, func(a, b Document) int { return strings.Compare(a.Name, b.Name) })
+	if old != nil && old.QuoteIndex != nil && old.QuoteIndex.Sources == m.SourcesDigest() {
+		// Nothing the stored quote index was built from changed: it stays
+		// (its file is checked before it is trusted again).
+		m.QuoteIndex = old.QuoteIndex
+	}
 	b, err := encodeManifest(m)
 	if err != nil {
 		return err

@@ -34,8 +34,9 @@
 // then the manifest's quote_index record (format, file, bytes, BLAKE3, and
 // Manifest.SourcesDigest, the hash of the manifest without that record,
 // which names every text the index was built from), each atomically;
-// Build, ImportText and Merge write a manifest without the record (the
-// citecheck verbs then store a new index). Store.QuoteIndexPath refuses an
+// Build, ImportText and Merge keep the record only when nothing it was
+// built from changed (the same SourcesDigest), and otherwise write a
+// manifest without it (the citecheck verbs then store a new index). Store.QuoteIndexPath refuses an
 // index built from other texts (stale), missing or of another size, and
 // Store.CheckQuoteIndex one that no longer hashes as recorded, with
 // ErrQuoteIndex, which wraps ErrIntegrity.

@@ -74,6 +74,14 @@ func TestQuoteIndexStored(t *testing.T) {
 	refused("missing", "missing", pathErr)
 	os.WriteFile(path, []byte("second index"), 0o644)
 
+	// The same inputs again: nothing the index was built from changed.
+	if _, err := build(t, out, []string{in}, fx); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := Open(out); s.Manifest().QuoteIndex == nil || *s.Manifest().QuoteIndex != *q {
+		t.Error("an unchanged corpus lost its index's record")
+	}
+
 	// Another document: the manifest Build writes has no index record.
 	writeFiles(t, in, map[string]string{"b.pdf": "B"})
 	if _, err := build(t, out, []string{in}, fx); err != nil {

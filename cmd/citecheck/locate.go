@@ -293,6 +293,9 @@ func storeIndex(verb, dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", verb, err)
 	}
+	if _, _, ok, err := store.QuoteIndexPath(); ok && err == nil && store.CheckQuoteIndex() == nil {
+		return nil // built from these very texts, and unchanged since
+	}
 	debug.SetGCPercent(indexGCPercent)
 	defer debug.SetGCPercent(100)
 	ix, err := citations.NewIndex(store, citations.Options{})

@@ -86,4 +86,19 @@ func TestStoredQuoteIndex(t *testing.T) {
 	if code != exitIntegrity || !strings.Contains(out, "quote-index "+q.File) {
 		t.Errorf("freeze --verify of an edited index: exit %d\n%s", code, out)
 	}
+
+	// extract again: the PDFs did not change, so the manifest stays; the
+	// edited index does not check, so it is built again, to the same bytes.
+	if out, errOut, code := runCLI(t, "extract", "--out", c, "--jobs", "2", in); code != 0 {
+		t.Fatalf("extract again: exit %d\n%s%s", code, out, errOut)
+	}
+	if now, _ := os.ReadFile(index); string(now) != string(data) {
+		t.Error("extract again did not restore the edited index")
+	}
+	if now, _ := os.ReadFile(manifest); string(now) != string(orig) {
+		t.Error("extract of unchanged PDFs changed the manifest")
+	}
+	if out, _, code := runCLI(t, "freeze", "--verify", lock); code != 0 {
+		t.Errorf("freeze --verify after extract again: exit %d\n%s", code, out)
+	}
 }
