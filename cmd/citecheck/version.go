@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/metrics"
@@ -61,6 +62,7 @@ func versionText(tc freeze.Toolchain) string {
 		{"corpus", corpus.Format},
 		{"boxes", corpus.BoxesFormat},
 		{"orders", corpus.OrdersFormat},
+		{"quote-index", citations.IndexFormat},
 		{"shard", corpus.ShardFormat},
 		{"reference", spans.Format},
 		{"plan", plan.Format},

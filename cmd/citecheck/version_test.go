@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/metrics"
@@ -40,6 +41,7 @@ func TestVersion(t *testing.T) {
 		"format corpus " + corpus.Format + "\n" +
 		"format boxes " + corpus.BoxesFormat + "\n" +
 		"format orders " + corpus.OrdersFormat + "\n" +
+		"format quote-index " + citations.IndexFormat + "\n" +
 		"format shard " + corpus.ShardFormat + "\n" +
 		"format reference " + spans.Format + "\n" +
 		"format plan " + plan.Format + "\n" +
