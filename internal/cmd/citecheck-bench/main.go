@@ -35,12 +35,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/ledongthuc/pdf"
-	"golang.org/x/sys/unix"
 )
 
 func main() {
@@ -81,9 +79,7 @@ type measured struct {
 func (m *measured) add(ps *os.ProcessState) {
 	m.user += ps.UserTime()
 	m.sys += ps.SystemTime()
-	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		m.maxRSS = max(m.maxRSS, ru.Maxrss*1024)
-	}
+	m.maxRSS = max(m.maxRSS, maxRSS(ps))
 }
 
 // runMeasured runs a command and returns its wall time and the peak
@@ -201,8 +197,7 @@ func mib(b int64) float64 { return float64(b) / (1 << 20) }
 const ledongthucChild = "__ledongthuc"
 
 func runLedongthuc(w io.Writer, path string) int {
-	limit := uint64(3 << 30)
-	unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: limit, Max: limit})
+	limitAddressSpace(3 << 30)
 	defer func() { recover() }()
 	f, r, err := pdf.Open(path)
 	if err != nil {
