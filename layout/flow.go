@@ -21,6 +21,7 @@ type word struct {
 	x0, x1, y0, y1 int64
 	base, fs       int64
 	band           int64 // bandOf(base)
+	pk             int64 // band and x0 in one number, ordered as the pair
 	seq            int   // creation order, for ties
 }
 
@@ -60,6 +61,10 @@ func words(gs []glyph) []*word {
 		w = &store[len(store)-1]
 		out = append(out, w)
 	}
+	for _, w := range out {
+		// x0 lies within ±2^25 (centi), so x0+2^25 fits below bit 27.
+		w.pk = w.band<<27 + w.x0 + 1<<25
+	}
 	return out
 }
 
@@ -85,11 +90,8 @@ func newPool(ws []*word) *pool {
 	sorted := slices.Clone(ws)
 	// seq breaks every tie: an unstable sort gives the stable one's order.
 	slices.SortFunc(sorted, func(a, b *word) int {
-		if a.band != b.band {
-			return cmpInt(a.band, b.band)
-		}
-		if a.x0 != b.x0 {
-			return cmpInt(a.x0, b.x0)
+		if a.pk != b.pk { // band, then x0
+			return cmpInt(a.pk, b.pk)
 		}
 		return a.seq - b.seq
 	})
@@ -698,9 +700,7 @@ func (w *writer) line(ws []*word) {
 			a, b := &prev.gs[len(prev.gs)-1], &wd.gs[0]
 			switch {
 			case b.idx == a.idx+1 && b.sep == ' ':
-				for k := a.end; k < b.start; k++ {
-					w.put(w.text[k], k)
-				}
+				w.copy(a.end, b.start)
 			case (b.x0-a.x1)*100 >= fs*3:
 				w.sep(" ")
 			}

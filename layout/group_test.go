@@ -190,3 +190,28 @@ func BenchmarkGroup(b *testing.B) {
 		})
 	}
 }
+
+// TestPoolKeyOrdersAsBandThenX0: a word's pk orders words as (band, x0)
+// does, at the extremes of the coordinate grid too (centi's ±2^25).
+func TestPoolKeyOrdersAsBandThenX0(t *testing.T) {
+	const lim = 1 << 25
+	vals := []int64{-lim, -lim + 1, -1, 0, 1, lim - 1, lim}
+	var gs []glyph
+	for _, base := range vals {
+		for _, x0 := range vals {
+			gs = append(gs, glyph{x0: x0, x1: x0, y0: base, y1: base, base: base, sep: ' ', idx: int32(len(gs))})
+		}
+	}
+	ws := words(gs)
+	for _, a := range ws {
+		for _, b := range ws {
+			want := cmpInt(a.band, b.band)
+			if want == 0 {
+				want = cmpInt(a.x0, b.x0)
+			}
+			if got := cmpInt(a.pk, b.pk); got != want {
+				t.Fatalf("band %d x0 %d vs band %d x0 %d: pk compares %d, want %d", a.band, a.x0, b.band, b.x0, got, want)
+			}
+		}
+	}
+}

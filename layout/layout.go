@@ -342,19 +342,34 @@ func (w *writer) run(gs []glyph, gapSpace func(a, b *glyph) bool) {
 			switch g.sep {
 			case ' ':
 				// The page's own separator, mapped to it.
-				for k := prev.end; k < g.start; k++ {
-					w.put(w.text[k], k)
-				}
+				w.copy(prev.end, g.start)
 			case '\n':
 				if gapSpace(prev, g) {
 					w.sep(" ")
 				}
 			}
 		}
-		for k := g.start; k < g.end; k++ {
-			w.put(w.text[k], k)
+		w.copy(g.start, g.end)
+	}
+}
+
+// copy writes the page text's code points from..to-1, each mapped to
+// itself: most of an order, so a loop without a call per code point.
+func (w *writer) copy(from, to int32) {
+	if from >= to {
+		return
+	}
+	for _, r := range w.text[from:to] {
+		if r < utf8.RuneSelf {
+			w.buf = append(w.buf, byte(r))
+		} else {
+			w.buf = utf8.AppendRune(w.buf, r)
 		}
 	}
+	for k := from; k < to; k++ {
+		w.m = append(w.m, k)
+	}
+	w.last = w.text[to-1]
 }
 
 func (w *writer) put(r rune, at int32) {
