@@ -54,6 +54,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/cmap/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeBoxes$$' -fuzztime=$(FUZZTIME) ./corpus/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeManifest$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./corpus/
+	$(GO) test -run=NONE -fuzz='^FuzzDecodeOrders$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./corpus/
 	$(GO) test -run=NONE -fuzz='^FuzzFontPrograms$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontfile/
 	$(GO) test -run=NONE -fuzz='^FuzzMendObjects$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeResponse$$' -fuzztime=$(FUZZTIME) ./pdftext/
