@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestReadLocateRequests(t *testing.T) {
@@ -65,20 +67,14 @@ func TestReadLocateRequests(t *testing.T) {
 
 func TestReadRunRecords(t *testing.T) {
 	good := `{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "quote": "y", "native": {"Type": 1, "type": 2}}], "timing": {"total_ms": 12.5}}`
-	runs, err := ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
-	// "Type" and "type" in native differ only in case: refused even there.
-	if err == nil || !errors.Is(err, ErrDuplicateKey) {
-		t.Fatalf("case-variant keys in native: %v", err)
-	}
+	_, err := ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
+	require.ErrorIs(t, err, ErrDuplicateKey, `"Type" and "type" in native differ only in case: refused even there`)
 	good = strings.Replace(good, `"Type": 1, `, "", 1)
-	runs, err = ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
-	if err != nil || len(runs) != 1 || runs[0].Line != 1 || *runs[0].Citations[0].LastPage != 3 {
-		t.Fatalf("%v %+v", err, runs)
-	}
-	c := runs[0].Citations[0].Citation()
-	if c.Page != 2 || c.LastPage != 3 || c.Quote != "y" || c.NoQuote {
-		t.Errorf("%+v", c)
-	}
+	runs, err := ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
+	require.NoError(t, err)
+	require.Len(t, runs, 1)
+	assert.Equal(t, 1, runs[0].Line)
+	assert.Equal(t, Citation{ID: "c1", Document: "a.pdf", Page: 2, LastPage: 3, Quote: "y"}, runs[0].Citations[0].Citation())
 	bad := []struct{ name, in, field string }{
 		{"session 0", `{"arm": "A", "session": 0, "question": "q", "status": "ok", "response": "", "citations": []}`, "session"},
 		{"status", `{"arm": "A", "session": 1, "question": "q", "status": "done", "response": "", "citations": []}`, "status"},

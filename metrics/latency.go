@@ -34,11 +34,10 @@ type Latency struct {
 }
 
 type latencies struct {
-	vals  map[[2]string][]float64
-	unav  map[[2]string]int
-	over  map[string][]string
-	arms  map[string]bool
-	order []string
+	vals map[[2]string][]float64
+	unav map[[2]string]int
+	over map[string][]string
+	arms map[string]bool
 }
 
 func newLatencies() *latencies {

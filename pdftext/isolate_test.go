@@ -71,6 +71,7 @@ func scriptWorker(stdin io.Reader, stdout io.Writer) int {
 		case "oom":
 			var keep [][]byte
 			for {
+				//lint:ignore SA4010 holding the memory is the point: the worker must run out of it
 				keep = append(keep, make([]byte, 16<<20))
 			}
 		case "stack":

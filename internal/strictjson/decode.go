@@ -1,7 +1,6 @@
 package strictjson
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -52,19 +51,6 @@ func (d *Decoder) Err() error {
 
 // Errors is every fault a Decoder found, in file order.
 type Errors = inputerr.List[*Error]
-
-// List returns the *Error values inside err (one *Error or an *Errors).
-func List(err error) []*Error {
-	var es *Errors
-	if errors.As(err, &es) {
-		return es.Errs
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return []*Error{e}
-	}
-	return nil
-}
 
 func (d *Decoder) visit(v *Value, path string) {
 	if d.Nodes != nil {
