@@ -1,11 +1,13 @@
 // Package testcorpus is the test support of the packages whose tests
-// extract PDFs: the TestMain that lets a test binary serve as pdftext's
-// extraction child, and the builder of a corpus from fixture PDFs, as
-// "citecheck extract" builds one. Only tests import this package.
+// need a corpus: the TestMain that lets a test binary serve as pdftext's
+// extraction child, the builder of a corpus from fixture PDFs, as
+// "citecheck extract" builds one, and of one from page texts, as
+// "citecheck import-text" does. Only tests import this package.
 package testcorpus
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -96,4 +98,39 @@ func Extract(out string, inputs []string, opts Options) (*corpus.Report, error) 
 		extract = opts.Extract(extract)
 	}
 	return corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.Extractor(), Extract: extract, Jobs: 2})
+}
+
+// Import makes a corpus in a new temporary folder from page texts, docs
+// mapping each document's name to its pages in order, as "citecheck
+// import-text" does, and opens it; remove deletes the folder. For
+// examples and tests that need a small corpus of known text.
+func Import(docs map[string][]string) (store *corpus.Store, remove func(), err error) {
+	dir, err := os.MkdirTemp("", "testcorpus-")
+	if err != nil {
+		return nil, nil, err
+	}
+	remove = func() { os.RemoveAll(dir) }
+	pages := filepath.Join(dir, "pages")
+	for name, texts := range docs {
+		if err := os.MkdirAll(filepath.Join(pages, name), 0o755); err != nil {
+			remove()
+			return nil, nil, err
+		}
+		for i, text := range texts {
+			if err := os.WriteFile(filepath.Join(pages, name, fmt.Sprintf("%04d.txt", i+1)), []byte(text), 0o644); err != nil {
+				remove()
+				return nil, nil, err
+			}
+		}
+	}
+	out := filepath.Join(dir, "corpus")
+	if _, err := corpus.ImportText(out, []string{pages}, corpus.ImportOptions{}); err != nil {
+		remove()
+		return nil, nil, err
+	}
+	if store, err = corpus.Open(out); err != nil {
+		remove()
+		return nil, nil, err
+	}
+	return store, remove, nil
 }
