@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -103,47 +103,31 @@ func groundings(ix *Index, runs []RunRecord) []Grounding {
 func TestAdapterAnthropic(t *testing.T) {
 	runs := readFormat(t, "anthropic")
 	r := runs[0]
-	if r.Response != "According to the policy, orders must be delivered within 10 working days and the minimum order is 250 pieces." || r.StopReason != "end_turn" || r.Status != "ok" || r.Format != "anthropic" {
-		t.Errorf("%+v", r)
-	}
-	if len(r.Citations) != 2 || r.Citations[0].Document != "document_index:0" || !slices.Equal(r.Documents["document_index:1"], []string{"price-list.pdf"}) {
-		t.Errorf("%+v %v", r.Citations, r.Documents)
-	}
-	got := groundings(testIndex(t), runs)
-	want := []Grounding{GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique}
-	if strings.Join(gs(got), ",") != strings.Join(gs(want), ",") {
-		t.Errorf("groundings %v", got)
-	}
-}
-
-func gs(g []Grounding) []string {
-	var s []string
-	for _, x := range g {
-		s = append(s, string(x))
-	}
-	return s
+	assert.Equal(t, "According to the policy, orders must be delivered within 10 working days and the minimum order is 250 pieces.", r.Response)
+	assert.Equal(t, []string{"end_turn", "ok", "anthropic"}, []string{r.StopReason, r.Status, r.Format}, "stop reason, status, format")
+	require.Len(t, r.Citations, 2)
+	assert.Equal(t, "document_index:0", r.Citations[0].Document)
+	assert.Equal(t, []string{"price-list.pdf"}, r.Documents["document_index:1"])
+	assert.Equal(t, []Grounding{GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique}, groundings(testIndex(t), runs))
 }
 
 func TestAdapterOpenAI(t *testing.T) {
 	runs := readFormat(t, "openai")
 	c := runs[0].Citations
-	if len(c) != 2 || c[0].Quote != nil || c[0].Document != "file-2dtbBZdjtDKS8eqWxqbgDi" || runs[0].StopReason != "completed" {
-		t.Errorf("file_citation without a quote: %+v", runs[0])
-	}
-	if !c[1].External || c[1].Document != "https://example.com/" || c[1].Title != "Example" {
-		t.Errorf("a url_citation is kept as an external source (issue 18): %+v", c[1])
-	}
+	assert.Equal(t, "completed", runs[0].StopReason)
+	require.Len(t, c, 2)
+	assert.Nil(t, c[0].Quote, "a file_citation without a quote")
+	assert.Equal(t, "file-2dtbBZdjtDKS8eqWxqbgDi", c[0].Document)
+	assert.True(t, c[1].External, "a url_citation is kept as an external source (issue 18)")
+	assert.Equal(t, []string{"https://example.com/", "Example"}, []string{c[1].Document, c[1].Title})
 	ix := testIndex(t)
 	v := ix.Ground(c[0].Citation(), runs[0].Documents)
-	if v.Grounding != GroundedUnverifiable || v.Cause != CauseNoQuote || v.Detail != "no quote to verify" {
-		t.Errorf("no quote to verify, never a pass: %+v", v)
+	assert.Equal(t, []string{string(GroundedUnverifiable), string(CauseNoQuote), "no quote to verify"}, []string{string(v.Grounding), string(v.Cause), v.Detail},
+		"no quote to verify, never a pass")
+	if q := runs[1].Citations[0].Quote; assert.NotNil(t, q, "assistants file_citation.quote") {
+		assert.Equal(t, "The sample size is 32 parts for batches of up to 500 parts", *q)
 	}
-	if q := runs[1].Citations[0].Quote; q == nil || *q != "The sample size is 32 parts for batches of up to 500 parts" {
-		t.Errorf("assistants file_citation.quote: %+v", runs[1].Citations)
-	}
-	if g := groundings(ix, runs); len(g) != 3 || g[0] != GroundedUnverifiable || g[1] != GroundedExternal || g[2] != GroundedUnique {
-		t.Errorf("groundings %v", g)
-	}
+	assert.Equal(t, []Grounding{GroundedUnverifiable, GroundedExternal, GroundedUnique}, groundings(ix, runs))
 }
 
 func TestAdapterGemini(t *testing.T) {
@@ -155,38 +139,28 @@ func TestAdapterGemini(t *testing.T) {
 	if c[0].Claim != "Invoices are paid within 45 calendar days | paying within 10 calendar days earns a 1.5% discount — an “early-payment” rule." {
 		t.Errorf("claims cut by UTF-8 byte offsets: %q", c[0].Claim)
 	}
-	if g := groundings(testIndex(t), runs); len(g) != 1 || g[0] != GroundedUnique {
-		t.Errorf("groundings %v", g)
-	}
+	assert.Equal(t, []Grounding{GroundedUnique}, groundings(testIndex(t), runs))
 }
 
 func TestAdapterLMStudio(t *testing.T) {
 	runs := readFormat(t, "lmstudio")
 	c := runs[0].Citations
-	if len(c) != 2 || *c[0].Page != 1 || c[0].Document != "supplier-policy.pdf" || runs[0].StopReason != "eosFound" {
-		t.Errorf("%+v", runs[0])
-	}
-	if g := groundings(testIndex(t), runs); len(g) != 2 || g[0] != GroundedUnique || g[1] != GroundedWrongPage {
-		t.Errorf("groundings %v (the second quote is on page 1, cited as page 2)", g)
-	}
+	assert.Equal(t, "eosFound", runs[0].StopReason)
+	require.Len(t, c, 2)
+	assert.Equal(t, "supplier-policy.pdf", c[0].Document)
+	assert.Equal(t, ptr(1), c[0].Page)
+	assert.Equal(t, []Grounding{GroundedUnique, GroundedWrongPage}, groundings(testIndex(t), runs), "the second quote is on page 1, cited as page 2")
 }
 
 func TestAdapterLangChainAndLlamaIndex(t *testing.T) {
 	ix := testIndex(t)
 	lc := readFormat(t, "langchain")
-	if g := groundings(ix, lc); len(g) != 3 || g[0] != GroundedUnique || g[1] != GroundedUnique || g[2] != GroundedUnique {
-		t.Errorf("langchain groundings %v", g)
-	}
-	if q := lc[1].Citations[0].Quote; q == nil || *q != "Invoices are paid within 45 calendar days of receipt." {
-		t.Errorf("a bare source id quotes its chunk: %v", q)
-	}
+	assert.Equal(t, []Grounding{GroundedUnique, GroundedUnique, GroundedUnique}, groundings(ix, lc), "langchain")
+	assert.Equal(t, ptr("Invoices are paid within 45 calendar days of receipt."), lc[1].Citations[0].Quote, "a bare source id quotes its chunk")
 	li := readFormat(t, "llamaindex")
-	if len(li[0].Citations) != 2 || li[0].Citations[0].ID != "[1]" || li[0].Citations[1].Document != "source_nodes[2]" {
-		t.Errorf("llamaindex citations %+v", li[0].Citations)
-	}
-	if g := groundings(ix, li); len(g) != 2 || g[0] != GroundedUnique || g[1] != GroundedUnknownDocument {
-		t.Errorf("llamaindex groundings %v", g)
-	}
+	require.Len(t, li[0].Citations, 2)
+	assert.Equal(t, []string{"[1]", "source_nodes[2]"}, []string{li[0].Citations[0].ID, li[0].Citations[1].Document}, "llamaindex citations")
+	assert.Equal(t, []Grounding{GroundedUnique, GroundedUnknownDocument}, groundings(ix, li), "llamaindex")
 }
 
 func TestDecisionVendorPages(t *testing.T) {

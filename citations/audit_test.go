@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestAuditFixtureRun(t *testing.T) {
@@ -26,9 +27,9 @@ func TestAuditFixtureRun(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
 	}
 	last := rep.Totals[len(rep.Totals)-1]
-	if last.Arm != "" || last.Session != 0 || last.Attempts != 8 || last.Citations != 8 || last.Unique != 2 || last.Fabricated != 1 || last.Unverifiable != 2 {
-		t.Errorf("overall totals %+v", last)
-	}
+	assert.Empty(t, last.Arm, "the overall totals are of no arm")
+	assert.Equal(t, []int{0, 8, 8, 2, 1, 2}, []int{last.Session, last.Attempts, last.Citations, last.Unique, last.Fabricated, last.Unverifiable},
+		"overall session, attempts, citations, unique, fabricated, unverifiable")
 	var order []string
 	for _, tt := range rep.Totals {
 		order = append(order, tt.Arm+":"+string(rune('0'+tt.Session)))

@@ -1,6 +1,10 @@
 package citations
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
 
 // decisionSources hold "calendar days" three times, once in prices.pdf.
 var decisionSources = []Source{
@@ -38,9 +42,9 @@ func TestDecisionLooseDocumentName(t *testing.T) {
 	ix := verdictIndex(t)
 	for _, ref := range []string{"Policy.PDF", "docs/policy.pdf", `C:\docs\policy.pdf`, "policy"} {
 		m := ix.Resolve(ref, nil)
-		if m.Resolution != DocAmbiguous || !m.Loose || len(m.Candidates) != 1 || m.Candidates[0] != "policy.pdf" {
-			t.Errorf("%q: %+v", ref, m)
-		}
+		assert.Equal(t, DocAmbiguous, m.Resolution, ref)
+		assert.True(t, m.Loose, ref)
+		assert.Equal(t, []string{"policy.pdf"}, m.Candidates, ref)
 	}
 	if m := ix.Resolve("policy.pdf", nil); m.Resolution != DocResolved {
 		t.Errorf("exact name: %+v", m)

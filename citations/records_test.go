@@ -22,9 +22,9 @@ func TestReadLocateRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(reqs) != 2 || reqs[0].Query().Page != 2 || reqs[1].Query().PageLabel != "iv" || reqs[1].Query().Page != 0 {
-		t.Errorf("%+v", reqs)
-	}
+	require.Len(t, reqs, 2)
+	assert.Equal(t, Query{Document: "a.pdf", Quote: "x y", Page: 2}, reqs[0].Query())
+	assert.Equal(t, Query{Document: "a.pdf", Quote: "z", PageLabel: "iv"}, reqs[1].Query())
 	bad := []struct {
 		name, in string
 		line     int

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // locate is the smallest locator the API is designed for: look every variant
@@ -196,9 +198,8 @@ func TestAlignPartial(t *testing.T) {
 	page := quote.Normalize("the first half of it")
 	q := quote.Normalize("first half of a quote")
 	a := Align(page, 4, q, 0, q.Len())
-	if a.End != 18 || a.QuoteEnd != 14 || a.Level != Exact {
-		t.Fatalf("Align = %+v", a)
-	}
+	require.Equal(t, []int{18, 14}, []int{a.End, a.QuoteEnd}, "Align's end on the page and in the quote")
+	require.Equal(t, Exact, a.Level)
 	// Continue a quote across a page break: the rest against the next page.
 	next := quote.Normalize("a quote, it said")
 	b := Align(next, 0, q, a.QuoteEnd, q.Len())

@@ -3,6 +3,8 @@ package typedqa
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // The tests in this file pin the readings doc.go states for the places
@@ -57,8 +59,10 @@ func TestAmbiguityEmptyListAgainstEmptyTruth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Outcome != OutcomeCorrect || s.Score == nil || *s.Score != 1 || s.Reason != ReasonBothBlank {
-			t.Errorf("answer %q against empty GT: %+v, want correct with score 1", answer, s)
+		assert.Equal(t, OutcomeCorrect, s.Outcome, "answer %q against an empty ground truth", answer)
+		assert.Equal(t, ReasonBothBlank, s.Reason, "answer %q", answer)
+		if assert.NotNil(t, s.Score, "answer %q", answer) {
+			assert.Equal(t, 1.0, *s.Score, "answer %q", answer)
 		}
 	}
 	m, _ := MatchEntries(nil, nil, OrderAny)
@@ -109,9 +113,8 @@ func TestAmbiguityGradedCounts(t *testing.T) {
 	rep := mustScore(t, "document,question,value\nd,Q22,a | b\n",
 		"model,condition,run,document,question,value\nm,c,1,d,Q22,a | b\nm,c,2,d,Q22,a\n")
 	r := rep.Results[0]
-	if r.Correct != 1 || r.Incorrect != 1 || formatFixed(*r.Score) != "0.833333" {
-		t.Errorf("result %+v score %v; want 1 correct, 1 incorrect, mean (1 + 2/3)/2", r, *r.Score)
-	}
+	assert.Equal(t, []int{1, 1}, []int{r.Correct, r.Incorrect}, "correct, incorrect")
+	assert.Equal(t, "0.833333", formatFixed(*r.Score), "the mean (1 + 2/3)/2")
 }
 
 // TestAmbiguityRunsPooledByItem: pooling runs means one mean over every

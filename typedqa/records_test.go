@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const fullTruthCSV = `document,question,value
@@ -126,9 +129,10 @@ func TestReadResponsesJSONL(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := r.Rows()
-	if len(rows) != 1 || rows[0].Run != "1" || rows[0].Value != "" || rows[0].Line != 1 {
-		t.Errorf("rows %+v", rows)
-	}
+	require.Len(t, rows, 1)
+	assert.Equal(t, "1", rows[0].Run)
+	assert.Empty(t, rows[0].Value)
+	assert.Equal(t, 1, rows[0].Line)
 }
 
 // TestManyErrorsCollected: one pass reports every faulty row, up to the

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func mustScore(t *testing.T, truthCSV, respCSV string) *Report {
@@ -62,9 +64,9 @@ func TestNullWhenNoBase(t *testing.T) {
 	rep := mustScore(t, "document,question,value\ne,Q19,0\ne,Q21,\n",
 		"model,condition,run,document,question,value\nm,c,1,e,Q19,0\nm,c,1,e,Q21,\n")
 	r := rep.Results[1]
-	if r.Question != "Q21" || r.N != 1 || r.Excluded != 1 || r.Score != nil || r.ConditionalAccuracy != nil || r.CombinedScore != nil || r.IllegibilityRate != nil {
-		t.Errorf("result %+v, want every ratio nil", r)
-	}
+	assert.Equal(t, "Q21", r.Question)
+	assert.Equal(t, []int{1, 1}, []int{r.N, r.Excluded}, "n, excluded")
+	assert.Equal(t, []*float64{nil, nil, nil, nil}, []*float64{r.Score, r.ConditionalAccuracy, r.CombinedScore, r.IllegibilityRate}, "every ratio nil")
 	var b bytes.Buffer
 	if err := rep.WriteTable(&b); err != nil {
 		t.Fatal(err)
@@ -85,9 +87,9 @@ func TestGradedMeans(t *testing.T) {
 	rep := mustScore(t, truth, resp)
 	q2 := rep.Results[1]
 	// items: 0.75 (partial), 1, excluded, 0 (year where none) -> 1.75/3
-	if q2.Question != "Q2" || q2.N != 4 || q2.Excluded != 1 || q2.Correct != 1 || q2.Incorrect != 2 || formatFixed(*q2.Score) != "0.583333" {
-		t.Errorf("Q2 result %+v score %v", q2, *q2.Score)
-	}
+	assert.Equal(t, "Q2", q2.Question)
+	assert.Equal(t, []int{4, 1, 1, 2}, []int{q2.N, q2.Excluded, q2.Correct, q2.Incorrect}, "n, excluded, correct, incorrect")
+	assert.Equal(t, "0.583333", formatFixed(*q2.Score))
 }
 
 func readFixture(t *testing.T, name string) []byte {
