@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // TestResolveMapping: how a cited document resolves through the run's
@@ -63,14 +65,15 @@ func TestResolveMapping(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := ix.Resolve(tc.ref, m)
-			if got.Resolution != tc.want || got.Name != tc.doc || !slices.Equal(got.Candidates, tc.candidates) || got.Loose {
-				t.Errorf("Resolve(%q, %s) = %+v, want %s %q %q (%s)", tc.ref, tc.mapping, got, tc.want, tc.doc, tc.candidates, tc.reason)
-			}
+			assert.Equal(t, tc.want, got.Resolution, tc.reason)
+			assert.Equal(t, tc.doc, got.Name, tc.reason)
+			assert.Equal(t, tc.candidates, got.Candidates, tc.reason)
+			assert.False(t, got.Loose, tc.reason)
 			if tc.want == DocAmbiguous {
 				g := ix.Ground(Citation{Document: tc.ref, Quote: "Prices valid until 31 December 2024."}, m)
-				if g.Grounding != GroundedUnverifiable || g.Cause != CauseAmbiguousMapping || !strings.Contains(g.Detail, strings.Join(tc.candidates, ", ")) {
-					t.Errorf("Ground: %+v, want unverifiable %s naming the candidates (%s)", g, CauseAmbiguousMapping, tc.reason)
-				}
+				assert.Equal(t, GroundedUnverifiable, g.Grounding, tc.reason)
+				assert.Equal(t, CauseAmbiguousMapping, g.Cause, tc.reason)
+				assert.Contains(t, g.Detail, strings.Join(tc.candidates, ", "), "the candidates are named (%s)", tc.reason)
 			}
 		})
 	}

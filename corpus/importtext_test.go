@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/zeebo/blake3"
 )
 
@@ -265,9 +267,9 @@ func TestImportTextRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(report.Results) != 2 || report.Results[0].Name != "other.pdf" || report.Pages() != 5 || report.Count(StatusOK) != 2 {
-		t.Fatalf("report sorted by name, every document ok: %+v", report.Results)
-	}
+	require.Len(t, report.Results, 2)
+	require.Equal(t, "other.pdf", report.Results[0].Name, "the report is sorted by name")
+	require.Equal(t, []int{5, 2}, []int{report.Pages(), report.Count(StatusOK)}, "pages, documents ok")
 	store, err := Open(out)
 	if err != nil {
 		t.Fatal(err)
@@ -304,9 +306,10 @@ func TestImportTextRoundTrip(t *testing.T) {
 				t.Errorf("%s page %d: %q %v, want the exact bytes %q", name, i+1, text, err, p)
 			}
 			want := pageEntry(i+1, PageText{Text: p}) // as Build describes a page
-			if got := d.Pages[i]; !slices.Equal(got.Flags, want.Flags) || got.Chars != want.Chars || got.BLAKE3 != Hash([]byte(p)) {
-				t.Errorf("%s page %d: %+v, want %+v", name, i+1, got, want)
-			}
+			got := d.Pages[i]
+			assert.Equal(t, want.Flags, got.Flags, "%s page %d", name, i+1)
+			assert.Equal(t, want.Chars, got.Chars, "%s page %d", name, i+1)
+			assert.Equal(t, Hash([]byte(p)), got.BLAKE3, "%s page %d", name, i+1)
 		}
 	}
 	scan, _ := m.Document("scan.pdf")
@@ -321,9 +324,10 @@ func TestImportTextRoundTrip(t *testing.T) {
 
 	// ReadTextDocument describes a folder as the manifest does.
 	td, err := ReadTextDocument(filepath.Join(root, "in", "scan.pdf"), ImportOptions{})
-	if err != nil || td.BLAKE3 != scan.BLAKE3 || td.Bytes != scan.Bytes || len(td.Pages) != 4 {
-		t.Errorf("ReadTextDocument: %+v %v", td, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, scan.BLAKE3, td.BLAKE3)
+	assert.Equal(t, scan.Bytes, td.Bytes)
+	assert.Len(t, td.Pages, 4)
 }
 
 func TestImportTextDeterministic(t *testing.T) {
@@ -412,9 +416,8 @@ func TestImportTextIdempotentAndReplaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if report.Results[0].Name != "a.pdf" || report.Results[0].Reused || !report.Results[1].Reused {
-		t.Errorf("only a.pdf changed: %+v", report.Results)
-	}
+	assert.Equal(t, "a.pdf", report.Results[0].Name)
+	assert.Equal(t, []bool{false, true}, []bool{report.Results[0].Reused, report.Results[1].Reused}, "only a.pdf changed: reused")
 	a2 := mustDoc(t, out, "a.pdf")
 	if want := independentHash("alpha 1\n", "alpha 2, corrected\n"); a2.BLAKE3 != want {
 		t.Errorf("a.pdf identity %s, want %s", a2.BLAKE3, want)
