@@ -239,9 +239,11 @@ func TestTamper(t *testing.T) {
 		}, []string{"plan plan.json", "plan plan.json"}, "positions 1 and 2 swapped"},
 		{"the lock edited", func(t *testing.T, dir string) {
 			// Someone "updates" the lock to accept a changed PDF.
-			flipByte(t, filepath.Join(dir, "pdfs", "price-list.pdf"), 100)
-			_, sum := hashOf(t, filepath.Join(dir, "pdfs", "price-list.pdf"))
-			replaceIn(t, filepath.Join(dir, "eval.lock"), "blake3:8553fe3f12c1c977dbc1bc924d2dd68d968dfe16b597fb0eedcd9072c28e57eb pdfs/", sum+" pdfs/")
+			pdf := filepath.Join(dir, "pdfs", "price-list.pdf")
+			_, old := hashOf(t, pdf)
+			flipByte(t, pdf, 100)
+			_, sum := hashOf(t, pdf)
+			replaceIn(t, filepath.Join(dir, "eval.lock"), old+" pdfs/", sum+" pdfs/")
 		}, []string{"lock", "pdf price-list.pdf"}, "the lock was edited after freeze"},
 		{"reference reformatted only", func(t *testing.T, dir string) {
 			replaceIn(t, filepath.Join(dir, "reference.json"), `"format": "citecheck-reference/1.5",`, `"format":"citecheck-reference/1.5",`)
