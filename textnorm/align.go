@@ -56,7 +56,7 @@ func Align(page *Text, at int, quote *Text, qFrom, qTo int) Alignment {
 		// a line end ("our dynamic com-"): its last code point stands for
 		// the optional hyphen, and the match ends inside the joined word.
 		if j == qTo-1 && qTo == quote.Len() && isHyphenRune(qc) && page.OptionalHyphenAt(i) {
-			j, bj = j+1, bj+qw
+			j++ // the byte offset is not read past the loop
 			lvl = max(lvl, Hyphenation)
 			break
 		}
