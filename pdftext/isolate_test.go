@@ -197,6 +197,9 @@ func TestWorkerReplacedAfterGrowth(t *testing.T) {
 func TestTimeoutBlamesOnlyTheDocument(t *testing.T) {
 	lim := smallLimits()
 	lim.Timeout = time.Second
+	if raceDetector {
+		lim.Timeout *= 5 // as smallLimits: a race-built worker may take a second to start
+	}
 	r := testRunner(t, "script", lim)
 	a := pidOf(t, r.Extract(context.Background(), "a.pdf", []byte("ok")))
 	ex := r.Extract(context.Background(), "b.pdf", []byte("hang"))
