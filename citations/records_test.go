@@ -153,9 +153,10 @@ func TestRunRecordRetrievalAndCandidates(t *testing.T) {
 		}
 	}
 	back, err := ReadRunRecords(bytes.NewReader(out), "again.jsonl")
-	if err != nil || len(back) != 1 || len(back[0].Retrieval) != 1 || !slices.Equal(back[0].Documents["file-2"], r.Documents["file-2"]) {
-		t.Errorf("a written record does not read back: %v %+v", err, back)
-	}
+	require.NoError(t, err, "a written record reads back")
+	require.Len(t, back, 1)
+	assert.Len(t, back[0].Retrieval, 1)
+	assert.Equal(t, r.Documents["file-2"], back[0].Documents["file-2"])
 }
 
 // TestSharedGradingRuns: the grading examples' run records
