@@ -471,6 +471,8 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		jsegs := r.int32s(jsegWidth)
 		r.checkSuffixes(&sh.sa)
 		r.checkSuffixes(&sh.jsa)
+		sh.segs = make([]segment, 0, len(segs)/segWidth)
+		sh.jsegs = make([]jsegment, 0, len(jsegs)/jsegWidth)
 		for k := 0; r.err == nil && k < len(segs); k += segWidth {
 			g := segment{at: segs[k], page: segs[k+1], from: segs[k+2], to: segs[k+3], fromByte: segs[k+4], next: segs[k+5]}
 			if g.at < 0 || int(g.at) > len(sh.data) || k > 0 && g.at < segs[k-segWidth] || g.page < 0 || int(g.page) >= nPages ||
@@ -542,16 +544,21 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		if r.err == nil && len(recs) != nOrders*orderWidth {
 			r.fail("%d order records for %d", len(recs)/orderWidth, nOrders)
 		}
+		// The runs are converted once, each page's a slice of them: one
+		// allocation instead of one per page.
+		allRuns := make([]orderRun, len(runs)/runWidth)
+		for j := range allRuns {
+			allRuns[j] = orderRun{at: runs[runWidth*j], from: runs[runWidth*j+1], n: runs[runWidth*j+2]}
+		}
+		oi.pages = make([]orderPage, 0, nOrders)
 		for k := 0; r.err == nil && k < nOrders; k++ {
 			v := recs[k*orderWidth:]
 			if v[0] < 0 || int(v[0]) >= nPages || v[1] < 0 || v[4] < 0 || v[4] > v[5] || int(v[5]) > len(runs)/runWidth {
 				r.fail("reading order %d", k)
 				break
 			}
-			op := orderPage{page: v[0], fb: v[1], name: str(v[2], v[3]), raw: unsafe.String(unsafe.SliceData(oraw[offs[k]:]), offs[k+1]-offs[k])}
-			for j := v[4]; j < v[5]; j++ {
-				op.runs = append(op.runs, orderRun{at: runs[runWidth*j], from: runs[runWidth*j+1], n: runs[runWidth*j+2]})
-			}
+			op := orderPage{page: v[0], fb: v[1], name: str(v[2], v[3]), raw: unsafe.String(unsafe.SliceData(oraw[offs[k]:]), offs[k+1]-offs[k]),
+				runs: allRuns[v[4]:v[5]:v[5]]}
 			oi.pages = append(oi.pages, op)
 		}
 		for s := 0; r.err == nil && s < nOrderShards; s++ {

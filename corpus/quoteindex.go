@@ -1,7 +1,9 @@
 package corpus
 
 import (
+	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +63,32 @@ func (m *Manifest) SourcesDigest() string {
 		panic(err) // a Manifest always encodes
 	}
 	return Hash(b)
+}
+
+// sourcesDigestOf is m.SourcesDigest(), m decoded from the stored bytes b,
+// computed without encoding m again when it can be: encodeManifest writes
+// quote_index last, so b without that member hashes as m without it
+// encodes whenever b is the bytes encodeManifest wrote. Equality with the
+// digest the index records is what shows it (then b without quote_index
+// is the very encoding the index was built from, and decodes as m does);
+// otherwise m is encoded again.
+func (m *Manifest) sourcesDigestOf(b []byte) string {
+	if q := m.QuoteIndex; q != nil {
+		qb, err := json.MarshalIndent(q, "  ", "  ")
+		if err != nil {
+			panic(err) // a QuoteIndex always encodes
+		}
+		tail := append(append([]byte(",\n  \"quote_index\": "), qb...), "\n}\n"...)
+		if rest, ok := bytes.CutSuffix(b, tail); ok {
+			h := blake3.New()
+			h.Write(rest)
+			h.Write([]byte("\n}\n"))
+			if d := "blake3:" + hex.EncodeToString(h.Sum(nil)); d == q.Sources {
+				return d
+			}
+		}
+	}
+	return m.SourcesDigest()
 }
 
 // SourcesDigest is the manifest's SourcesDigest, computed once per Store

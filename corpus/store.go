@@ -27,11 +27,11 @@ type Store struct {
 
 // Open reads and checks the manifest of the corpus in dir.
 func Open(dir string) (*Store, error) {
-	m, err := readManifest(dir)
+	m, b, err := readManifestBytes(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Store{dir: dir, manifest: m, digest: sync.OnceValue(m.SourcesDigest)}, nil
+	return &Store{dir: dir, manifest: m, digest: sync.OnceValue(func() string { return m.sourcesDigestOf(b) })}, nil
 }
 
 // Dir returns the corpus folder.
@@ -115,23 +115,30 @@ func (s *Store) readStored(doc *Document, page int, rel, recorded string, gzippe
 }
 
 func readManifest(dir string) (*Manifest, error) {
+	m, _, err := readManifestBytes(dir)
+	return m, err
+}
+
+// readManifestBytes is readManifest, also returning the manifest's bytes.
+func readManifestBytes(dir string) (*Manifest, []byte, error) {
 	path := filepath.Join(dir, ManifestFile)
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: %w (no %s)", dir, ErrNotCorpus, ManifestFile)
+			return nil, nil, fmt.Errorf("%s: %w (no %s)", dir, ErrNotCorpus, ManifestFile)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(b) > maxManifestBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxManifestBytes)
+		return nil, nil, fmt.Errorf("%s: larger than %d bytes", path, maxManifestBytes)
 	}
-	return decodeManifest(b, path)
+	m, err := decodeManifest(b, path)
+	return m, b, err
 }
 
 // decodeManifest parses and checks a manifest's bytes; path names it in

@@ -227,56 +227,18 @@ func openIndex(verb, dir string) (*citations.Index, error) {
 	return ix, nil
 }
 
-// checkStoredTexts reads every stored page text, alternative text and
-// reading-orders file, each checked against the manifest's hash as
-// building an index checked them, so that a changed one is refused as it
-// was before indexes were stored; a page text that differs from the
-// index's copy is a changed index. The first fault in document and page
-// order is returned.
+// checkStoredTexts checks every stored page text, alternative text and
+// reading-orders file against the manifest's hash, as building an index
+// checked them, so that a changed one is refused as it was before indexes
+// were stored; a page text that differs from the index's copy is a changed
+// index. The first fault in document and page order is returned.
 func checkStoredTexts(store *corpus.Store, ix *citations.Index) error {
-	m := store.Manifest()
-	type pg struct {
-		d *corpus.Document
-		p int
-	}
-	var pages []pg
-	for i := range m.Documents {
-		if d := &m.Documents[i]; d.Status == corpus.StatusOK {
-			for p := range d.Pages {
-				pages = append(pages, pg{d, p + 1})
-			}
+	return store.CheckStored(func(d *corpus.Document, p int, text []byte) error {
+		if stored, ok := ix.PageText(d.Name, p); !ok || stored != string(text) {
+			return fmt.Errorf("%s page %d: %w: the index holds another text", d.Name, p, corpus.ErrQuoteIndex)
 		}
-	}
-	errs := make([]error, len(pages))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(pages); i = int(next.Add(1)) - 1 {
-				d, p := pages[i].d, pages[i].p
-				text, err := store.Text(d, p)
-				if err == nil {
-					_, err = store.AltTexts(d, p)
-				}
-				if err == nil {
-					err = store.CheckOrders(d, p)
-				}
-				if stored, ok := ix.PageText(d.Name, p); err == nil && (!ok || stored != text) {
-					err = fmt.Errorf("%s page %d: %w: the index holds another text", d.Name, p, corpus.ErrQuoteIndex)
-				}
-				errs[i] = err
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // sourcesKey is the digest binding a stored index to the manifest's texts.
