@@ -121,9 +121,10 @@ func run(stdout io.Writer, args []string) error {
 	}
 	results := make([]citations.Result, len(qs))
 	t0 = time.Now()
+	c0 := cpuTime()
 	locateAll(ix, qs, results, w)
 	el := time.Since(t0)
-	fmt.Fprintf(stdout, "locate: %d quotes in %.2fs with %d workers: %.0f quotes/s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds())
+	fmt.Fprintf(stdout, "locate: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
 	report(stdout, qs, results)
 	fmt.Fprintf(stdout, "peak memory (VmHWM): %s\n", vmHWM())
 	return nil

@@ -31,9 +31,10 @@ func persist(stdout io.Writer, ix *citations.Index, qs []quote, path string, wor
 	}
 	results := make([]citations.Result, len(qs))
 	t0 := time.Now()
+	c0 := cpuTime()
 	locateAll(ix, qs, results, w)
 	el := time.Since(t0)
-	fmt.Fprintf(stdout, "locate from the built index: %d quotes in %.2fs with %d workers: %.0f quotes/s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds())
+	fmt.Fprintf(stdout, "locate from the built index: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
 	results = nil
 	f, err := os.Create(path)
 	if err != nil {
@@ -120,9 +121,10 @@ func runOpened(stdout io.Writer, path string, workers int) error {
 	}
 	results := make([]citations.Result, len(qs))
 	t0 = time.Now()
+	c0 := cpuTime()
 	locateAll(ix, qs, results, w)
 	el := time.Since(t0)
-	fmt.Fprintf(stdout, "locate from the opened index: %d quotes in %.2fs with %d workers: %.0f quotes/s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds())
+	fmt.Fprintf(stdout, "locate from the opened index: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
 	report(stdout, qs, results)
 	var mem runtime.MemStats
 	runtime.ReadMemStats(&mem)
@@ -159,4 +161,14 @@ func vmStatus(key string) string {
 		}
 	}
 	return "unavailable"
+}
+
+// perCPU reports the CPU time n quotes took and the quotes per CPU second:
+// on a machine other processes keep busy, the wall time says how much of
+// the cores this process got, the CPU time what the locating costs.
+func perCPU(n int, cpu time.Duration) string {
+	if cpu <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %.2f s CPU, %.0f quotes per CPU second", cpu.Seconds(), float64(n)/cpu.Seconds())
 }
