@@ -464,10 +464,10 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 	for s := 0; r.err == nil && s < nShards; s++ {
 		var sh shard
 		sh.data = r.bytes()
-		sh.sa = suffixes{data: sh.data, sa: r.int32s(1)}
+		sh.sa = mkSuffixes(sh.data, r.int32s(1))
 		segs := r.int32s(segWidth)
 		sh.jdata = r.bytes()
-		sh.jsa = suffixes{data: sh.jdata, sa: r.int32s(1)}
+		sh.jsa = mkSuffixes(sh.jdata, r.int32s(1))
 		jsegs := r.int32s(jsegWidth)
 		r.checkSuffixes(&sh.sa)
 		r.checkSuffixes(&sh.jsa)
@@ -497,7 +497,7 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 	}
 	if r.err == nil && nUnmapped > 0 {
 		um := &unmappedIndex{data: r.bytes()}
-		um.sa = suffixes{data: um.data, sa: r.int32s(1)}
+		um.sa = mkSuffixes(um.data, r.int32s(1))
 		recs, idx := r.int32s(unmappedWidth), r.int32s(1)
 		r.checkSuffixes(&um.sa)
 		if r.err == nil && len(recs) != nUnmapped*unmappedWidth {
@@ -517,9 +517,9 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		ai := &altIndex{}
 		recs, offs, araw := r.int32s(altWidth), r.int64s(), r.bytes()
 		ai.data = r.bytes()
-		ai.sa = suffixes{data: ai.data, sa: r.int32s(1)}
+		ai.sa = mkSuffixes(ai.data, r.int32s(1))
 		ai.jdata = r.bytes()
-		ai.jsa = suffixes{data: ai.jdata, sa: r.int32s(1)}
+		ai.jsa = mkSuffixes(ai.jdata, r.int32s(1))
 		r.checkSuffixes(&ai.sa)
 		r.checkSuffixes(&ai.jsa)
 		r.checkOffsets("alternative texts", offs, nAlts, len(araw))
@@ -564,7 +564,7 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		for s := 0; r.err == nil && s < nOrderShards; s++ {
 			var sh orderShard
 			sh.data = r.bytes()
-			sh.sa = suffixes{data: sh.data, sa: r.int32s(1)}
+			sh.sa = mkSuffixes(sh.data, r.int32s(1))
 			r.checkSuffixes(&sh.sa)
 			for k, p := range r.int32s(1) {
 				if p < 0 || int(p) >= nOrders || k > 0 && oi.pages[p].fb < oi.pages[sh.pages[k-1]].fb {

@@ -205,9 +205,9 @@ const rareHits = 64
 
 // hitCount counts the occurrences of s in the index, up to limit per shard.
 func (ix *Index) hitCount(s string, limit int) int {
-	n := 0
+	n, b := 0, []byte(s)
 	for shi := range ix.shards {
-		n += len(ix.shards[shi].sa.Lookup([]byte(s), limit))
+		n += ix.shards[shi].sa.Count(b, limit)
 	}
 	return n
 }

@@ -6,15 +6,40 @@ import (
 	"fmt"
 	"index/suffixarray"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
-// suffixes is a suffix array with 32-bit entries over data. Its Lookup is
-// index/suffixarray's (the same binary searches over the same order), but
-// the array is a plain []int32 that a persisted index can map from a file
-// instead of building (indexfile.go).
+// suffixes is a suffix array with 32-bit entries over data. Its Lookup
+// finds what index/suffixarray's does (the same order, the same range),
+// but the array is a plain []int32 that a persisted index can map from a
+// file instead of building (indexfile.go).
 type suffixes struct {
 	data []byte
 	sa   []int32
+	pre  *prefixRanges // nil for arrays too small to need it
+}
+
+// prefixRanges remembers, per two-byte prefix, the range of the suffix
+// array holding it, found on first use: a lookup then searches that range
+// (about a 65,000th of the array) instead of the whole array, and a
+// prefix absent from the array costs one load. It is filled lazily, not
+// stored in the index file, so opening stays as cheap as mapping.
+type prefixRanges struct {
+	once sync.Once
+	r    []atomic.Uint64 // known<<63 | lo<<32 | hi; 0 while not yet found
+}
+
+// prefixMinSuffixes is the array size from which prefixRanges pays for
+// its 512 KiB.
+const prefixMinSuffixes = 1 << 16
+
+func mkSuffixes(data []byte, sa []int32) suffixes {
+	x := suffixes{data: data, sa: sa}
+	if len(sa) >= prefixMinSuffixes {
+		x.pre = &prefixRanges{}
+	}
+	return x
 }
 
 // newSuffixes builds the suffix array of data with index/suffixarray (SA-IS)
@@ -33,7 +58,7 @@ func newSuffixes(data []byte) suffixes {
 	if err != nil {
 		panic(fmt.Sprintf("citations: index/suffixarray wrote what it cannot have: %v", err))
 	}
-	return suffixes{data: data, sa: sa}
+	return mkSuffixes(data, sa)
 }
 
 func decodeSuffixArray(b []byte, n int) ([]int32, error) {
@@ -87,8 +112,9 @@ func (x *suffixes) Lookup(s []byte, n int) []int {
 	if len(s) == 0 || n == 0 {
 		return nil
 	}
-	i := sort.Search(len(x.sa), func(i int) bool { return bytes.Compare(x.at(i), s) >= 0 })
-	j := i + sort.Search(len(x.sa)-i, func(j int) bool { return !bytes.HasPrefix(x.at(j+i), s) })
+	lo, hi := x.prefixRange(s)
+	i := lo + sort.Search(hi-lo, func(i int) bool { return bytes.Compare(x.at(lo+i), s) >= 0 })
+	j := x.prefixEnd(i, hi, s)
 	if n < 0 || j-i < n {
 		n = j - i
 	}
@@ -100,4 +126,52 @@ func (x *suffixes) Lookup(s []byte, n int) []int {
 		out[k] = min(max(int(x.sa[i+k]), 0), len(x.data)) // in range, damaged or not
 	}
 	return out
+}
+
+// Count is len(x.Lookup(s, n)), without making the offsets.
+func (x *suffixes) Count(s []byte, n int) int {
+	if len(s) == 0 || n == 0 {
+		return 0
+	}
+	lo, hi := x.prefixRange(s)
+	i := lo + sort.Search(hi-lo, func(i int) bool { return bytes.Compare(x.at(lo+i), s) >= 0 })
+	c := x.prefixEnd(i, hi, s) - i
+	if n >= 0 {
+		c = min(c, n)
+	}
+	return c
+}
+
+// prefixRange returns the range of the array whose suffixes start with
+// s's first two bytes (the whole array for a one-byte s or a small array).
+func (x *suffixes) prefixRange(s []byte) (lo, hi int) {
+	if x.pre == nil || len(s) < 2 {
+		return 0, len(x.sa)
+	}
+	x.pre.once.Do(func() { x.pre.r = make([]atomic.Uint64, 1<<16) })
+	e := &x.pre.r[int(s[0])<<8|int(s[1])]
+	if v := e.Load(); v != 0 {
+		return int(v >> 32 & (1<<31 - 1)), int(v & (1<<32 - 1))
+	}
+	p := s[:2]
+	lo = sort.Search(len(x.sa), func(i int) bool { return bytes.Compare(x.at(i), p) >= 0 })
+	hi = x.prefixEnd(lo, len(x.sa), p)
+	e.Store(1<<63 | uint64(lo)<<32 | uint64(hi)) // racing goroutines store the same
+	return lo, hi
+}
+
+// prefixEnd returns the first rank in [i, hi] whose suffix lacks prefix s,
+// every suffix ranked from i up to it having it. Occurrences are few, so it
+// gallops from i rather than searching up to hi.
+func (x *suffixes) prefixEnd(i, hi int, s []byte) int {
+	j, end := i, hi // every suffix in [i, j) has prefix s; the answer is in [j, end]
+	for step := 1; j < end; step *= 2 {
+		k := min(j+step, end) - 1
+		if !bytes.HasPrefix(x.at(k), s) {
+			end = k
+			break
+		}
+		j = k + 1
+	}
+	return j + sort.Search(end-j, func(m int) bool { return !bytes.HasPrefix(x.at(j+m), s) })
 }
