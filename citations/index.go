@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/textnorm"
@@ -89,6 +90,34 @@ type Index struct {
 	rawText func(p int) string
 	kept    []atomic.Int32 // pages kept, +1 (0: none), a ring
 	keepAt  atomic.Uint64
+	// fullSeg is, per page of an opened index, shard<<32 | segment+1 of
+	// the segment holding its whole normalized string (0: none, an empty
+	// page), which normString reads instead of normalizing the page.
+	fullSeg []uint64
+}
+
+// normString returns page p's normalized string: in an opened index, the
+// bytes its shard holds for it, so that a test of what the page contains
+// costs no normalization (and keeps no normalized page).
+func (ix *Index) normString(p int) string {
+	if ix.fullSeg == nil {
+		return ix.text(p).String()
+	}
+	v := ix.fullSeg[p]
+	if v == 0 {
+		return ""
+	}
+	sh := &ix.shards[v>>32]
+	k := int(v&(1<<32-1)) - 1
+	// Every segment is followed by one separator byte (a space or \f).
+	end := len(sh.data) - 1
+	if k+1 < len(sh.segs) {
+		end = int(sh.segs[k+1].at) - 1
+	}
+	if at := int(sh.segs[k].at); at <= end && end <= len(sh.data) {
+		return unsafe.String(unsafe.SliceData(sh.data[at:]), end-at)
+	}
+	return ix.text(p).String() // a damaged file: what its page text says
 }
 
 // text returns page p's normalized text.

@@ -490,6 +490,16 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		}
 		ix.shards = append(ix.shards, sh)
 	}
+	// A page's first segment is its whole text, the full fragment written
+	// before the excerpts across page breaks (Index.layout).
+	ix.fullSeg = make([]uint64, nPages)
+	for s := 0; r.err == nil && s < len(ix.shards); s++ {
+		for k, g := range ix.shards[s].segs {
+			if ix.fullSeg[g.page] == 0 && g.from == 0 {
+				ix.fullSeg[g.page] = uint64(s)<<32 | uint64(k+1)
+			}
+		}
+	}
 	for d := 0; r.err == nil && d < nDocs; d++ {
 		if e := &ix.docs[d]; nShards > 0 && e.regTo > len(ix.shards[e.shard].data) {
 			r.fail("document %d: region past its shard", d)

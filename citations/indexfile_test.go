@@ -89,6 +89,13 @@ func TestIndexFileSameAnswers(t *testing.T) {
 			}
 		}
 	}
+	// The opened index reads a page's normalized string from its shard
+	// (normString) instead of normalizing the page: the same string.
+	for p := range built.pages {
+		if got, want := opened.normString(p), built.text(p).String(); got != want {
+			t.Errorf("page %d: normalized string from the shard %q, normalized %q", p, got, want)
+		}
+	}
 	// With a cache of three pages, pages are dropped and normalized again
 	// all the time, by several goroutines at once: the answers stay.
 	defer func(n int) { textCache = n }(textCache)

@@ -150,7 +150,7 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 		}
 		pages = ix.pagesHolding(rarest)
 		for p := range pages {
-			text := ix.text(p).String()
+			text := ix.normString(p)
 			for _, u := range units {
 				if !strings.Contains(text, qs[u.from:u.to]) {
 					delete(pages, p)
