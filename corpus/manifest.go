@@ -127,7 +127,7 @@ func hashHex(digest string) (string, error) {
 	if !ok || len(h) != 64 {
 		return "", fmt.Errorf("bad digest %q: want blake3:<64 hex digits>", digest)
 	}
-	if _, err := hex.DecodeString(h); err != nil || strings.ToLower(h) != h {
+	if _, ok := digestBytes(digest); !ok { // lower-case hex, checked without allocating
 		return "", fmt.Errorf("bad digest %q: want blake3:<64 lower-case hex digits>", digest)
 	}
 	return h, nil
