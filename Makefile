@@ -79,7 +79,7 @@ fuzz-smoke:
 
 # Speed and memory, measured against the reference tools where installed.
 bench: build
-	$(GO) test -run=NONE -bench=. -benchmem ./pdftext/... ./textnorm/ ./typedqa/ ./citations/ ./grade/ ./metrics/ ./report/
+	$(GO) test -run=NONE -bench=. -benchmem ./pdftext/... ./textnorm/ ./typedqa/ ./citations/ ./corpus/ ./grade/ ./metrics/ ./report/
 	bin/citecheck-bench extract --citecheck bin/citecheck --corpus $(CORPUS) --jobs $(JOBS)
 	bin/citecheck-bench grade --citecheck bin/citecheck --grading $(GRADING) --attempts 10000,100000
 	rm -rf $(BENCHTMP) && bin/citecheck extract --out $(BENCHTMP) --jobs $(JOBS) $(CORPUS) > /dev/null || true

@@ -1,13 +1,17 @@
 package corpus
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -119,4 +123,85 @@ func TestSourcesDigestFromBytes(t *testing.T) {
 	if got := m2.sourcesDigestOf(changed); got != m2.SourcesDigest() || got == want {
 		t.Errorf("a changed manifest: %s, encoded again %s, before %s", got, m2.SourcesDigest(), want)
 	}
+}
+
+// BenchmarkCheckStored: opening a store and checking every stored page
+// text, alternative text and reading orders, as locate does on every run
+// with a stored index, over 2,000 pages in 100 documents (2,000 page
+// texts, 1,000 reading orders, 200 alternative texts): the per-file cost,
+// the files being small.
+func BenchmarkCheckStored(b *testing.B) {
+	in, dir := b.TempDir(), b.TempDir()
+	var paths []string
+	for d := range 100 {
+		p := filepath.Join(in, fmt.Sprintf("doc%03d.pdf", d))
+		if err := os.WriteFile(p, fmt.Appendf(nil, "%%PDF-1.4 %d", d), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	alt := strings.Replace(orderPage, "one", "onE", 1)
+	extract := func(context.Context, string, []byte) Extraction {
+		ex := Extraction{Status: StatusOK}
+		for p := range 20 {
+			pt := PageText{Text: orderPage}
+			if p%2 == 0 {
+				pt.Orders = []Order{layoutOrder()}
+			}
+			if p%10 == 0 {
+				pt.Alts = []string{alt}
+			}
+			ex.Pages = append(ex.Pages, pt)
+		}
+		return ex
+	}
+	if _, err := Build(context.Background(), dir, paths, BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}); err != nil {
+		b.Fatal(err)
+	}
+	open := func(b *testing.B) *Store {
+		st, err := Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return st
+	}
+	b.Run("CheckStored", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := open(b).CheckStored(func(*Document, int, []byte) error { return nil }); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// What locate did before CheckStored: each file through the readers,
+	// pages shared among GOMAXPROCS goroutines.
+	b.Run("readers", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			st := open(b)
+			docs := st.Manifest().Documents
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			for range runtime.GOMAXPROCS(0) {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := int(next.Add(1)) - 1; i < len(docs)*20; i = int(next.Add(1)) - 1 {
+						d, p := &docs[i/20], i%20+1
+						_, err := st.Text(d, p)
+						if err == nil {
+							_, err = st.AltTexts(d, p)
+						}
+						if err == nil {
+							err = st.CheckOrders(d, p)
+						}
+						if err != nil {
+							b.Error(err)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+		}
+	})
 }
