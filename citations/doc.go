@@ -29,9 +29,9 @@
 // answers every query exactly as the index written (TestIndexFileSameAnswers).
 // OpenIndex refuses another version or profile (ErrIndexFormat,
 // ErrIndexStale), another digest (ErrIndexStale) and, given the file's
-// hash, changed bytes (ErrIndexIntegrity, an ErrIntegrity). The citecheck
-// verbs store it in the corpus (corpus.Store.WriteQuoteIndex) and open it
-// from there.
+// hash, changed bytes (ErrIndexIntegrity, an ErrIntegrity). StoreIndex
+// stores it in a corpus (corpus.Store.WriteQuoteIndex) and OpenStored opens
+// it from there, checking the stored texts and the file's hash first.
 //
 // # Units
 //

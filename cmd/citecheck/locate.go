@@ -3,14 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -187,65 +185,25 @@ func openCorpus(dir string) (*corpus.Store, error) {
 // builds an index (see openIndex and citecheck-locbench).
 const indexGCPercent = 50
 
-// openIndex opens a corpus and its quote index: the one stored in the
-// corpus (built by extract, import-text or merge), mapped, or, for a
-// corpus stored without one, an index built here. A stored index that is
-// stale, missing or of another size or format is refused (exit 3), never
-// rebuilt: inside a frozen evaluation the corpus must not change.
+// openIndex opens a corpus and its quote index (citations.OpenStored).
 func openIndex(verb, dir string) (*citations.Index, error) {
 	store, err := openCorpus(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", verb, err)
 	}
-	if _, path, ok, err := store.QuoteIndexPath(); ok {
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", verb, err)
-		}
-		b, err := citations.MapFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", verb, err)
-		}
-		ix, err := citations.OpenIndex(b, sourcesKey(store), "")
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w: %w", verb, path, corpus.ErrQuoteIndex, err)
-		}
-		if err := checkStoredTexts(store, ix); err != nil {
-			return nil, fmt.Errorf("%s: %w", verb, err)
-		}
-		return ix, nil
+	if !citations.HasStoredIndex(store) {
+		// The index is most of the live heap, and its build allocates
+		// transient buffers as large again; collecting at 50% growth
+		// instead of 100% cut the peak memory of a ten-times corpus from
+		// 1139 to 898 MiB at no cost in time (citecheck-locbench --scale
+		// 10). It stays set for the rest of the verb.
+		debug.SetGCPercent(indexGCPercent)
 	}
-	// The index is most of the live heap, and its build allocates
-	// transient buffers as large again; collecting at 50% growth instead
-	// of 100% cut the peak memory of a ten-times corpus from 1139 to 898
-	// MiB at no cost in time (citecheck-locbench --scale 10). It stays set
-	// for the rest of the verb.
-	debug.SetGCPercent(indexGCPercent)
-	ix, err := citations.NewIndex(store, citations.Options{})
+	ix, err := citations.OpenStored(store)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", verb, err)
 	}
 	return ix, nil
-}
-
-// checkStoredTexts checks every stored page text, alternative text and
-// reading-orders file against the manifest's hash, as building an index
-// checked them, so that a changed one is refused as it was before indexes
-// were stored; a page text that differs from the index's copy is a changed
-// index. The first fault in document and page order is returned.
-func checkStoredTexts(store *corpus.Store, ix *citations.Index) error {
-	return store.CheckStored(func(d *corpus.Document, p int, text []byte) error {
-		if stored, ok := ix.PageText(d.Name, p); !ok || stored != string(text) {
-			return fmt.Errorf("%s page %d: %w: the index holds another text", d.Name, p, corpus.ErrQuoteIndex)
-		}
-		return nil
-	})
-}
-
-// sourcesKey is the digest binding a stored index to the manifest's texts.
-func sourcesKey(store *corpus.Store) [32]byte {
-	var k [32]byte
-	hex.Decode(k[:], []byte(strings.TrimPrefix(store.SourcesDigest(), "blake3:")))
-	return k
 }
 
 // storeIndex builds the corpus's quote index and stores it there, after
@@ -255,17 +213,9 @@ func storeIndex(verb, dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", verb, err)
 	}
-	if _, _, ok, err := store.QuoteIndexPath(); ok && err == nil && store.CheckQuoteIndex() == nil {
-		return nil // built from these very texts, and unchanged since
-	}
 	debug.SetGCPercent(indexGCPercent)
 	defer debug.SetGCPercent(100)
-	ix, err := citations.NewIndex(store, citations.Options{})
-	if err != nil {
-		return fmt.Errorf("%s: quote index: %w", verb, err)
-	}
-	key := sourcesKey(store)
-	if err := store.WriteQuoteIndex(citations.IndexFormat, func(w io.Writer) error { return citations.WriteIndex(w, ix, key) }); err != nil {
+	if err := citations.StoreIndex(store); err != nil {
 		return fmt.Errorf("%s: quote index: %w", verb, err)
 	}
 	return nil

@@ -86,6 +86,12 @@ func TestStoredQuoteIndex(t *testing.T) {
 	if code != exitIntegrity || !strings.Contains(out, "quote-index "+q.File) {
 		t.Errorf("freeze --verify of an edited index: exit %d\n%s", code, out)
 	}
+	// The reading verbs hash it whole too: an edit that keeps the file's
+	// structure would otherwise give wrong answers.
+	refused("an index edited in place, its size kept", "it hashes to")
+	if _, errOut, code := runCLI(t, "audit", "--corpus", c, filepath.Join("..", "..", "fixtures", "citations", "run.jsonl")); code != exitIntegrity || !strings.Contains(errOut, "it hashes to") {
+		t.Errorf("audit of an edited index: exit %d, stderr %q", code, errOut)
+	}
 
 	// extract again: the PDFs did not change, so the manifest stays; the
 	// edited index does not check, so it is built again, to the same bytes.
