@@ -1,5 +1,12 @@
 package citations
 
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+)
+
 // LocateAll locates every query on workers goroutines (0: GOMAXPROCS) and
 // returns the results in the queries' order. An Index is immutable and
 // Locate reads nothing else, so each result is what Locate returns for its
@@ -8,4 +15,43 @@ func (ix *Index) LocateAll(qs []Query, workers int) []Result {
 	out := make([]Result, len(qs))
 	parallel(len(qs), workers, func(i int) { out[i] = ix.Locate(qs[i]) })
 	return out
+}
+
+// locateBatch is how many requests WriteLocated locates before writing
+// their records: output starts early and memory stays flat in the input's
+// size.
+const locateBatch = 1024
+
+// WriteLocated locates each request on workers goroutines (0: GOMAXPROCS)
+// and writes its record (NewLocateRecord) as a line of JSON, in the
+// requests' order: the same bytes for every workers. It reports whether
+// every result was clean (Result.Clean).
+func (ix *Index) WriteLocated(w io.Writer, reqs []LocateRequest, workers int) (bool, error) {
+	bw := bufio.NewWriter(w)
+	clean := true
+	lines := make([][]byte, min(locateBatch, len(reqs)))
+	dirty := make([]bool, len(lines))
+	errs := make([]error, len(lines))
+	for at := 0; at < len(reqs); at += locateBatch {
+		batch := reqs[at:min(at+locateBatch, len(reqs))]
+		parallel(len(batch), workers, func(i int) {
+			r := ix.Locate(batch[i].Query())
+			dirty[i] = !r.Clean()
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			errs[i] = enc.Encode(NewLocateRecord(batch[i].ID, r))
+			lines[i] = buf.Bytes()
+		})
+		for i := range batch {
+			if errs[i] != nil {
+				return false, errs[i]
+			}
+			clean = clean && !dirty[i]
+			if _, err := bw.Write(lines[i]); err != nil {
+				return false, err
+			}
+		}
+	}
+	return clean, bw.Flush()
 }

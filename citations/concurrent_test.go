@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"strings"
@@ -92,6 +93,48 @@ func TestAuditWorkersSameReport(t *testing.T) {
 	for _, workers := range []int{0, 3, 8} {
 		if got := ix.AuditWorkers(runs, workers); !reflect.DeepEqual(got, want) {
 			t.Errorf("workers %d: the report differs from the sequential one", workers)
+		}
+	}
+}
+
+// TestWriteLocatedSameBytes: located on several goroutines, in batches,
+// the records are the bytes of one goroutine's run, in input order, and
+// the clean verdict the same; more requests than a batch holds.
+func TestWriteLocatedSameBytes(t *testing.T) {
+	srcs := demoSources()
+	ix, err := Build(srcs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reqs []LocateRequest
+	for len(reqs) < 2*locateBatch+100 {
+		for _, s := range srcs {
+			for p, sp := range s.Pages {
+				w := strings.Fields(sp.Text)
+				for i := 0; i+6 <= len(w); i += 3 {
+					q := strings.Join(w[i:i+6], " ")
+					if len(reqs)%4 == 3 {
+						q = strings.ReplaceAll(q, "1", "4") // some quotes not found
+					}
+					page := p + 1 + len(reqs)%2 // every other on the wrong page
+					reqs = append(reqs, LocateRequest{ID: fmt.Sprint(len(reqs)), Document: s.Name, Quote: q, Page: &page})
+				}
+			}
+		}
+	}
+	var want bytes.Buffer
+	wantClean, err := ix.WriteLocated(&want, reqs, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(want.Bytes(), []byte("\n")); n != len(reqs) {
+		t.Fatalf("%d records for %d requests", n, len(reqs))
+	}
+	for _, workers := range []int{2, 5} {
+		var got bytes.Buffer
+		clean, err := ix.WriteLocated(&got, reqs, workers)
+		if err != nil || clean != wantClean || !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("workers %d: err %v, clean %v (want %v), output equal %v", workers, err, clean, wantClean, bytes.Equal(got.Bytes(), want.Bytes()))
 		}
 	}
 }

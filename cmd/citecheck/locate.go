@@ -1,16 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/debug"
-	"sync"
-	"sync/atomic"
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
@@ -91,66 +85,10 @@ func runLocate(e *env, args []string) error {
 }
 
 // writeLocate writes one output record per request, in order, and
-// reports whether every quote was unique (on its page, when one was given).
-// Quotes are located on GOMAXPROCS goroutines.
+// reports whether every quote was unique (on its page, when one was
+// given). Quotes are located on GOMAXPROCS goroutines.
 func writeLocate(w io.Writer, ix *citations.Index, reqs []citations.LocateRequest) (bool, error) {
-	return writeLocateWorkers(w, ix, reqs, 0)
-}
-
-// locateBatch is how many requests are located before their records are
-// written: output starts early and memory stays flat in the input's size.
-const locateBatch = 1024
-
-// writeLocateWorkers is writeLocate on workers goroutines (0: GOMAXPROCS).
-// Each record is encoded by the goroutine that located it and written in
-// input order, so the output is the same bytes for every workers.
-func writeLocateWorkers(w io.Writer, ix *citations.Index, reqs []citations.LocateRequest, workers int) (bool, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	bw := bufio.NewWriter(w)
-	clean := true
-	lines := make([][]byte, min(locateBatch, len(reqs)))
-	dirty := make([]bool, len(lines))
-	errs := make([]error, len(lines))
-	for at := 0; at < len(reqs); at += locateBatch {
-		batch := reqs[at:min(at+locateBatch, len(reqs))]
-		var wg sync.WaitGroup
-		var next atomic.Int64
-		for range min(workers, len(batch)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var buf bytes.Buffer
-				enc := json.NewEncoder(&buf)
-				enc.SetEscapeHTML(false)
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= len(batch) {
-						return
-					}
-					r := ix.Locate(batch[i].Query())
-					dirty[i] = !r.Clean()
-					buf.Reset()
-					errs[i] = enc.Encode(citations.NewLocateRecord(batch[i].ID, r))
-					lines[i] = append(lines[i][:0], buf.Bytes()...)
-				}
-			}()
-		}
-		wg.Wait()
-		for i := range batch {
-			if errs[i] != nil {
-				return false, errs[i]
-			}
-			if dirty[i] {
-				clean = false
-			}
-			if _, err := bw.Write(lines[i]); err != nil {
-				return false, err
-			}
-		}
-	}
-	return clean, bw.Flush()
+	return ix.WriteLocated(w, reqs, 0)
 }
 
 // readInput opens path ("-" is stdin, named "stdin" in errors) and hands

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/citecheck/citecheck/citations"
-	"github.com/citecheck/citecheck/fixtures"
 )
 
 // TestLocateAndAudit extracts the demo PDFs once and runs locate and audit
@@ -116,52 +111,4 @@ func TestLocateAndAudit(t *testing.T) {
 			checkGolden(t, verb+"/help.txt", []byte(out))
 		}
 	})
-}
-
-// TestLocateConcurrentSameBytes: locate's output on several goroutines is
-// byte for byte the sequential output, across batches (issue 17, item 3).
-func TestLocateConcurrentSameBytes(t *testing.T) {
-	var srcs []citations.Source
-	for _, d := range fixtures.Demo() {
-		s := citations.Source{Name: d.Name}
-		for _, lines := range d.Pages {
-			s.Pages = append(s.Pages, citations.SourcePage{Text: strings.Join(lines, "\n")})
-		}
-		srcs = append(srcs, s)
-	}
-	ix, err := citations.Build(srcs, citations.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var reqs []citations.LocateRequest
-	for len(reqs) < 2*locateBatch+100 {
-		for _, s := range srcs {
-			for p, sp := range s.Pages {
-				w := strings.Fields(sp.Text)
-				for i := 0; i+6 <= len(w); i += 3 {
-					q := strings.Join(w[i:i+6], " ")
-					if len(reqs)%4 == 3 {
-						q = strings.ReplaceAll(q, "1", "4") // some quotes not found
-					}
-					page := p + 1 + len(reqs)%2 // every other on the wrong page
-					reqs = append(reqs, citations.LocateRequest{ID: fmt.Sprint(len(reqs)), Document: s.Name, Quote: q, Page: &page})
-				}
-			}
-		}
-	}
-	var want bytes.Buffer
-	wantClean, err := writeLocateWorkers(&want, ix, reqs, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := bytes.Count(want.Bytes(), []byte("\n")); n != len(reqs) {
-		t.Fatalf("%d records for %d requests", n, len(reqs))
-	}
-	for _, workers := range []int{2, 5} {
-		var got bytes.Buffer
-		clean, err := writeLocateWorkers(&got, ix, reqs, workers)
-		if err != nil || clean != wantClean || !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Errorf("workers %d: err %v, clean %v (want %v), output equal %v", workers, err, clean, wantClean, bytes.Equal(got.Bytes(), want.Bytes()))
-		}
-	}
 }
