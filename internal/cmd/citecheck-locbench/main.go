@@ -115,19 +115,25 @@ func run(stdout io.Writer, args []string) error {
 		}
 		return persist(stdout, ix, qs, *indexFile, *workers, childArgs...)
 	}
-	w := *workers
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
-	results := make([]citations.Result, len(qs))
-	t0 = time.Now()
-	c0 := cpuTime()
-	locateAll(ix, qs, results, w)
-	el := time.Since(t0)
-	fmt.Fprintf(stdout, "locate: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
-	report(stdout, qs, results)
+	timeLocate(stdout, "locate", ix, qs, *workers)
 	fmt.Fprintf(stdout, "peak memory (VmHWM): %s\n", vmHWM())
 	return nil
+}
+
+// timeLocate locates every quote on workers goroutines (0: GOMAXPROCS),
+// prints the rate under label and the report, and returns the results.
+func timeLocate(stdout io.Writer, label string, ix *citations.Index, qs []quote, workers int) []citations.Result {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]citations.Result, len(qs))
+	t0 := time.Now()
+	c0 := cpuTime()
+	locateAll(ix, qs, results, workers)
+	el := time.Since(t0)
+	fmt.Fprintf(stdout, "%s: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", label, len(qs), el.Seconds(), workers, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
+	report(stdout, qs, results)
+	return results
 }
 
 func locateAll(ix *citations.Index, qs []quote, out []citations.Result, workers int) {

@@ -115,22 +115,12 @@ func runOpened(stdout io.Writer, path string, workers int) error {
 	_ = first
 	fmt.Fprintf(stdout, "opened (mapped, structure checked): %.1f ms; first quote located %.1f ms later; resident then %s (%s before opening)\n",
 		ms(opened), ms(firstQ), vmStatus("VmRSS"), base)
-	w := workers
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
-	results := make([]citations.Result, len(qs))
-	t0 = time.Now()
-	c0 := cpuTime()
-	locateAll(ix, qs, results, w)
-	el := time.Since(t0)
-	fmt.Fprintf(stdout, "locate from the opened index: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
-	report(stdout, qs, results)
+	results := timeLocate(stdout, "locate from the opened index", ix, qs, workers)
 	var mem runtime.MemStats
 	runtime.ReadMemStats(&mem)
 	fmt.Fprintf(stdout, "opened index process: peak memory (VmHWM) %s, resident now (VmRSS) %s: %s of the mapped file (RssFile), %s of heap and stacks (RssAnon; Go heap in use %.0f MiB, the 100,000 results included)\n",
 		vmHWM(), vmStatus("VmRSS"), vmStatus("RssFile"), vmStatus("RssAnon"), float64(mem.HeapAlloc)/(1<<20))
-	results = nil
+	runtime.KeepAlive(results) // counted above, collected below
 	runtime.GC()
 	debug.FreeOSMemory()
 	runtime.ReadMemStats(&mem)
