@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,8 +13,6 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/zeebo/blake3"
 )
 
 // Extraction is what an ExtractFunc found in one PDF.
@@ -395,7 +392,7 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 	}
 	doc.Bytes = size
 	if data == nil {
-		doc.BLAKE3, err = hashFile(j.path)
+		_, doc.BLAKE3, err = HashFile(j.path)
 		if err != nil {
 			return doc, fmt.Errorf("%s: %w", j.path, err)
 		}
@@ -580,19 +577,6 @@ func readCapped(path string, limit int64) ([]byte, int64, error) {
 		}
 	}
 	return b, int64(len(b)), nil
-}
-
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := blake3.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return "blake3:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // removeUnreferencedTexts deletes page-text folders no document refers to,

@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -119,6 +121,22 @@ func (m *Manifest) Document(name string) (*Document, bool) {
 func Hash(b []byte) string {
 	sum := blake3.Sum256(b)
 	return "blake3:" + hex.EncodeToString(sum[:])
+}
+
+// HashFile returns a file's size and the BLAKE3-256 digest of its bytes,
+// written as Hash writes it, streaming the file rather than reading it whole.
+func HashFile(path string) (size int64, digest string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	h := blake3.New()
+	size, err = io.Copy(h, f)
+	if err != nil {
+		return 0, "", err
+	}
+	return size, "blake3:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // hashHex returns the hex part of a "blake3:<hex>" digest.

@@ -5,7 +5,6 @@ import (
 
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +14,6 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/spans"
-	"github.com/zeebo/blake3"
 )
 
 // Inputs names what a lock freezes.
@@ -128,7 +126,7 @@ func Build(in Inputs) (*Frozen, error) {
 			add("text", d.Name, strconv.FormatInt(d.Bytes, 10), d.BLAKE3, fr)
 		} else {
 			pdfPath := filepath.Join(in.CorpusDir, filepath.FromSlash(d.Source))
-			size, sum, err := hashFile(pdfPath)
+			size, sum, err := corpus.HashFile(pdfPath)
 			if err != nil {
 				return nil, fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
 			}
@@ -262,21 +260,6 @@ func MatchPlan(p *plan.Plan, ref *spans.Reference) error {
 // orderHash hashes one repetition's order: the ids, one per line.
 func orderHash(o plan.Order) string {
 	return corpus.Hash([]byte(strings.Join(o.Questions, "\n") + "\n"))
-}
-
-// hashFile returns a file's size and BLAKE3 digest, streaming it.
-func hashFile(path string) (int64, string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, "", err
-	}
-	defer f.Close()
-	h := blake3.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return 0, "", err
-	}
-	return n, "blake3:" + fmt.Sprintf("%x", h.Sum(nil)), nil
 }
 
 func plural(n int, word string) string {

@@ -188,7 +188,7 @@ func (c *checker) corpus() {
 		frozenDocs[name] = true
 		c.rep.PDFs++
 		in := "pdf " + name
-		gotSize, gotSum, err := hashFile(c.path(rel))
+		gotSize, gotSum, err := corpus.HashFile(c.path(rel))
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			c.change(in, "missing: no file at %s", rel)
