@@ -1,8 +1,6 @@
 package metrics
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,15 +69,11 @@ func decodeResult(data []byte) (*grade.Result, *inputerr.Error) {
 	if k := v.Missing("arm", "session", "question", "attempt", "kind"); k != "" {
 		return nil, &inputerr.Error{Field: k, Err: fmt.Errorf("%w: missing", ErrResult)}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	d := resultDecoder{TreeDecoder: strictjson.TreeDecoder{Data: data}}
 	var r grade.Result
-	if err := dec.Decode(&r); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return nil, &inputerr.Error{Field: te.Field, Err: fmt.Errorf("%w: expected %s, found JSON %s", ErrResult, te.Type, te.Value)}
-		}
-		return nil, &inputerr.Error{Err: fmt.Errorf("%w: %s", ErrResult, err)}
+	d.result(v, &r)
+	if path, err := d.fault(); err != nil {
+		return nil, &inputerr.Error{Field: path, Err: err}
 	}
 	if ferr := checkResult(&r); ferr != nil {
 		return nil, ferr
