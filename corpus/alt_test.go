@@ -42,7 +42,7 @@ func TestStoreAlts(t *testing.T) {
 	}
 	pdf := filepath.Join(t.TempDir(), "a.pdf")
 	os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644)
-	opts := BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}
+	opts := BuildOptions{Extractor: ExtractorID{Name: "test", Version: "1"}, Extract: extract}
 	if _, err := Build(context.Background(), dir, []string{pdf}, opts); err != nil {
 		t.Fatal(err)
 	}

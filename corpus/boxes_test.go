@@ -88,7 +88,7 @@ func TestStoreBoxes(t *testing.T) {
 	}
 	pdf := filepath.Join(t.TempDir(), "a.pdf")
 	os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644)
-	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}); err != nil {
+	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: ExtractorID{Name: "test", Version: "1"}, Extract: extract}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := Open(dir)

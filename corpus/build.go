@@ -40,7 +40,7 @@ type ExtractFunc func(ctx context.Context, name string, pdf []byte) Extraction
 
 // BuildOptions configures Build.
 type BuildOptions struct {
-	Extractor Extractor   // recorded in the manifest; a change re-extracts everything
+	Extractor ExtractorID // recorded in the manifest; a change re-extracts everything
 	Extract   ExtractFunc // required
 	Jobs      int         // parallel extractions; 1 when < 1
 	// MaxFileBytes is the largest PDF read; a larger one is recorded as
@@ -233,7 +233,7 @@ func jobNames(jobs []job) map[string]bool {
 // not named this time when old was made by the same extractor. It is
 // written last and atomically; page texts no document refers to any more
 // are removed after it.
-func commit(dir string, old *Manifest, ext Extractor, named map[string]bool, docs []Document) error {
+func commit(dir string, old *Manifest, ext ExtractorID, named map[string]bool, docs []Document) error {
 	m := &Manifest{Format: Format, Extractor: ext}
 	if old != nil && old.Extractor.Equal(ext) {
 		// Documents not named this time stay, unless an input replaced them.
@@ -293,7 +293,7 @@ type job struct {
 }
 
 // plan names every input and refuses name clashes before any work starts.
-func plan(absDir string, files []string, old *Manifest, ext Extractor) ([]job, error) {
+func plan(absDir string, files []string, old *Manifest, ext ExtractorID) ([]job, error) {
 	jobs := make([]job, 0, len(files))
 	for _, f := range files {
 		abs, err := filepath.Abs(f)
@@ -332,7 +332,7 @@ type clash struct {
 // sorted by description: inputs whose names differ at most in case, and an
 // input whose name is already in old from another source. For the other
 // inputs already in old, ok and from the same extractor, it sets reuse.
-func checkNames(jobs []job, old *Manifest, ext Extractor) []clash {
+func checkNames(jobs []job, old *Manifest, ext ExtractorID) []clash {
 	slices.SortStableFunc(jobs, func(a, b job) int { return strings.Compare(a.name, b.name) })
 
 	// Names that differ only in case clash too: a reference naming "a.pdf"

@@ -155,7 +155,7 @@ func BenchmarkCheckStored(b *testing.B) {
 		}
 		return ex
 	}
-	if _, err := Build(context.Background(), dir, paths, BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}); err != nil {
+	if _, err := Build(context.Background(), dir, paths, BuildOptions{Extractor: ExtractorID{Name: "test", Version: "1"}, Extract: extract}); err != nil {
 		b.Fatal(err)
 	}
 	open := func(b *testing.B) *Store {

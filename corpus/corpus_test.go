@@ -32,7 +32,7 @@ func (f *fakeExtractor) extract(_ context.Context, name string, pdf []byte) Extr
 	return ex
 }
 
-var testExtractor = Extractor{Name: "fake", Version: "1", Limits: map[string]int64{"timeout_ms": 1000}}
+var testExtractor = ExtractorID{Name: "fake", Version: "1", Limits: map[string]int64{"timeout_ms": 1000}}
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
@@ -226,7 +226,7 @@ func storeWithEveryFile(tb testing.TB) string {
 	if err := os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}); err != nil {
+	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: ExtractorID{Name: "test", Version: "1"}, Extract: extract}); err != nil {
 		tb.Fatal(err)
 	}
 	return dir

@@ -141,7 +141,7 @@
 //     example "text:../pages/supplier-qa.pdf". "freeze" re-hashes that
 //     folder as it re-hashes a PDF (ReadTextDocument).
 //   - The manifest's extractor is {"name": "citecheck-import-text",
-//     "version": "1", "limits": {}} (TextExtractor). A corpus is built from
+//     "version": "1", "limits": {}} (TextExtractorID). A corpus is built from
 //     PDFs or from page texts, never both: ImportText into a corpus made by
 //     Build, and Build into one made by ImportText, are refused with
 //     ErrMixedCorpus, and a manifest whose sources do not all match its

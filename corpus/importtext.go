@@ -21,9 +21,9 @@ const (
 	TextExtractorVersion = "1"
 )
 
-// TextExtractor returns the Extractor of a corpus made by ImportText.
-func TextExtractor() Extractor {
-	return Extractor{Name: TextExtractorName, Version: TextExtractorVersion, Limits: map[string]int64{}}
+// TextExtractorID returns the ExtractorID of a corpus made by ImportText.
+func TextExtractorID() ExtractorID {
+	return ExtractorID{Name: TextExtractorName, Version: TextExtractorVersion, Limits: map[string]int64{}}
 }
 
 // TextSourcePrefix starts the Source of every document imported from page
@@ -244,7 +244,7 @@ func readTextPage(path string, opts ImportOptions) ([]byte, error) {
 // every input fault is an *ImportError, and nothing is written unless every
 // input is sound.
 func ImportText(dir string, inputs []string, opts ImportOptions) (*Report, error) {
-	ext := TextExtractor()
+	ext := TextExtractorID()
 	old, err := existingManifest(dir)
 	if errors.Is(err, ErrNotCorpus) {
 		return nil, importErr(dir, fmt.Errorf("%w: it is not empty and has no %s", ErrNotCorpus, ManifestFile))

@@ -275,8 +275,8 @@ func TestImportTextRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := store.Manifest()
-	if !m.Extractor.Equal(TextExtractor()) || m.Extractor.Limits == nil {
-		t.Errorf("extractor %+v, want %+v", m.Extractor, TextExtractor())
+	if !m.Extractor.Equal(TextExtractorID()) || m.Extractor.Limits == nil {
+		t.Errorf("extractor %+v, want %+v", m.Extractor, TextExtractorID())
 	}
 	raw, _ := os.ReadFile(filepath.Join(out, ManifestFile))
 	if !bytes.Contains(raw, []byte(`"name": "citecheck-import-text",`)) || !bytes.Contains(raw, []byte(`"limits": {}`)) {
@@ -460,8 +460,8 @@ func TestBuildRefusesTextCorpus(t *testing.T) {
 
 func TestManifestTextSources(t *testing.T) {
 	// An empty limits map round-trips through encoding, decoding and
-	// validation, and stays equal to TextExtractor's.
-	m := &Manifest{Format: Format, Extractor: TextExtractor(), Documents: []Document{{
+	// validation, and stays equal to TextExtractorID's.
+	m := &Manifest{Format: Format, Extractor: TextExtractorID(), Documents: []Document{{
 		Name: "a.pdf", Source: "text:../pages/a.pdf", Bytes: 1, BLAKE3: independentHash("a"), Status: StatusOK, PageCount: 1,
 		Pages: []Page{{Page: 1, BLAKE3: Hash([]byte("a")), Chars: 1}},
 	}}}
@@ -473,7 +473,7 @@ func TestManifestTextSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Extractor.Equal(TextExtractor()) || got.Extractor.Limits == nil {
+	if !got.Extractor.Equal(TextExtractorID()) || got.Extractor.Limits == nil {
 		t.Errorf("extractor after a round trip: %+v", got.Extractor)
 	}
 	if b2, _ := encodeManifest(got); !bytes.Equal(b, b2) {

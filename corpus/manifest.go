@@ -46,17 +46,19 @@ const (
 
 // Manifest describes a corpus folder.
 type Manifest struct {
-	Format    string     `json:"format"`
-	Extractor Extractor  `json:"extractor"`
-	Documents []Document `json:"documents"` // sorted by Name
+	Format    string      `json:"format"`
+	Extractor ExtractorID `json:"extractor"`
+	Documents []Document  `json:"documents"` // sorted by Name
 	// QuoteIndex records the stored quote index (quoteindex.go), when one
 	// was built from these documents' texts.
 	QuoteIndex *QuoteIndex `json:"quote_index,omitempty"`
 }
 
-// Extractor identifies the text extractor and the limits it ran under.
-// Offsets into page texts are only comparable under the same Extractor.
-type Extractor struct {
+// ExtractorID names the text extractor that made a corpus's page texts
+// (name and version) and the limits it ran under: not the extractor, the
+// record of which one ran. Offsets into page texts are only comparable
+// under equal ExtractorIDs.
+type ExtractorID struct {
 	Name    string           `json:"name"`
 	Version string           `json:"version"`
 	Limits  map[string]int64 `json:"limits"`
@@ -64,10 +66,10 @@ type Extractor struct {
 
 // fromText reports whether e is ImportText's: the corpus holds page texts
 // imported as they are, not extracted from PDFs.
-func (e Extractor) fromText() bool { return e.Name == TextExtractorName }
+func (e ExtractorID) fromText() bool { return e.Name == TextExtractorName }
 
 // Equal reports whether two extractors would produce the same texts.
-func (e Extractor) Equal(o Extractor) bool {
+func (e ExtractorID) Equal(o ExtractorID) bool {
 	if e.Name != o.Name || e.Version != o.Version || len(e.Limits) != len(o.Limits) {
 		return false
 	}

@@ -107,7 +107,7 @@ func TestStoreOrders(t *testing.T) {
 	}
 	pdf := filepath.Join(t.TempDir(), "a.pdf")
 	require.NoError(t, os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644))
-	opts := BuildOptions{Extractor: Extractor{Name: "test", Version: "1"}, Extract: extract}
+	opts := BuildOptions{Extractor: ExtractorID{Name: "test", Version: "1"}, Extract: extract}
 	_, err := Build(context.Background(), dir, []string{pdf}, opts)
 	require.NoError(t, err)
 	st, err := Open(dir)

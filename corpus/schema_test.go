@@ -95,7 +95,7 @@ func builtStore(t *testing.T) string {
 	}
 	dir := t.TempDir()
 	if _, err := corpus.Build(context.Background(), dir, paths, corpus.BuildOptions{
-		Extractor: corpus.Extractor{Name: "citecheck-pdftext", Version: "test", Limits: map[string]int64{"timeout_ms": 30000}},
+		Extractor: corpus.ExtractorID{Name: "citecheck-pdftext", Version: "test", Limits: map[string]int64{"timeout_ms": 30000}},
 		Extract:   extract}); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestManifestSchema(t *testing.T) {
 		object map[string]any
 	}{
 		{corpus.Manifest{}, tree},
-		{corpus.Extractor{}, obj("properties", "extractor")},
+		{corpus.ExtractorID{}, obj("properties", "extractor")},
 		{corpus.Document{}, obj("$defs", "document")},
 		{corpus.Page{}, obj("$defs", "page")},
 	} {

@@ -79,7 +79,7 @@ type ShardManifest struct {
 	// sources in its manifest are relative to it, so the shard may be
 	// moved (from a node's scratch disk to shared storage) before Merge.
 	Folder    string       `json:"folder"`
-	Extractor Extractor    `json:"extractor"`
+	Extractor ExtractorID  `json:"extractor"`
 	Inputs    []ShardInput `json:"inputs"` // sorted by name
 }
 
@@ -146,7 +146,7 @@ func checkShardStore(dir string, old *Manifest, shard Shard) error {
 
 // writeShardManifest writes the shard manifest of a shard's build: every
 // input's name, size, hash and shard.
-func writeShardManifest(dir string, shard Shard, ext Extractor, docs []Document) error {
+func writeShardManifest(dir string, shard Shard, ext ExtractorID, docs []Document) error {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -444,7 +444,7 @@ func checkShards(stores []*shardStore) ([]Document, []*shardStore, error) {
 
 // extractorDiff says how extractor a differs from b: name and version,
 // and the limits that differ.
-func extractorDiff(a, b Extractor) string {
+func extractorDiff(a, b ExtractorID) string {
 	var diffs []string
 	if a.Name != b.Name || a.Version != b.Version {
 		diffs = append(diffs, fmt.Sprintf("%s %s against %s %s", a.Name, a.Version, b.Name, b.Version))

@@ -26,7 +26,7 @@ func TestShardManifestSchema(t *testing.T) {
 	}
 	files, err := corpus.Inputs([]string{in})
 	require.NoError(t, err)
-	ext := corpus.Extractor{Name: "fake", Version: "1", Limits: map[string]int64{"timeout_ms": 1000}}
+	ext := corpus.ExtractorID{Name: "fake", Version: "1", Limits: map[string]int64{"timeout_ms": 1000}}
 	extract := func(context.Context, string, []byte) corpus.Extraction {
 		return corpus.Extraction{Status: corpus.StatusOK, Pages: []corpus.PageText{{Text: "page"}}}
 	}

@@ -63,7 +63,7 @@ func shardInputs(t *testing.T, root string, n int) string {
 	return in
 }
 
-func buildWith(t *testing.T, out string, in []string, shard Shard, ext Extractor) (*Report, error) {
+func buildWith(t *testing.T, out string, in []string, shard Shard, ext ExtractorID) (*Report, error) {
 	t.Helper()
 	files, err := Inputs(in)
 	require.NoError(t, err)
@@ -191,7 +191,7 @@ func TestParseShard(t *testing.T) {
 func TestMergeRefuses(t *testing.T) {
 	root := t.TempDir()
 	in := shardInputs(t, root, 12)
-	shards := func(name string, n int, ext Extractor) []string {
+	shards := func(name string, n int, ext ExtractorID) []string {
 		var dirs []string
 		for k := range n {
 			dir := filepath.Join(root, name, fmt.Sprint(k))
@@ -204,7 +204,7 @@ func TestMergeRefuses(t *testing.T) {
 	four := shards("four", 4, testExtractor)
 	newer := testExtractor
 	newer.Version = "2"
-	otherLimits := Extractor{Name: testExtractor.Name, Version: testExtractor.Version, Limits: map[string]int64{"timeout_ms": 5000}}
+	otherLimits := ExtractorID{Name: testExtractor.Name, Version: testExtractor.Version, Limits: map[string]int64{"timeout_ms": 5000}}
 	v2 := shards("v2", 4, newer)
 	limits := shards("limits", 4, otherLimits)
 	three := shards("three", 3, testExtractor)

@@ -130,7 +130,7 @@ func TestFidelityRatchet(t *testing.T) {
 	}
 	store := t.TempDir()
 	r := testRunner(t, "extract", Limits{})
-	if _, err := corpus.Build(context.Background(), store, files, corpus.BuildOptions{Extractor: r.Extractor(), Extract: r.Extract, Jobs: 2}); err != nil {
+	if _, err := corpus.Build(context.Background(), store, files, corpus.BuildOptions{Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: 2}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := corpus.Open(store)

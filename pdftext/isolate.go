@@ -68,10 +68,11 @@ const DefaultWorkerDocuments = 100
 // workerIdle is how long an idle worker waits for another document.
 const workerIdle = 3 * time.Second
 
-// Extractor describes the runner for a corpus manifest. How documents are
-// spread over workers is not part of it: it changes no output byte.
-func (r *Runner) Extractor() corpus.Extractor {
-	return corpus.Extractor{Name: Name, Version: Version, Limits: r.limits().Map()}
+// ExtractorID identifies the runner in a corpus manifest: name, version and
+// limits. How documents are spread over workers is not part of it: it
+// changes no output byte.
+func (r *Runner) ExtractorID() corpus.ExtractorID {
+	return corpus.ExtractorID{Name: Name, Version: Version, Limits: r.limits().Map()}
 }
 
 func (r *Runner) limits() Limits {

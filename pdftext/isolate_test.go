@@ -325,7 +325,7 @@ func TestWorkersDoNotChangeTheStore(t *testing.T) {
 		r := testRunner(t, "extract", Limits{})
 		r.WorkerDocuments = tc.documents
 		out := filepath.Join(t.TempDir(), "corpus")
-		_, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.Extractor(), Extract: r.Extract, Jobs: tc.jobs})
+		_, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: tc.jobs})
 		require.NoError(t, err, tc.why)
 		store := readTree(t, out)
 		if first == nil {

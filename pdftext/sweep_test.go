@@ -39,7 +39,7 @@ func TestCorpusSweep(t *testing.T) {
 			r := testRunner(t, "extract", Limits{})
 			out := t.TempDir()
 			report, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{
-				Extractor: r.Extractor(), Extract: r.Extract, Jobs: 2,
+				Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: 2,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -94,7 +94,7 @@ func TestExtractionIsDeterministic(t *testing.T) {
 	var stores []map[string][]byte
 	for range 2 {
 		out := filepath.Join(t.TempDir(), "corpus")
-		if _, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.Extractor(), Extract: r.Extract, Jobs: 2}); err != nil {
+		if _, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: 2}); err != nil {
 			t.Fatal(err)
 		}
 		stores = append(stores, readTree(t, out))

@@ -100,7 +100,7 @@ func demoExtract(dir string, docs []fixtures.DemoPDF) (*corpus.Store, error) {
 		return nil, err
 	}
 	rep, err := corpus.Build(context.Background(), filepath.Join(dir, "corpus"), files, corpus.BuildOptions{
-		Extractor: runner.Extractor(), Extract: runner.Extract, Jobs: 2,
+		Extractor: runner.ExtractorID(), Extract: runner.Extract, Jobs: 2,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)

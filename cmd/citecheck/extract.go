@@ -119,7 +119,7 @@ into a whole corpus's folder or the reverse).`)
 	bar := startProgress(stderr, "extract", "documents", len(files))
 	start := time.Now()
 	report, err := corpus.Build(ctx, *out, files, corpus.BuildOptions{
-		Extractor: runner.Extractor(),
+		Extractor: runner.ExtractorID(),
 		Extract:   runner.Extract,
 		Jobs:      *jobs,
 		Progress:  func(p corpus.Progress) { bar.add(p.Result.Name) },

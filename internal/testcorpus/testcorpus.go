@@ -97,7 +97,7 @@ func Extract(out string, inputs []string, opts Options) (*corpus.Report, error) 
 	if opts.Extract != nil {
 		extract = opts.Extract(extract)
 	}
-	return corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.Extractor(), Extract: extract, Jobs: 2})
+	return corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.ExtractorID(), Extract: extract, Jobs: 2})
 }
 
 // Import makes a corpus in a new temporary folder from page texts, docs
