@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -281,135 +282,197 @@ func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p in
 	page := t.String()
 	// Cheap rejection: a word the page does not hold at all (the common
 	// case of a changed word) can be in no piece.
-	for _, w := range strings.Split(qs, " ") {
-		if !strings.Contains(page, w) {
-			return loc{}, false
-		}
+	if !holdsEveryWord(qs, page) {
+		return loc{}, false
 	}
+	body := units    // the units to cut into pieces
 	var edges []part // quote lines placed as the page's number
 	if lines {
-		units, edges = pageNumberEdges(qs, units, t, p)
-		if len(units) == 0 {
+		body, edges = pageNumberEdges(qs, units, t, p)
+		if len(body) == 0 {
 			return loc{}, false
 		}
 	}
-	// The check runs without the page-number lines, which the page holds
-	// at its other edge; with them, a quote whose edge number differs from
-	// a number the page holds at that place is a changed number, not a
-	// page number ("language. 7 9 Baz" cited as "4 9 Baz" on page 4).
-	if nearMiss(qs[units[0].from:units[len(units)-1].to], page) {
+	if changedOnPage(qs, body, page, len(edges) > 0) {
 		return loc{}, false
 	}
-	if len(edges) > 0 {
-		if pw, ok := nearMissWord(qs, page); ok && hasDigit(pw) {
-			return loc{}, false
-		}
-	}
-	n := len(units)
-	text := func(i, j int) string { return qs[units[i].from:units[j-1].to] }
-	// In word mode a cut is aligned with the stored page's line breaks.
-	aligned := !lines
-	// A budget of page searches bounds the work on long quotes with many
-	// short units; past it the level gives up (the quote stays not found).
-	budget := maxReorderSearches
-	found := func(i, j int, endAligned bool) bool {
-		budget--
-		return budget >= 0 && len(findOnPage(t, page, text(i, j), aligned && i > 0, endAligned, true)) > 0
-	}
-	cut := func(i int) bool {
-		if lines || i == 0 || i == n {
-			return true
-		}
-		return !hasDigit(qs[units[i-1].from:units[i-1].to]) && !hasDigit(qs[units[i].from:units[i].to])
-	}
-	allowed := func(i, j int) bool {
-		s := text(i, j)
-		words, cps := strings.Count(s, " ")+1, utf8.RuneCountInString(s)
-		if lines {
-			return digitsGlued(qs, units, i, j)
-		}
-		return words >= MinPieceWords && cps >= MinPieceLen
-	}
-	const inf = 1 << 30
-	dist := make([]int, n+1)
-	from := make([]int, n+1)
-	for i := range dist {
-		dist[i] = inf
-	}
-	dist[0] = 0
-	for i := 0; i < n; i++ {
-		if dist[i] == inf || !cut(i) || !found(i, i+1, false) {
-			continue
-		}
-		// The longest piece from unit i: found(i, j) is monotone in j.
-		lo, hi := i+1, n
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if found(i, mid, false) {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		for j := lo; j > i; j-- {
-			if dist[i]+1 >= dist[j] || !cut(j) || !allowed(i, j) {
-				continue
-			}
-			if aligned && j < n && !found(i, j, true) {
-				continue
-			}
-			dist[j], from[j] = dist[i]+1, i
-		}
-	}
-	if dist[n] == inf || dist[n]+len(edges) < 2 || budget < 0 {
+	s := pieceSearch{qs: qs, units: body, t: t, page: page, lines: lines, budget: maxReorderSearches}
+	pieces, ok := s.fewest()
+	if !ok || len(pieces)+len(edges) < 2 {
 		return loc{}, false
 	}
-	var pieces [][2]int // unit ranges, last first
-	for j := n; j > 0; j = from[j] {
-		pieces = append(pieces, [2]int{from[j], j})
-	}
-	var used [][2]int // byte ranges in page
-	l := loc{doc: ix.pages[p].doc, level: Reordered}
-	lo, hi := len(page), 0
-	for _, e := range edges {
-		// Not in the span: the page's edge is as far from the text as
-		// the page is long.
-		used = append(used, [2]int{t.ByteOffset(e.from), t.ByteOffset(e.to)})
-		l.parts = append(l.parts, e)
-	}
-	for k := len(pieces) - 1; k >= 0; k-- {
-		i, j := pieces[k][0], pieces[k][1]
-		sub := text(i, j)
-		placed := false
-		for _, b := range findOnPage(t, page, sub, aligned && i > 0, aligned && j < n, false) {
-			e := b + len(sub)
-			overlap := false
-			for _, u := range used {
-				if b < u[1] && u[0] < e {
-					overlap = true
-					break
-				}
-			}
-			if overlap {
-				continue
-			}
-			used = append(used, [2]int{b, e})
-			lo, hi = min(lo, b), max(hi, e)
-			from := t.CodePoint(b)
-			l.parts = append(l.parts, part{p, from, from + utf8.RuneCountInString(sub)})
-			placed = true
-			break
-		}
-		if !placed {
-			return loc{}, false
-		}
-	}
-	span := utf8.RuneCountInString(page[lo:max(lo, hi)])
-	if span > max(MaxReorderSpan, 4*qt.Len()) {
+	l, span, ok := s.place(pieces, edges, ix.pages[p].doc, p)
+	if !ok || span > max(MaxReorderSpan, 4*qt.Len()) {
 		return loc{}, false
 	}
 	sort.Slice(l.parts, func(a, b int) bool { return l.parts[a].from < l.parts[b].from })
 	return l, true
+}
+
+// holdsEveryWord reports whether every word of the quote is somewhere on
+// the page.
+func holdsEveryWord(qs, page string) bool {
+	for _, w := range strings.Split(qs, " ") {
+		if !strings.Contains(page, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// changedOnPage reports whether the page holds the quote's body with one
+// word changed (nearMiss). The check runs without the page-number lines,
+// which the page holds at its other edge; with them (edges), a quote whose
+// edge number differs from a number the page holds at that place is a
+// changed number, not a page number ("language. 7 9 Baz" cited as "4 9
+// Baz" on page 4).
+func changedOnPage(qs string, body []unit, page string, edges bool) bool {
+	if nearMiss(qs[body[0].from:body[len(body)-1].to], page) {
+		return true
+	}
+	if edges {
+		if pw, ok := nearMissWord(qs, page); ok && hasDigit(pw) {
+			return true
+		}
+	}
+	return false
+}
+
+// pieceSearch cuts a quote's units into pieces found on one page.
+type pieceSearch struct {
+	qs    string
+	units []unit
+	t     *textnorm.Text
+	page  string
+	// lines: the units are lines. Otherwise they are words, and a cut
+	// must fall at a line break of the stored page.
+	lines bool
+	// budget is the page searches left: it bounds the work on long
+	// quotes with many short units; past it the level gives up (the quote
+	// stays not found).
+	budget int
+}
+
+// text is units i to j-1 of the quote.
+func (s *pieceSearch) text(i, j int) string { return s.qs[s.units[i].from:s.units[j-1].to] }
+
+// found reports whether units i to j-1 are on the page, spending one search.
+func (s *pieceSearch) found(i, j int, endAligned bool) bool {
+	s.budget--
+	return s.budget >= 0 && len(findOnPage(s.t, s.page, s.text(i, j), !s.lines && i > 0, endAligned, true)) > 0
+}
+
+// canCut reports whether a piece may start or end before unit i: between
+// lines always, between words only when neither holds a digit.
+func (s *pieceSearch) canCut(i int) bool {
+	if s.lines || i == 0 || i == len(s.units) {
+		return true
+	}
+	return !hasDigit(s.qs[s.units[i-1].from:s.units[i-1].to]) && !hasDigit(s.qs[s.units[i].from:s.units[i].to])
+}
+
+// allowed reports whether units i to j-1 may be one piece: lines with
+// their digits glued to a neighbour as in the quote, or enough words.
+func (s *pieceSearch) allowed(i, j int) bool {
+	if s.lines {
+		return digitsGlued(s.qs, s.units, i, j)
+	}
+	piece := s.text(i, j)
+	return strings.Count(piece, " ")+1 >= MinPieceWords && utf8.RuneCountInString(piece) >= MinPieceLen
+}
+
+// longest returns the end of the longest piece from unit i that the page
+// holds, unit i alone being found: being found is monotone in the end.
+func (s *pieceSearch) longest(i int) int {
+	lo, hi := i+1, len(s.units)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if s.found(i, mid, false) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// fewest returns the fewest pieces that cover the units, as unit ranges
+// in quote order (a shortest path over the cut points), or false when
+// there is none or the search budget ran out.
+func (s *pieceSearch) fewest() ([][2]int, bool) {
+	n := len(s.units)
+	const unreached = 1 << 30
+	count := make([]int, n+1) // count[j]: fewest pieces covering units[:j]
+	start := make([]int, n+1) // start[j]: where the last of them starts
+	for j := range count {
+		count[j] = unreached
+	}
+	count[0] = 0
+	for i := 0; i < n; i++ {
+		if count[i] == unreached || !s.canCut(i) || !s.found(i, i+1, false) {
+			continue
+		}
+		for j := s.longest(i); j > i; j-- {
+			if count[i]+1 >= count[j] || !s.canCut(j) || !s.allowed(i, j) {
+				continue
+			}
+			if !s.lines && j < n && !s.found(i, j, true) {
+				continue
+			}
+			count[j], start[j] = count[i]+1, i
+		}
+	}
+	if count[n] == unreached || s.budget < 0 {
+		return nil, false
+	}
+	pieces := make([][2]int, count[n])
+	for j, k := n, count[n]-1; j > 0; j, k = start[j], k-1 {
+		pieces[k] = [2]int{start[j], j}
+	}
+	return pieces, true
+}
+
+// place puts the edges and then each piece, in quote order, at the first
+// place on page p (of document doc) that overlaps nothing placed before.
+// It returns the location and the span of the pieces in code points, or
+// false when a piece has no free place.
+func (s *pieceSearch) place(pieces [][2]int, edges []part, doc, p int) (loc, int, bool) {
+	l := loc{doc: doc, level: Reordered}
+	var taken [][2]int // byte ranges of the page
+	for _, e := range edges {
+		// Not in the span: the page's edge is as far from the text as
+		// the page is long.
+		taken = append(taken, [2]int{s.t.ByteOffset(e.from), s.t.ByteOffset(e.to)})
+		l.parts = append(l.parts, e)
+	}
+	first, last := len(s.page), 0 // byte range of the pieces
+	n := len(s.units)
+	for _, pc := range pieces {
+		i, j := pc[0], pc[1]
+		sub := s.text(i, j)
+		b, ok := s.firstFree(sub, !s.lines && i > 0, !s.lines && j < n, taken)
+		if !ok {
+			return loc{}, 0, false
+		}
+		e := b + len(sub)
+		taken = append(taken, [2]int{b, e})
+		first, last = min(first, b), max(last, e)
+		cp := s.t.CodePoint(b)
+		l.parts = append(l.parts, part{p, cp, cp + utf8.RuneCountInString(sub)})
+	}
+	return l, utf8.RuneCountInString(s.page[first:max(first, last)]), true
+}
+
+// firstFree returns the byte offset of the first place of sub on the page
+// that overlaps no taken range.
+func (s *pieceSearch) firstFree(sub string, atLineStart, atLineEnd bool, taken [][2]int) (int, bool) {
+	for _, b := range findOnPage(s.t, s.page, sub, atLineStart, atLineEnd, false) {
+		e := b + len(sub)
+		if !slices.ContainsFunc(taken, func(u [2]int) bool { return b < u[1] && u[0] < e }) {
+			return b, true
+		}
+	}
+	return 0, false
 }
 
 // nearMiss reports whether the page holds the quote's words in order with
