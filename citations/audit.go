@@ -2,6 +2,8 @@ package citations
 
 import (
 	"sort"
+
+	"github.com/citecheck/citecheck/runs"
 )
 
 // Grounding is what an audit says about one emitted citation, with no
@@ -27,7 +29,7 @@ type AuditEntry struct {
 	Session   int
 	Question  string
 	Line      int // the run record's line
-	Citation  RunCitation
+	Citation  runs.RunCitation
 	Grounding Grounding
 	Result    Result
 	Detail    string
@@ -37,7 +39,7 @@ type AuditEntry struct {
 }
 
 // AuditUnread is a run record of which the adapter left citations unread
-// (RunRecord.Unread): the audit reports it by line and is never clean.
+// (runs.RunRecord.Unread): the audit reports it by line and is never clean.
 type AuditUnread struct {
 	Arm      string
 	Session  int
@@ -108,17 +110,17 @@ func (r *AuditReport) Clean() bool {
 // no reference: it says whether each quote is grounded, not whether it
 // supports the answer. Citations are located on GOMAXPROCS goroutines
 // (AuditWorkers).
-func (ix *Index) Audit(runs []RunRecord) AuditReport { return ix.AuditWorkers(runs, 0) }
+func (ix *Index) Audit(recs []runs.RunRecord) AuditReport { return ix.AuditWorkers(recs, 0) }
 
 // AuditWorkers is Audit with the citations located on workers goroutines
 // (0: GOMAXPROCS). The report is the same for every workers: entries are
 // placed by their run and citation, and totals added up in that order
 // afterwards.
-func (ix *Index) AuditWorkers(runs []RunRecord, workers int) AuditReport {
+func (ix *Index) AuditWorkers(recs []runs.RunRecord, workers int) AuditReport {
 	var rep AuditReport
 	type ref struct{ run, cit int }
 	var refs []ref
-	for i, run := range runs {
+	for i, run := range recs {
 		for c := range run.Citations {
 			refs = append(refs, ref{i, c})
 		}
@@ -127,7 +129,7 @@ func (ix *Index) AuditWorkers(runs []RunRecord, workers int) AuditReport {
 		rep.Entries = make([]AuditEntry, len(refs)) // nil for none, as before
 	}
 	parallel(len(refs), workers, func(k int) {
-		run := &runs[refs[k].run]
+		run := &recs[refs[k].run]
 		rep.Entries[k] = ix.auditOne(*run, run.Citations[refs[k].cit])
 	})
 	next := 0
@@ -144,7 +146,7 @@ func (ix *Index) AuditWorkers(runs []RunRecord, workers int) AuditReport {
 		}
 		return t
 	}
-	for i, run := range runs {
+	for i, run := range recs {
 		keys := []key{{run.Arm, run.Session}, {run.Arm, 0}, {"", 0}}
 		for _, k := range keys {
 			get(k).Attempts++
@@ -207,8 +209,24 @@ func (ix *Index) AuditWorkers(runs []RunRecord, workers int) AuditReport {
 	return rep
 }
 
-func (ix *Index) auditOne(run RunRecord, rc RunCitation) AuditEntry {
-	g := ix.Ground(rc.Citation(), run.Documents)
+func (ix *Index) auditOne(run runs.RunRecord, rc runs.RunCitation) AuditEntry {
+	g := ix.Ground(FromRun(rc), run.Documents)
 	return AuditEntry{Arm: run.Arm, Session: run.Session, Question: run.Question, Line: run.Line, Citation: rc,
 		Grounding: g.Grounding, Result: g.Result, Detail: g.Detail, Note: g.Note}
+}
+
+// FromRun converts a run record's citation for the classifier.
+func FromRun(c runs.RunCitation) Citation {
+	out := Citation{ID: c.ID, Document: c.Document, PageLabel: c.PageLabel, NoQuote: c.Quote == nil,
+		External: c.External, PagePhysical: c.PagePhysical, Title: c.Title}
+	if c.Quote != nil {
+		out.Quote = *c.Quote
+	}
+	if c.Page != nil {
+		out.Page = *c.Page
+	}
+	if c.LastPage != nil {
+		out.LastPage = *c.LastPage
+	}
+	return out
 }

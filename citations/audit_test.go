@@ -5,16 +5,18 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestAuditFixtureRun(t *testing.T) {
 	ix := testIndex(t)
-	runs, err := ReadRunRecords(strings.NewReader(string(fixtures.Run())), "run.jsonl")
+	recs, err := runs.ReadRunRecords(strings.NewReader(string(fixtures.Run())), "run.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := ix.Audit(runs)
+	rep := ix.Audit(recs)
 	if rep.Clean() {
 		t.Error("the fixture run has failures")
 	}
@@ -51,9 +53,18 @@ func TestAuditRelaxedByChosenLocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := "Orders must be delivered within ten working days here."
-	runs := []RunRecord{{Arm: "A", Session: 1, Question: "q", Status: "ok", Citations: []RunCitation{{ID: "c", Document: "r.pdf", Quote: &q, Page: ptr(2)}}}}
-	rep := ix.Audit(runs)
+	recs := []runs.RunRecord{{Arm: "A", Session: 1, Question: "q", Status: "ok", Citations: []runs.RunCitation{{ID: "c", Document: "r.pdf", Quote: &q, Page: ptr(2)}}}}
+	rep := ix.Audit(recs)
 	if rep.Entries[0].Grounding != GroundedUnique || rep.Totals[0].Relaxed != 0 {
 		t.Errorf("%+v %+v", rep.Entries[0], rep.Totals[0])
 	}
+}
+
+// TestFromRun: a run record's citation reaches the classifier with its
+// pages and quote, and NoQuote where the record has none.
+func TestFromRun(t *testing.T) {
+	recs, err := runs.ReadRunRecords(strings.NewReader(`{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "quote": "y"}, {"id": "c2", "document": "b.pdf", "quote": null}]}`+"\n"), "run.jsonl")
+	require.NoError(t, err)
+	assert.Equal(t, Citation{ID: "c1", Document: "a.pdf", Page: 2, LastPage: 3, Quote: "y"}, FromRun(recs[0].Citations[0]))
+	assert.Equal(t, Citation{ID: "c2", Document: "b.pdf", NoQuote: true}, FromRun(recs[0].Citations[1]))
 }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/runs"
 )
 
 // manyQueries are windows of every page of the test sources, each as
@@ -73,25 +75,25 @@ func TestLocateAllSameAsSequential(t *testing.T) {
 func TestAuditWorkersSameReport(t *testing.T) {
 	ix := testIndex(t)
 	qs := manyQueries()
-	var runs []RunRecord
+	var recs []runs.RunRecord
 	for i := 0; i < len(qs); i += 7 {
-		run := RunRecord{Arm: fmt.Sprint("A", i%3), Session: 1 + i%2, Question: fmt.Sprint("q", i), Status: "ok", Line: i/7 + 1}
+		run := runs.RunRecord{Arm: fmt.Sprint("A", i%3), Session: 1 + i%2, Question: fmt.Sprint("q", i), Status: "ok", Line: i/7 + 1}
 		for _, q := range qs[i:min(i+7, len(qs))] {
 			quote := q.Quote
 			var page *int
 			if q.Page > 0 {
 				page = ptr(q.Page)
 			}
-			run.Citations = append(run.Citations, RunCitation{ID: fmt.Sprint("c", len(run.Citations)), Document: q.Document, Quote: &quote, Page: page})
+			run.Citations = append(run.Citations, runs.RunCitation{ID: fmt.Sprint("c", len(run.Citations)), Document: q.Document, Quote: &quote, Page: page})
 		}
-		runs = append(runs, run)
+		recs = append(recs, run)
 	}
-	want := ix.AuditWorkers(runs, 1)
+	want := ix.AuditWorkers(recs, 1)
 	if len(want.Entries) != len(qs) {
 		t.Fatalf("%d entries for %d citations", len(want.Entries), len(qs))
 	}
 	for _, workers := range []int{0, 3, 8} {
-		if got := ix.AuditWorkers(runs, workers); !reflect.DeepEqual(got, want) {
+		if got := ix.AuditWorkers(recs, workers); !reflect.DeepEqual(got, want) {
 			t.Errorf("workers %d: the report differs from the sequential one", workers)
 		}
 	}

@@ -3,6 +3,7 @@ package citations
 import (
 	"testing"
 
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -49,7 +50,7 @@ func TestDecisionLooseDocumentName(t *testing.T) {
 	if m := ix.Resolve("policy.pdf", nil); m.Resolution != DocResolved {
 		t.Errorf("exact name: %+v", m)
 	}
-	if m := ix.Resolve("file-x", Mapping{"file-x": {"policy.pdf"}}); m.Resolution != DocResolved || m.Name != "policy.pdf" {
+	if m := ix.Resolve("file-x", runs.Mapping{"file-x": {"policy.pdf"}}); m.Resolution != DocResolved || m.Name != "policy.pdf" {
 		t.Errorf("mapped: %+v", m)
 	}
 }

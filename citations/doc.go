@@ -1,9 +1,8 @@
 // Package citations locates the quotes an answer cited: a quote locator
 // over a corpus's page texts (Index, Locate), the reference-free grounding
 // of one citation (Ground: which document, which page, how many
-// locations) and its audit over whole runs (Audit), and adapters from
-// vendors' native formats to the run record of DESIGN §4 (ReadRuns,
-// ReadRunRecords). Judging whether a located quote supports an answer is
+// locations) and its audit over whole runs (Audit) of the run records
+// package runs reads. Judging whether a located quote supports an answer is
 // package grade's job (grade.Classify).
 //
 // # Calling the locator from another tool
@@ -145,64 +144,15 @@
 //     MinPieceWords words and MinPieceLen code points.
 //   - TestDecisionChangedNumberNeverFound: no relaxation lets a quote with
 //     one changed digit be found where it was taken from.
-//   - TestDecisionVendorPages: LangChain's 0-based metadata.page becomes
-//     page+1; Anthropic's end_page_number (exclusive) becomes LastPage
-//     (inclusive); LM Studio's pageNumber is read as 1-based.
-//   - TestPageBase: a format whose pages are 1-based physical pages by
-//     contract (Anthropic page_location, Gemini pageNumber, Vertex
-//     pageSpan, File Search page markers) reports a page one off as
-//     wrong_page; page_convention stays for formats whose base is unknown.
-//   - TestQuoteFraming: vendor framing is not part of a quote (File
-//     Search's "--- PAGE n ---" lines, LlamaIndex's "Source n:"); the page a
-//     marker names is kept, text before the first marker is on the page
-//     before it.
-//   - TestNoCitationSilentlyLost: both spellings a vendor's SDKs write are
-//     read (Gemini camelCase and snake_case; both in one object is a
-//     duplicate key); a record with citation markers of which no citation
-//     was read, or a citation-like key of an unknown shape, is noted in
-//     RunRecord.Unread and the audit is not clean.
-//   - TestExternalSources: web pages (Anthropic web_search_result_location,
-//     OpenAI url_citation, Gemini web chunks, an unmapped LangChain web
-//     source) are external citations, never a refused file.
-//   - TestOpenAIRetrievalQuote: the best-scored file_search_call result of
-//     the cited file is a Responses citation's quote (QuoteFromRetrieval).
-//   - TestAnthropicDocumentTitle: a document_title that names a corpus
-//     document wins over a documents list that names another.
-//   - TestLlamaIndexMarkers: a citation marker follows white space or
-//     punctuation; "parts[0]" is an index.
 //   - TestDecisionNumericLabelWithoutLabels: a page label that is a number,
 //     given for a document that has no page labels, is read as the 1-based
 //     page (LlamaIndex's PDFReader writes str(page+1) then) and reported as
 //     physical; where the document has labels, only a label matches.
-//   - TestDecisionRetrievalIsNotCitation: Gemini chunks no support references
-//     and LlamaIndex source nodes the answer does not mark with [n] are
-//     retrieval results, not citations ("Native retrieval cards alone are not
-//     answer citations"): the adapters keep them, verbatim, in the record's
-//     retrieval, which nothing locates or grades.
 //
 // # Input formats and failure classes
 //
-// A run record (RunRecord, one JSON Lines record; ReadRunRecords) holds
-// arm, session, question, status, response and citations (required), and
-// optionally stop_reason, fields, timing, format, documents and retrieval.
-// documents maps how a citation names a document to a corpus name or
-// "blake3:" hash, or to a non-empty list of candidate names (Mapping): a
-// one-name list is the name, and two or more candidates in the corpus make
-// the cited document an ambiguous mapping. retrieval is a list of native
-// retrieval cards, JSON objects kept verbatim and written back with the
-// record, never read as citations. A line longer than MaxLineBytes (8 MiB)
-// is refused before it is decoded.
-//
-// ReadRuns and EachRun read run records or, with a vendor's format, one
-// envelope per line around that vendor's response; with FormatAuto they
-// tell a file's format by its first record (DetectFormat) and refuse an
-// unclear shape with an error naming the format it looks like. Every
-// format is described in docs/formats.md, with JSON Schemas under
-// docs/schema; the adapters are tested on payloads the vendors and their
-// SDKs published (testdata/adapters, TestRealPayloads).
-//
-// JSON Lines inputs (ReadLocateRequests, ReadRunRecords, ReadRuns) are read
-// strictly: invalid UTF-8, duplicate keys, keys differing only in case,
+// Locate requests (ReadLocateRequests), like run records (package runs),
+// are read strictly: invalid UTF-8, duplicate keys, keys differing only in case,
 // unknown keys (in vendor payloads: a known field spelled in another case),
 // missing required keys and invalid values are *InputError with file, line
 // and the JSON key path; errors.Is finds ErrInvalidUTF8, ErrDuplicateKey,
@@ -210,7 +160,7 @@
 // whose quote is longer than MaxQuoteBytes (64 KiB) is refused as too long
 // (ErrTooLarge), not searched: locating costs memory in proportion to the
 // quote's length. Run records are not capped per quote (only per line,
-// MaxLineBytes): a model's long quote is still graded. NewIndex returns
+// runs.MaxLineBytes): a model's long quote is still graded. NewIndex returns
 // corpus.ErrIntegrity (wrapped) when a page text no longer matches its hash;
 // Build returns ErrDuplicateDocument. Nothing else fails: an unknown document,
 // an empty quote or an unreadable document is a status or a note.

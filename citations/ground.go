@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/citecheck/citecheck/runs"
 )
 
 // Citation is one citation an answer emitted, as the locator takes it.
 type Citation struct {
 	ID        string
-	Document  string // name, hash, or a key of the run's Mapping
+	Document  string // name, hash, or a key of the run's runs.Mapping
 	Page      int    // 1-based; 0 when none given
 	LastPage  int    // end of a page range, inclusive; 0 when none
 	PageLabel string
@@ -62,7 +64,7 @@ type Grounded struct {
 // is not its contract), several locations, and finally one location. A
 // title that names a corpus document wins over a documents list that
 // names another one (or none), and Note reports the disagreement.
-func (ix *Index) Ground(c Citation, m Mapping) Grounded {
+func (ix *Index) Ground(c Citation, m runs.Mapping) Grounded {
 	g := Grounded{Result: Result{Chosen: -1}}
 	set := func(gr Grounding, format string, args ...any) Grounded {
 		g.Grounding, g.Detail = gr, fmt.Sprintf(format, args...)

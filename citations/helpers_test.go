@@ -7,7 +7,6 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
-	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // demoSources are the demo PDFs' page texts as extraction stores them
@@ -89,12 +88,4 @@ func testIndex(t testing.TB) *Index {
 	return demoIx
 }
 
-// parseRunLine parses one run record and checks its keys, as
-// eachRunRecord does before decoding it.
-func parseRunLine(data []byte) (*strictjson.Value, error) {
-	v, err := strictjson.Parse(data, "", strictjson.Limits{})
-	if err != nil {
-		return nil, err
-	}
-	return v, runShape.Check(data, "", v, nil)
-}
+func ptr[T any](v T) *T { return &v }

@@ -44,7 +44,7 @@ var locateShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"id": nil
 // and invalid UTF-8 are InputErrors naming file, line and field. Records keep input order.
 func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	var out []LocateRequest
-	err := eachObject(r, file, locateShape, nil, func(n int, v *strictjson.Value, data []byte) error {
+	err := strictjson.EachObject(r, file, lineLimits, locateShape, nil, func(n int, v *strictjson.Value, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
 		var req LocateRequest
 		if f, err := decodeLocateRequest(v, data, &req); err != nil {
@@ -128,4 +128,28 @@ func NewLocateRecord(id string, r Result) LocateRecord {
 		rec.FoundIn = append(rec.FoundIn, FoundElsewhere{Document: e.Document, Pages: e.Pages(), Spans: e.Spans, Match: e.Level})
 	}
 	return rec
+}
+
+// decodeLocateRequest fills a locate request from its checked tree, as
+// encoding/json would, without parsing the line a second time.
+func decodeLocateRequest(v *strictjson.Value, data []byte, req *LocateRequest) (string, error) {
+	d := &strictjson.TreeDecoder{Data: data}
+	if v.Kind != strictjson.Null && !d.Want(v, "", strictjson.Object, "citations.LocateRequest") {
+		return d.Path, d.Err
+	}
+	for _, m := range v.Members {
+		switch m.Key {
+		case "id":
+			req.ID = d.Str(m.Value, m.Key)
+		case "document":
+			req.Document = d.Str(m.Value, m.Key)
+		case "quote":
+			req.Quote = d.Str(m.Value, m.Key)
+		case "page":
+			req.Page = d.IntPtr(m.Value, m.Key)
+		case "page_label":
+			req.PageLabel = d.Str(m.Value, m.Key)
+		}
+	}
+	return d.Path, d.Err
 }

@@ -1,17 +1,12 @@
 package citations
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
-	"os"
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -31,25 +26,25 @@ func TestReadLocateRequests(t *testing.T) {
 		field    string
 		err      error
 	}{
-		{"unknown key", `{"id": "q", "document": "a", "quote": "x", "pages": 2}`, 1, "pages", ErrUnknownKey},
-		{"case variant", `{"id": "q", "document": "a", "Quote": "x"}`, 1, "Quote", ErrUnknownKey},
-		{"duplicate", `{"id": "q", "document": "a", "quote": "x", "quote": "y"}`, 1, "quote", ErrDuplicateKey},
-		{"duplicate in case", `{"id": "q", "document": "a", "quote": "x", "QUOTE": "y"}`, 1, "QUOTE", ErrDuplicateKey},
-		{"missing quote", `{"id": "q", "document": "a"}`, 1, "quote", ErrMissing},
-		{"empty quote", `{"id": "q", "document": "a", "quote": "  "}`, 1, "quote", ErrInvalid},
-		{"quote too long", `{"id": "q", "document": "a", "quote": "` + strings.Repeat("x", MaxQuoteBytes+1) + `"}`, 1, "quote", ErrTooLarge},
-		{"missing id", `{"document": "a", "quote": "x"}`, 1, "id", ErrMissing},
-		{"page zero", `{"id": "q", "document": "a", "quote": "x", "page": 0}`, 1, "page", ErrInvalid},
-		{"page type", `{"id": "q", "document": "a", "quote": "x", "page": "3"}`, 1, "page", ErrInvalid},
-		{"second line", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"x\"}\n{\"id\": 5}", 2, "id", ErrInvalid},
-		{"syntax", `{"id": "q", "document": "a", "quote": "x"`, 1, "", ErrInvalid},
+		{"unknown key", `{"id": "q", "document": "a", "quote": "x", "pages": 2}`, 1, "pages", runs.ErrUnknownKey},
+		{"case variant", `{"id": "q", "document": "a", "Quote": "x"}`, 1, "Quote", runs.ErrUnknownKey},
+		{"duplicate", `{"id": "q", "document": "a", "quote": "x", "quote": "y"}`, 1, "quote", runs.ErrDuplicateKey},
+		{"duplicate in case", `{"id": "q", "document": "a", "quote": "x", "QUOTE": "y"}`, 1, "QUOTE", runs.ErrDuplicateKey},
+		{"missing quote", `{"id": "q", "document": "a"}`, 1, "quote", runs.ErrMissing},
+		{"empty quote", `{"id": "q", "document": "a", "quote": "  "}`, 1, "quote", runs.ErrInvalid},
+		{"quote too long", `{"id": "q", "document": "a", "quote": "` + strings.Repeat("x", MaxQuoteBytes+1) + `"}`, 1, "quote", runs.ErrTooLarge},
+		{"missing id", `{"document": "a", "quote": "x"}`, 1, "id", runs.ErrMissing},
+		{"page zero", `{"id": "q", "document": "a", "quote": "x", "page": 0}`, 1, "page", runs.ErrInvalid},
+		{"page type", `{"id": "q", "document": "a", "quote": "x", "page": "3"}`, 1, "page", runs.ErrInvalid},
+		{"second line", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"x\"}\n{\"id\": 5}", 2, "id", runs.ErrInvalid},
+		{"syntax", `{"id": "q", "document": "a", "quote": "x"`, 1, "", runs.ErrInvalid},
 		{"trailing data", `{"id": "q", "document": "a", "quote": "x"} {}`, 1, "", nil},
-		{"invalid utf-8", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"\xff\"}", 1, "", ErrInvalidUTF8},
-		{"not an object", `["q"]`, 1, "", ErrInvalid},
+		{"invalid utf-8", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"\xff\"}", 1, "", runs.ErrInvalidUTF8},
+		{"not an object", `["q"]`, 1, "", runs.ErrInvalid},
 	}
 	for _, tc := range bad {
 		_, err := ReadLocateRequests(strings.NewReader(tc.in), "q.jsonl")
-		var ie *InputError
+		var ie *runs.InputError
 		if !errors.As(err, &ie) || ie.File != "q.jsonl" || ie.Line != tc.line || ie.Field != tc.field || (tc.err != nil && !errors.Is(err, tc.err)) {
 			t.Errorf("%s: %v (want line %d field %q %v)", tc.name, err, tc.line, tc.field, tc.err)
 		}
@@ -62,42 +57,6 @@ func TestReadLocateRequests(t *testing.T) {
 	_, err = ReadLocateRequests(strings.NewReader(`{"id": "q", "document": "a", "quote": "x", "page": 0}`), "q.jsonl")
 	if err == nil || err.Error() != "q.jsonl:1: page: invalid value: 0 (pages are 1-based)" {
 		t.Errorf("message: %v", err)
-	}
-}
-
-func TestReadRunRecords(t *testing.T) {
-	good := `{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "quote": "y", "native": {"Type": 1, "type": 2}}], "timing": {"total_ms": 12.5}}`
-	_, err := ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
-	require.ErrorIs(t, err, ErrDuplicateKey, `"Type" and "type" in native differ only in case: refused even there`)
-	good = strings.Replace(good, `"Type": 1, `, "", 1)
-	runs, err := ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
-	require.NoError(t, err)
-	require.Len(t, runs, 1)
-	assert.Equal(t, 1, runs[0].Line)
-	assert.Equal(t, Citation{ID: "c1", Document: "a.pdf", Page: 2, LastPage: 3, Quote: "y"}, runs[0].Citations[0].Citation())
-	bad := []struct{ name, in, field string }{
-		{"session 0", `{"arm": "A", "session": 0, "question": "q", "status": "ok", "response": "", "citations": []}`, "session"},
-		{"status", `{"arm": "A", "session": 1, "question": "q", "status": "done", "response": "", "citations": []}`, "status"},
-		{"no citations key", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": ""}`, "citations"},
-		{"arm space", `{"arm": " A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": []}`, "arm"},
-		{"citation key", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x", "pg": 1}]}`, "citations[0].pg"},
-		{"duplicate id", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x"}, {"id": "c", "document": "a", "quote": "x"}]}`, "citations[1].id"},
-		{"last page alone", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x", "last_page": 2}]}`, "citations[0].last_page"},
-		{"timing key", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "timing": {"total": 3}}`, "timing.total"},
-		{"retrieval not a list", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "retrieval": {"text": "x"}}`, "retrieval"},
-		{"retrieval card not an object", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "retrieval": [{"text": "x"}, "y"]}`, "retrieval[1]"},
-		{"retrieval card case variants", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "retrieval": [{"text": "x", "Text": "y"}]}`, "retrieval[0].Text"},
-		{"documents empty list", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": {"file-1": "a.pdf", "file-2": []}}`, "documents.file-2"},
-		{"documents number", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": {"file-2": 2}}`, "documents.file-2"},
-		{"documents list of numbers", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": {"file-2": ["a.pdf", 2]}}`, "documents.file-2"},
-		{"documents a list", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": ["a.pdf"]}`, "documents"},
-	}
-	for _, tc := range bad {
-		_, err := ReadRunRecords(strings.NewReader(tc.in), "run.jsonl")
-		var ie *InputError
-		if !errors.As(err, &ie) || ie.Field != tc.field || ie.Line != 1 {
-			t.Errorf("%s: %v (want field %q)", tc.name, err, tc.field)
-		}
 	}
 }
 
@@ -116,157 +75,5 @@ func TestLocateRecordShape(t *testing.T) {
 	b, _ = json.Marshal(rec)
 	if want := `{"id":"q2","status":"not_found","pages":[],"spans":[],"match":null,"document":"supplier-policy.pdf"}`; string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
-	}
-}
-
-// TestRunRecordRetrievalAndCandidates: a run record's retrieval cards are
-// kept verbatim and shown with the record, never as citations; a documents
-// value may list several candidate names.
-func TestRunRecordRetrievalAndCandidates(t *testing.T) {
-	in := `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "x", "citations": [], ` +
-		`"retrieval": [{"title": "price-list.pdf", "text": "Prices valid until 31 December 2024.", "score": 0.82, "extra": {"k": [1, 2.50]}}], ` +
-		`"documents": {"file-1": "a.pdf", "file-2": ["warehouse-sop.pdf", "price-list.pdf"], "file-3": ["b.pdf"]}}`
-	runs, err := ReadRunRecords(strings.NewReader(in), "run.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := runs[0]
-	if len(r.Citations) != 0 || len(r.Retrieval) != 1 {
-		t.Fatalf("retrieval cards are not citations: %+v", r)
-	}
-	if want := `{"title": "price-list.pdf", "text": "Prices valid until 31 December 2024.", "score": 0.82, "extra": {"k": [1, 2.50]}}`; string(r.Retrieval[0]) != want {
-		t.Errorf("the card is not kept verbatim: %s", r.Retrieval[0])
-	}
-	if !slices.Equal(r.Documents["file-2"], []string{"warehouse-sop.pdf", "price-list.pdf"}) || !slices.Equal(r.Documents["file-3"], []string{"b.pdf"}) {
-		t.Errorf("documents %v", r.Documents)
-	}
-	out, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
-		`"retrieval":[{"title":"price-list.pdf","text":"Prices valid until 31 December 2024.","score":0.82,"extra":{"k":[1,2.50]}}]`,
-		`"documents":{"file-1":"a.pdf","file-2":["warehouse-sop.pdf","price-list.pdf"],"file-3":"b.pdf"}`,
-	} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("the record shows\n%s\nwithout\n%s", out, want)
-		}
-	}
-	back, err := ReadRunRecords(bytes.NewReader(out), "again.jsonl")
-	require.NoError(t, err, "a written record reads back")
-	require.Len(t, back, 1)
-	assert.Len(t, back[0].Retrieval, 1)
-	assert.Equal(t, r.Documents["file-2"], back[0].Documents["file-2"])
-}
-
-// TestSharedGradingRuns: the grading examples' run records
-// (../shared/grading/runs.jsonl, one with a list of candidate documents)
-// read without error.
-func TestSharedGradingRuns(t *testing.T) {
-	f, err := os.Open(shareddata.Path(t, "grading/runs.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	runs, err := ReadRunRecords(f, "runs.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(runs) != 64 {
-		t.Errorf("%d records, want 64", len(runs))
-	}
-	lists := 0
-	for _, r := range runs {
-		for _, names := range r.Documents {
-			if len(names) > 1 {
-				lists++
-			}
-		}
-	}
-	if lists == 0 {
-		t.Error("no record maps a document to several candidates any more: this test reads that form")
-	}
-}
-
-// TestLongLineRefused: a run record line over MaxLineBytes (10 MB here) is
-// an input error naming the file and line, found before the line is held
-// whole; the test streams the line rather than building it.
-func TestLongLineRefused(t *testing.T) {
-	if MaxLineBytes != 8<<20 {
-		t.Fatalf("MaxLineBytes is %d", MaxLineBytes)
-	}
-	good := `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "x", "citations": []}` + "\n"
-	long := io.MultiReader(
-		strings.NewReader(good),
-		strings.NewReader(`{"arm": "A", "session": 1, "question": "q", "status": "ok", "citations": [], "response": "`),
-		io.LimitReader(repeatReader('a'), 10_000_000),
-		strings.NewReader(`"}`+"\n"),
-	)
-	_, err := ReadRunRecords(long, "big.jsonl")
-	var ie *InputError
-	if !errors.As(err, &ie) || !errors.Is(err, ErrTooLarge) || ie.File != "big.jsonl" || ie.Line != 2 {
-		t.Fatalf("a 10 MB line: %v, want ErrTooLarge at big.jsonl:2", err)
-	}
-	if !strings.HasPrefix(err.Error(), "big.jsonl:2: ") {
-		t.Errorf("message %q does not start with file:line", err)
-	}
-	// Native formats share the limit.
-	_, err = ReadRuns(io.LimitReader(repeatReader(' '), 10_000_000), "big.jsonl", "gemini")
-	if !errors.As(err, &ie) || !errors.Is(err, ErrTooLarge) || ie.Line != 1 {
-		t.Errorf("native format: %v", err)
-	}
-}
-
-// repeatReader is an endless stream of one byte.
-type repeatReader byte
-
-func (r repeatReader) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(r)
-	}
-	return len(p), nil
-}
-
-// TestRunDecoderAgreesWithEncodingJSON: the tree decoder of run records
-// gives what encoding/json gives, value for value, and refuses what it
-// refuses, with the field at fault.
-func TestRunDecoderAgreesWithEncodingJSON(t *testing.T) {
-	tests := []struct {
-		line, field string
-		why         string
-	}{
-		{`{"arm": "A", "session": 2, "question": "q1", "status": "ok", "response": "r", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "page_label": "ii", "quote": "x", "claim": "c", "native": {"k": [1, 2]}}], "fields": {"f": "v"}, "stop_reason": "eos", "format": "run", "retrieval": [{"t": 1}], "documents": {"k": "a.pdf", "l": ["a.pdf", "b.pdf"]}, "timing": {"retrieval_ms": 1.5, "embedding_ms": 2, "prompt_ms": 3e2, "generation_ms": 4, "total_ms": 5, "cold_start_ms": 6, "indexing_ms": 7}}`, "", "every field"},
-		{`{"arm": null, "session": null, "question": "q1", "status": "ok", "response": null, "citations": [{"id": "c1", "document": "a.pdf", "quote": null, "page": null}], "fields": null, "timing": null, "retrieval": null, "documents": null}`, "", "nulls leave zero values"},
-		{`{"arm": "A", "session": "1", "question": "q1", "status": "ok", "response": "r", "citations": []}`, "session", "a string for an int"},
-		{`{"arm": "A", "session": 1.5, "question": "q1", "status": "ok", "response": "r", "citations": []}`, "session", "a fraction for an int"},
-		{`{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": 5, "citations": []}`, "response", "a number for a string"},
-		{`{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": "r", "citations": [{"id": "c1", "document": "a.pdf", "page": "2"}]}`, "citations[0].page", "a nested type fault"},
-		{`{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": "r", "citations": [], "timing": {"total_ms": "x"}}`, "timing.total_ms", "a string for a float"},
-		{`{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": "r", "citations": [], "fields": {"f": 1}}`, "fields.f", "a number in the fields map"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.why, func(t *testing.T) {
-			data := []byte(tt.line)
-			v, err := parseRunLine(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got RunRecord
-			field, err := decodeRunRecord(v, data, &got)
-			var want RunRecord
-			jerr := json.Unmarshal(data, &want)
-			if (err == nil) != (jerr == nil) {
-				t.Fatalf("tree decoder: %v; encoding/json: %v", err, jerr)
-			}
-			if err != nil {
-				if field != tt.field {
-					t.Errorf("field %q, want %q (%v)", field, tt.field, err)
-				}
-				return
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("tree decoder:\n%+v\nencoding/json:\n%+v", got, want)
-			}
-		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -60,7 +61,7 @@ func TestResolveMapping(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var m Mapping
+			var m runs.Mapping
 			if err := json.Unmarshal([]byte(tc.mapping), &m); err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +80,7 @@ func TestResolveMapping(t *testing.T) {
 	}
 	// An empty list is refused when a run record is read; Resolve, given
 	// one anyway, treats it as no mapping.
-	if got := ix.Resolve("file-2", Mapping{"file-2": {}}); got.Resolution != DocUnknown {
+	if got := ix.Resolve("file-2", runs.Mapping{"file-2": {}}); got.Resolution != DocUnknown {
 		t.Errorf("empty list: %+v", got)
 	}
 }
@@ -87,12 +88,12 @@ func TestResolveMapping(t *testing.T) {
 // TestMappingJSON: a value reads as a name or a list of names and is
 // written back as a string when it holds one name.
 func TestMappingJSON(t *testing.T) {
-	var m Mapping
+	var m runs.Mapping
 	in := `{"a": "x.pdf", "b": ["y.pdf"], "c": ["y.pdf", "z <&>.pdf"], "d": []}`
 	if err := json.Unmarshal([]byte(in), &m); err != nil {
 		t.Fatal(err)
 	}
-	want := Mapping{"a": {"x.pdf"}, "b": {"y.pdf"}, "c": {"y.pdf", "z <&>.pdf"}, "d": {}}
+	want := runs.Mapping{"a": {"x.pdf"}, "b": {"y.pdf"}, "c": {"y.pdf", "z <&>.pdf"}, "d": {}}
 	if len(m) != len(want) {
 		t.Fatalf("%v", m)
 	}
@@ -109,7 +110,7 @@ func TestMappingJSON(t *testing.T) {
 		t.Errorf("marshal\n got %s\nwant %s", out, w)
 	}
 	for _, bad := range []string{`{"a": 1}`, `{"a": [1]}`, `{"a": {"b": "c"}}`, `["x.pdf"]`} {
-		var m Mapping
+		var m runs.Mapping
 		var te *json.UnmarshalTypeError
 		if err := json.Unmarshal([]byte(bad), &m); !errors.As(err, &te) {
 			t.Errorf("%s: %v, want a type error", bad, err)

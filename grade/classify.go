@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/runs"
 	"golang.org/x/text/cases"
 )
 
@@ -145,7 +146,7 @@ func MissingCitation() Verdict {
 //  6. the quote holds a canonical value (S9): unresolved alternate_evidence,
 //     in whatever document it is grounded (reading A14);
 //  7. otherwise fail wrong_fact.
-func Classify(ix *citations.Index, c citations.Citation, m citations.Mapping, exp Expected) Verdict {
+func Classify(ix *citations.Index, c citations.Citation, m runs.Mapping, exp Expected) Verdict {
 	g := ix.Ground(c, m)
 	v := Verdict{CitationID: c.ID, Grounded: g}
 	set := func(o Outcome, r Reason, format string, args ...any) Verdict {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -56,25 +57,25 @@ func TestClassify(t *testing.T) {
 	tests := []struct {
 		name    string
 		c       citations.Citation
-		m       citations.Mapping
+		m       runs.Mapping
 		exp     Expected
 		outcome Outcome
 		reason  Reason
 	}{
 		{"pass", citations.Citation{Document: "policy.pdf", Page: 1, Quote: orders}, nil, delivery, Pass, ReasonDeclaredSpan},
 		{"pass without a page", citations.Citation{Document: "policy.pdf", Quote: orders}, nil, delivery, Pass, ReasonDeclaredSpan},
-		{"pass through the run's mapping", citations.Citation{Document: "file-9", Quote: orders}, citations.Mapping{"file-9": {"policy.pdf"}}, delivery, Pass, ReasonDeclaredSpan},
+		{"pass through the run's mapping", citations.Citation{Document: "file-9", Quote: orders}, runs.Mapping{"file-9": {"policy.pdf"}}, delivery, Pass, ReasonDeclaredSpan},
 		{"pass settled by the page", citations.Citation{Document: "policy.pdf", Page: 3, Quote: "The warranty period is 24 months from delivery."}, nil, warranty, Pass, ReasonDeclaredSpan},
 		{"fabricated_quote", citations.Citation{Document: "policy.pdf", Quote: "Orders must be delivered within 12 working days of the purchase order date."}, nil, delivery, Fail, ReasonFabricatedQuote},
 		{"wrong_document", citations.Citation{Document: "prices.pdf", Quote: orders}, nil, delivery, Fail, ReasonWrongDocument},
 		{"wrong_page", citations.Citation{Document: "policy.pdf", Page: 3, Quote: orders}, nil, delivery, Fail, ReasonWrongPage},
 		{"unknown_document", citations.Citation{Document: "warranty.pdf", Quote: orders}, nil, delivery, Fail, ReasonUnknownDocument},
-		{"unknown_document by mapping", citations.Citation{Document: "file-1", Quote: orders}, citations.Mapping{"file-1": {"gone.pdf"}}, delivery, Fail, ReasonUnknownDocument},
+		{"unknown_document by mapping", citations.Citation{Document: "file-1", Quote: orders}, runs.Mapping{"file-1": {"gone.pdf"}}, delivery, Fail, ReasonUnknownDocument},
 		{"wrong_fact", citations.Citation{Document: "policy.pdf", Quote: "Late orders are charged 2.5% per day."}, nil, delivery, Fail, ReasonWrongFact},
 		{"ambiguous_location", citations.Citation{Document: "policy.pdf", Quote: "The warranty period is 24 months from delivery."}, nil, warranty, Unresolved, ReasonAmbiguousLocation},
 		{"alternate_evidence", citations.Citation{Document: "policy.pdf", Quote: "Summary: payment within 45 calendar days."}, nil, payment, Unresolved, ReasonAlternateEvidence},
 		{"ambiguous_document_mapping (loose)", citations.Citation{Document: "Policy.PDF", Quote: orders}, nil, delivery, Unresolved, ReasonAmbiguousDocumentMapping},
-		{"ambiguous_document_mapping (conflict)", citations.Citation{Document: "policy.pdf", Quote: orders}, citations.Mapping{"policy.pdf": {"prices.pdf"}}, delivery, Unresolved, ReasonAmbiguousDocumentMapping},
+		{"ambiguous_document_mapping (conflict)", citations.Citation{Document: "policy.pdf", Quote: orders}, runs.Mapping{"policy.pdf": {"prices.pdf"}}, delivery, Unresolved, ReasonAmbiguousDocumentMapping},
 		{"joined_words", citations.Citation{Document: "policy.pdf", Quote: "Ordersmustbedeliveredwithin 10 workingdays of the purchase orderdate."}, nil, delivery, Unresolved, ReasonJoinedWords},
 		{"unmapped_glyphs", citations.Citation{Document: "listing.pdf", Quote: "Open returns ctx, err NewContext(rs, conf) on success."}, nil, listing, Unresolved, ReasonUnmappedGlyphs},
 		{"glyph_codes", citations.Citation{Document: "lemma.pdf", Quote: "For all a 6= 0 the map is injective."}, nil, lemma, Unresolved, ReasonGlyphCodes},

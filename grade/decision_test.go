@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,15 +98,15 @@ func decisionGrader(t *testing.T) *Grader {
 	return g
 }
 
-func attempt(question, response string, cites ...citations.RunCitation) *citations.RunRecord {
+func attempt(question, response string, cites ...runs.RunCitation) *runs.RunRecord {
 	if cites == nil {
-		cites = []citations.RunCitation{}
+		cites = []runs.RunCitation{}
 	}
-	return &citations.RunRecord{Arm: "A", Session: 1, Question: question, Status: "ok", Response: response, Citations: cites}
+	return &runs.RunRecord{Arm: "A", Session: 1, Question: question, Status: "ok", Response: response, Citations: cites}
 }
 
-func cite(doc, quote string, page int) citations.RunCitation {
-	c := citations.RunCitation{ID: "c1", Document: doc, Quote: &quote}
+func cite(doc, quote string, page int) runs.RunCitation {
+	c := runs.RunCitation{ID: "c1", Document: doc, Quote: &quote}
 	if page > 0 {
 		c.Page = &page
 	}

@@ -3,7 +3,6 @@ package grade_test
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/citecheck/citecheck/spans"
 	"io"
 	"os"
 	"os/exec"
@@ -16,13 +15,15 @@ import (
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/citecheck/citecheck/runs"
+	"github.com/citecheck/citecheck/spans"
 	"github.com/stretchr/testify/require"
 )
 
 // gradeExamples runs the worked examples of ../shared/grading through the
 // path a user takes: import-text, freeze, verify, grade. It returns the
 // results file.
-func gradeExamples(t *testing.T, runs string) string {
+func gradeExamples(t *testing.T, recs string) string {
 	t.Helper()
 	shared := shareddata.Path(t, "grading")
 	dir := t.TempDir()
@@ -47,13 +48,13 @@ func gradeExamples(t *testing.T, runs string) string {
 	f, err := os.Create(out)
 	require.NoError(t, err)
 	defer f.Close()
-	in := grade.Input{File: runs, Each: func(fn func(*citations.RunRecord) error) error {
-		r, err := os.Open(runs)
+	in := grade.Input{File: recs, Each: func(fn func(*runs.RunRecord) error) error {
+		r, err := os.Open(recs)
 		if err != nil {
 			return err
 		}
 		defer r.Close()
-		return citations.EachRun(r, runs, "run", fn)
+		return runs.EachRun(r, recs, "run", fn)
 	}}
 	sum, err := g.Run([]grade.Input{in}, f, grade.RunOptions{Plan: ev.Plan, SpillDir: dir})
 	require.NoError(t, err)
@@ -167,11 +168,11 @@ func BenchmarkGradeExamples(b *testing.B) {
 	require.NoError(b, err)
 	f, err := os.Open(filepath.Join(shared, "runs.jsonl"))
 	require.NoError(b, err)
-	recs, err := citations.ReadRunRecords(f, "runs.jsonl")
+	recs, err := runs.ReadRunRecords(f, "runs.jsonl")
 	f.Close()
 	require.NoError(b, err)
 	const n = 20000
-	in := grade.Input{File: "bench", Each: func(fn func(*citations.RunRecord) error) error {
+	in := grade.Input{File: "bench", Each: func(fn func(*runs.RunRecord) error) error {
 		for i := range n {
 			r := recs[i%len(recs)]
 			r.Session = i/len(recs) + 1

@@ -8,6 +8,7 @@ import (
 
 	"github.com/citecheck/citecheck/absence"
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/citecheck/citecheck/textnorm"
 )
@@ -63,13 +64,13 @@ type Result struct {
 	// Frozen: graded against a verified lock.
 	Frozen bool `json:"frozen"`
 	// OutOfOrder: the record came before work planned ahead of it.
-	OutOfOrder bool              `json:"out_of_order,omitempty"`
-	StopReason string            `json:"stop_reason,omitempty"`
-	Timing     *citations.Timing `json:"timing,omitempty"`
+	OutOfOrder bool         `json:"out_of_order,omitempty"`
+	StopReason string       `json:"stop_reason,omitempty"`
+	Timing     *runs.Timing `json:"timing,omitempty"`
 	// Retrieval are the run's native retrieval cards, kept, never citations.
 	Retrieval []json.RawMessage `json:"retrieval,omitempty"`
 	// Unread are the adapter's notes of what in the vendor's response looks
-	// like citations but could not be read (citations.RunRecord.Unread):
+	// like citations but could not be read (runs.RunRecord.Unread):
 	// the result is then never a pass, whatever its verdicts.
 	Unread []string `json:"unread,omitempty"`
 	// Source is where the record was read (absent for missing work).
@@ -163,7 +164,7 @@ func (g *Grader) Known(id string) bool { _, ok := g.questions[id]; return ok }
 // (AttemptOK for a record the plan expects, or AttemptDuplicate /
 // AttemptExtra). The record's question must be known (Known); position is
 // set by the caller.
-func (g *Grader) Grade(rec *citations.RunRecord, file string, attempt string, position int) Result {
+func (g *Grader) Grade(rec *runs.RunRecord, file string, attempt string, position int) Result {
 	qq := g.questions[rec.Question]
 	r := g.base(qq, rec.Arm, rec.Session, attempt, position)
 	r.Response = rec.Response
@@ -186,7 +187,7 @@ func (g *Grader) Grade(rec *citations.RunRecord, file string, attempt string, po
 	// Citations first: support and linked source passages need them.
 	var verdicts []Verdict
 	for _, rc := range rec.Citations {
-		c := rc.Citation()
+		c := citations.FromRun(rc)
 		v := Classify(g.ix, c, rec.Documents, qq.exp)
 		verdicts = append(verdicts, v)
 		r.Citations = append(r.Citations, citationResult(rc, v, q))
@@ -256,7 +257,7 @@ func (g *Grader) failAttempt(qq *question, r *Result, attempt string) {
 	r.Factual, r.Supported = &fail, &f2
 }
 
-func citationResult(rc citations.RunCitation, v Verdict, q *spans.Question) CitationResult {
+func citationResult(rc runs.RunCitation, v Verdict, q *spans.Question) CitationResult {
 	id := rc.ID
 	cr := CitationResult{ID: &id, Verdict: v.Outcome, Reason: v.Reason, Cited: rc.Document, Page: rc.Page, Quote: rc.Quote, Detail: v.Detail}
 	res := v.Grounded.Result

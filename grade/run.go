@@ -12,15 +12,15 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/runs"
 )
 
 // Input is one run file: Each calls fn with its records in file order and
 // returns the first error (a read or input error, or fn's).
 type Input struct {
 	File string
-	Each func(fn func(rec *citations.RunRecord) error) error
+	Each func(fn func(rec *runs.RunRecord) error) error
 }
 
 // RunOptions configure Run.
@@ -62,7 +62,7 @@ var ErrUnknownQuestion = errors.New("no such question in the reference")
 //     is AttemptDuplicate.
 //
 // A record naming a question the reference lacks is an input error
-// (*citations.InputError wrapping ErrUnknownQuestion), as is any error of
+// (*runs.InputError wrapping ErrUnknownQuestion), as is any error of
 // an Input; Run then stops and returns it. Memory stays flat in the number
 // of records when they arrive in plan order (or without a plan): results
 // are written as they are graded, and in plan order through a spill file
@@ -158,9 +158,9 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 	seq := 0
 	var readErr error
 	for _, in := range inputs {
-		err := in.Each(func(rec *citations.RunRecord) error {
+		err := in.Each(func(rec *runs.RunRecord) error {
 			if !g.Known(rec.Question) {
-				return &citations.InputError{File: in.File, Line: rec.Line, Field: "question",
+				return &runs.InputError{File: in.File, Line: rec.Line, Field: "question",
 					Err: fmt.Errorf("%w: %q", ErrUnknownQuestion, rec.Question)}
 			}
 			j := s.place(rec)
@@ -202,7 +202,7 @@ type armSession struct {
 
 type job struct {
 	seq        int
-	rec        *citations.RunRecord
+	rec        *runs.RunRecord
 	file       string
 	attempt    string
 	position   int
@@ -262,7 +262,7 @@ func (s *scheduler) index() {
 	s.filled = make([]bool, len(s.slots))
 }
 
-func (s *scheduler) place(rec *citations.RunRecord) job {
+func (s *scheduler) place(rec *runs.RunRecord) job {
 	if s.plan == nil {
 		if s.qIndex == nil {
 			s.qIndex = map[string]int{}

@@ -18,6 +18,7 @@ import (
 	"github.com/citecheck/citecheck/internal/shareddata"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
@@ -72,8 +73,8 @@ func gradeDemo(t *testing.T) []byte {
 	require.NoError(t, err)
 	g, err := grade.New(ix, ref, true)
 	require.NoError(t, err)
-	in := grade.Input{File: "graded.jsonl", Each: func(fn func(*citations.RunRecord) error) error {
-		return citations.EachRun(bytes.NewReader(fixtures.GradedRun()), "graded.jsonl", "run", fn)
+	in := grade.Input{File: "graded.jsonl", Each: func(fn func(*runs.RunRecord) error) error {
+		return runs.EachRun(bytes.NewReader(fixtures.GradedRun()), "graded.jsonl", "run", fn)
 	}}
 	var out bytes.Buffer
 	_, err = g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: p, SpillDir: t.TempDir()})
@@ -180,7 +181,7 @@ func TestResultSchema(t *testing.T) {
 		{grade.Normalization{}, obj("properties", "normalization")},
 		{grade.Source{}, obj("properties", "source")},
 		{citations.Span{}, obj("$defs", "span")},
-		{citations.Timing{}, obj("$defs", "timing")},
+		{runs.Timing{}, obj("$defs", "timing")},
 	} {
 		var props, tags []string
 		for k := range tc.object["properties"].(map[string]any) {

@@ -9,6 +9,7 @@ import (
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/strictjson"
+	"github.com/citecheck/citecheck/runs"
 )
 
 // resultDecoder fills a grade.Result from the tree decodeResult parsed,
@@ -385,11 +386,11 @@ func (d *resultDecoder) level(v *strictjson.Value, path string) *citations.Level
 	return &l
 }
 
-func (d *resultDecoder) timing(v *strictjson.Value, path string) *citations.Timing {
+func (d *resultDecoder) timing(v *strictjson.Value, path string) *runs.Timing {
 	if v.Kind == strictjson.Null || !d.want(v, path, strictjson.Object, "citations.Timing") {
 		return nil
 	}
-	t := &citations.Timing{}
+	t := &runs.Timing{}
 	d.object(v, path, "citations.Timing", timingKeys, func(name, p string, val *strictjson.Value) {
 		f := d.float(val, p)
 		switch name {

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/report"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
 )
@@ -61,7 +61,7 @@ func builtSummary(t *testing.T) string {
 	var rs []grade.Result
 	add := func(arm string, session int, q, attempt, verdict string, unknown bool, total float64) {
 		r := grade.Result{Arm: arm, Session: session, Question: q, Attempt: attempt, Frozen: true, StopReason: "eos",
-			Timing: &citations.Timing{TotalMS: ms(total), GenerationMS: ms(total / 2)}}
+			Timing: &runs.Timing{TotalMS: ms(total), GenerationMS: ms(total / 2)}}
 		if unknown {
 			r.Kind, r.Abstention = grade.KindUnknown, outcome(verdict)
 		} else {

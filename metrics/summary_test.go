@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/grade"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -57,9 +57,9 @@ func TestSummaryCountsAndQualification(t *testing.T) {
 		rs = append(rs, result("A", 1, fmt.Sprintf("U%02d", i+1), grade.AttemptOK, "", "pass"))
 	}
 	rs[5].Attempt, rs[5].Supported, rs[5].Factual, rs[5].Citations = grade.AttemptTimeout, o("fail"), o("fail"), nil
-	rs[5].Timing = &citations.Timing{TotalMS: ms(95_000)}
-	rs[6].Timing = &citations.Timing{TotalMS: ms(800), RetrievalMS: ms(20)}
-	rs[7].Timing = &citations.Timing{TotalMS: ms(1200)}
+	rs[5].Timing = &runs.Timing{TotalMS: ms(95_000)}
+	rs[6].Timing = &runs.Timing{TotalMS: ms(800), RetrievalMS: ms(20)}
+	rs[7].Timing = &runs.Timing{TotalMS: ms(1200)}
 	// B1: a smoke run of two questions, not frozen, with a duplicate.
 	b1 := result("B", 1, "Q01", grade.AttemptOK, "pass", "", "pass", "fail")
 	b1.Frozen = false

@@ -25,6 +25,7 @@ import (
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/report"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -118,8 +119,8 @@ func buildDemo(dir string) (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs := string(fixtures.GradedRun()) + hostileRuns()
-	results, err := gradeRuns(store, ref, pl, runs, dir)
+	recs := string(fixtures.GradedRun()) + hostileRuns()
+	results, err := gradeRuns(store, ref, pl, recs, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +131,7 @@ func buildDemo(dir string) (*fixture, error) {
 
 // gradeRuns grades run records as "citecheck grade" does and reads
 // results.jsonl back with metrics.ReadResults.
-func gradeRuns(store *corpus.Store, ref *spans.Reference, pl *plan.Plan, runs, spill string) ([]grade.Result, error) {
+func gradeRuns(store *corpus.Store, ref *spans.Reference, pl *plan.Plan, recs, spill string) ([]grade.Result, error) {
 	ix, err := citations.NewIndex(store, citations.Options{})
 	if err != nil {
 		return nil, err
@@ -139,8 +140,8 @@ func gradeRuns(store *corpus.Store, ref *spans.Reference, pl *plan.Plan, runs, s
 	if err != nil {
 		return nil, err
 	}
-	in := grade.Input{File: "runs.jsonl", Each: func(fn func(*citations.RunRecord) error) error {
-		return citations.EachRun(strings.NewReader(runs), "runs.jsonl", "run", fn)
+	in := grade.Input{File: "runs.jsonl", Each: func(fn func(*runs.RunRecord) error) error {
+		return runs.EachRun(strings.NewReader(recs), "runs.jsonl", "run", fn)
 	}}
 	var out bytes.Buffer
 	if _, err := g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: pl, SpillDir: spill}); err != nil {
@@ -189,11 +190,11 @@ func examples(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := os.ReadFile(filepath.Join(shared, "runs.jsonl"))
+	recs, err := os.ReadFile(filepath.Join(shared, "runs.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := gradeRuns(store, ref, nil, string(runs), dir)
+	results, err := gradeRuns(store, ref, nil, string(recs), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/runs"
 )
 
 const auditAbout = `
@@ -58,7 +59,7 @@ func runAudit(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "audit", "audit --corpus CORPUS [--format F] [--json] RUN.jsonl...", auditAbout)
 	dir := fs.String("corpus", "", "corpus `folder` (required)")
-	format := fs.String("format", citations.FormatAuto, "input `format`: auto (told by each file's first record), "+strings.Join(citations.Formats, ", "))
+	format := fs.String("format", runs.FormatAuto, "input `format`: auto (told by each file's first record), "+strings.Join(runs.Formats, ", "))
 	asJSON := fs.Bool("json", false, "write JSON instead of a table")
 	files, err := parseFlags(fs, stdout, args)
 	if err != nil {
@@ -70,18 +71,18 @@ func runAudit(e *env, args []string) error {
 	if len(files) == 0 {
 		return usageErrorf("audit: no RUN.jsonl given")
 	}
-	known := *format == citations.FormatAuto
-	for _, f := range citations.Formats {
+	known := *format == runs.FormatAuto
+	for _, f := range runs.Formats {
 		known = known || f == *format
 	}
 	if !known {
-		return usageErrorf("audit: unknown --format %q (want auto or one of %s)", *format, strings.Join(citations.Formats, ", "))
+		return usageErrorf("audit: unknown --format %q (want auto or one of %s)", *format, strings.Join(runs.Formats, ", "))
 	}
-	var runs []citations.RunRecord
+	var recs []runs.RunRecord
 	var fileOf []string
 	for _, path := range files {
-		rs, err := readInput(e.stdin, path, func(r io.Reader, name string) ([]citations.RunRecord, error) {
-			return citations.ReadRuns(r, name, *format)
+		rs, err := readInput(e.stdin, path, func(r io.Reader, name string) ([]runs.RunRecord, error) {
+			return runs.ReadRuns(r, name, *format)
 		})
 		if err != nil {
 			return err
@@ -92,13 +93,13 @@ func runAudit(e *env, args []string) error {
 		for range rs {
 			fileOf = append(fileOf, path)
 		}
-		runs = append(runs, rs...)
+		recs = append(recs, rs...)
 	}
 	ix, err := openIndex("audit", *dir)
 	if err != nil {
 		return err
 	}
-	clean, err := writeAudit(stdout, ix, runs, fileOf, *asJSON)
+	clean, err := writeAudit(stdout, ix, recs, fileOf, *asJSON)
 	if err != nil {
 		return err
 	}
@@ -110,11 +111,11 @@ func runAudit(e *env, args []string) error {
 
 // writeAudit audits the runs (fileOf names each run's file) and renders the
 // report; it reports whether every citation was grounded uniquely.
-func writeAudit(w io.Writer, ix *citations.Index, runs []citations.RunRecord, fileOf []string, asJSON bool) (bool, error) {
-	rep := ix.Audit(runs)
+func writeAudit(w io.Writer, ix *citations.Index, recs []runs.RunRecord, fileOf []string, asJSON bool) (bool, error) {
+	rep := ix.Audit(recs)
 	// Entries follow the runs and their citations in order.
 	var entryFile []string
-	for i, run := range runs {
+	for i, run := range recs {
 		for range run.Citations {
 			entryFile = append(entryFile, fileOf[i])
 		}
@@ -209,7 +210,7 @@ func writeAuditTable(w io.Writer, rep citations.AuditReport, files, runFiles []s
 	return nil
 }
 
-func citedAs(c citations.RunCitation) string {
+func citedAs(c runs.RunCitation) string {
 	s := c.Document
 	if c.Page != nil {
 		s += fmt.Sprintf(" page %d", *c.Page)

@@ -18,6 +18,7 @@ import (
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/report"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -209,7 +210,7 @@ func demoEvaluation(e *env, dir string) error {
 	}
 	fmt.Fprintf(stdout, "\n$ citecheck grade --lock %s --out results %s\n", lockName, strings.Join(runNames, " "))
 	fail := &failingList{limit: 8}
-	sum, err := gradeRuns(stdout, io.Discard, gradeJob{toolchain: e.toolchain, lock: lockPath, out: filepath.Join(dir, "results"), format: citations.FormatAuto,
+	sum, err := gradeRuns(stdout, io.Discard, gradeJob{toolchain: e.toolchain, lock: lockPath, out: filepath.Join(dir, "results"), format: runs.FormatAuto,
 		runs: runPaths, names: runNames, failing: fail})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
@@ -349,14 +350,14 @@ func demoPieces(stdout io.Writer, dir string) error {
 	}
 	const runName = "fixtures/citations/run.jsonl"
 	fmt.Fprintf(stdout, "\n$ citecheck audit --corpus corpus %s\n", runName)
-	runs, err := citations.ReadRunRecords(bytes.NewReader(fixtures.Run()), runName)
+	recs, err := runs.ReadRunRecords(bytes.NewReader(fixtures.Run()), runName)
 	if err != nil {
 		return err
 	}
-	fileOf := make([]string, len(runs))
+	fileOf := make([]string, len(recs))
 	for i := range fileOf {
 		fileOf[i] = runName
 	}
-	_, err = writeAudit(stdout, ix, runs, fileOf, false)
+	_, err = writeAudit(stdout, ix, recs, fileOf, false)
 	return err
 }

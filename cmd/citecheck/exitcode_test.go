@@ -16,6 +16,7 @@ import (
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/citecheck/citecheck/typedqa"
 )
@@ -253,7 +254,7 @@ func TestExitCodeOf(t *testing.T) {
 		{"the extraction child's own code", childExit(7), 7},
 		{"a usage error", usageErrorf("x: --out is required"), 2},
 		{"no records", fmt.Errorf("grade: %w", noRecords("r.jsonl")), 2},
-		{"a located input error", fmt.Errorf("grade: %w", &citations.InputError{File: "r.jsonl", Line: 3, Err: citations.ErrInvalid}), 2},
+		{"a located input error", fmt.Errorf("grade: %w", &runs.InputError{File: "r.jsonl", Line: 3, Err: runs.ErrInvalid}), 2},
 		{"a list of typed input errors", &typedqa.InputErrors{Errs: []*typedqa.InputError{{File: "t.csv", Line: 2, Err: typedqa.ErrDuplicateRow}}}, 2},
 		{"a reference decode error", &spans.DecodeError{File: "r.json", Line: 1, Col: 2, Err: strictjson.ErrSyntax}, 2},
 		{"a list of plan decode errors", &plan.DecodeErrors{Errs: []*plan.DecodeError{{File: "p.json", Err: strictjson.ErrType}}}, 2},

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/runs"
 )
 
 // formatsDoc is docs/formats.md, where every input and output format is
@@ -111,7 +111,7 @@ func TestFormatsDocLinks(t *testing.T) {
 		}
 	}
 	anchors := headingAnchors(t, formatsDoc)
-	for _, f := range citations.Formats[1:] {
+	for _, f := range runs.Formats[1:] {
 		if !anchors[f] {
 			t.Errorf("docs/formats.md has no section %q for --format %s", f, f)
 		}
@@ -140,8 +140,8 @@ func TestAuditGradeDetectFormat(t *testing.T) {
 	if out, errOut, code := runCLI(t, "extract", "--out", c, "--jobs", "2", in); code != 0 {
 		t.Fatalf("extract: exit %d\n%s%s", code, out, errOut)
 	}
-	adapters := filepath.Join("..", "..", "citations", "testdata", "adapters")
-	for _, f := range citations.Formats[1:] {
+	adapters := filepath.Join("..", "..", "runs", "testdata", "adapters")
+	for _, f := range runs.Formats[1:] {
 		path := filepath.Join(adapters, f+".jsonl")
 		want, wantErr, wantCode := runCLI(t, "audit", "--corpus", c, "--format", f, path)
 		got, gotErr, gotCode := runCLI(t, "audit", "--corpus", c, path)

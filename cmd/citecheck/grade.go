@@ -12,11 +12,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -68,16 +68,16 @@ func runGrade(e *env, args []string) error {
 	refPath := fs.String("reference", "", "reference `file`, to grade without a lock")
 	planPath := fs.String("plan", "", "plan `file`, to grade without a lock")
 	out := fs.String("out", "", "results `folder` (created if needed; results.jsonl is replaced)")
-	format := fs.String("format", citations.FormatAuto, "input `format`: auto (told by each file's first record), "+strings.Join(citations.Formats, ", "))
+	format := fs.String("format", runs.FormatAuto, "input `format`: auto (told by each file's first record), "+strings.Join(runs.Formats, ", "))
 	asJSON := fs.Bool("json", false, "print the summary as JSON instead of a table")
-	runs, err := parseFlags(fs, stdout, args)
+	runFiles, err := parseFlags(fs, stdout, args)
 	if err != nil {
 		return err
 	}
 	switch {
 	case *out == "":
 		return usageErrorf("grade: --out DIR is required")
-	case len(runs) == 0:
+	case len(runFiles) == 0:
 		return usageErrorf("grade: no RUN file given")
 	case *lockPath != "" && (*corpusDir != "" || *refPath != "" || *planPath != ""):
 		return usageErrorf("grade: --lock names the corpus, reference and plan; give it alone, or --corpus and --reference without it")
@@ -85,12 +85,12 @@ func runGrade(e *env, args []string) error {
 		return usageErrorf("grade: want --lock LOCK, or --corpus CORPUS --reference REF")
 	}
 	if !knownFormat(*format) {
-		return usageErrorf("grade: unknown --format %q (want auto or one of %s)", *format, strings.Join(citations.Formats, ", "))
+		return usageErrorf("grade: unknown --format %q (want auto or one of %s)", *format, strings.Join(runs.Formats, ", "))
 	}
 
 	fail := &failingList{limit: failingShown}
 	sum, err := gradeRuns(stdout, stderr, gradeJob{stdin: e.stdin, toolchain: e.toolchain, lock: *lockPath, corpus: *corpusDir, reference: *refPath, plan: *planPath,
-		out: *out, format: *format, runs: runs, failing: fail})
+		out: *out, format: *format, runs: runFiles, failing: fail})
 	if err != nil {
 		return err
 	}
@@ -203,16 +203,16 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 	}
 	inputs := make([]grade.Input, len(job.runs))
 	for i, path := range job.runs {
-		inputs[i] = grade.Input{File: names[i], Each: func(fn func(*citations.RunRecord) error) error {
+		inputs[i] = grade.Input{File: names[i], Each: func(fn func(*runs.RunRecord) error) error {
 			n := 0
-			count := func(rec *citations.RunRecord) error { n++; return fn(rec) }
+			count := func(rec *runs.RunRecord) error { n++; return fn(rec) }
 			var err error
 			if path == "-" {
-				err = citations.EachRun(job.stdin, "stdin", job.format, count)
+				err = runs.EachRun(job.stdin, "stdin", job.format, count)
 			} else if f, oerr := os.Open(path); oerr != nil {
 				err = oerr
 			} else {
-				err = citations.EachRun(f, names[i], job.format, count)
+				err = runs.EachRun(f, names[i], job.format, count)
 				f.Close()
 			}
 			if err == nil && n == 0 {
@@ -256,7 +256,7 @@ func firstRun(path, name, format string) error {
 		return err
 	}
 	defer f.Close()
-	err = citations.EachRun(f, name, format, func(*citations.RunRecord) error { return errFirstRun })
+	err = runs.EachRun(f, name, format, func(*runs.RunRecord) error { return errFirstRun })
 	switch {
 	case errors.Is(err, errFirstRun):
 		return nil
@@ -267,10 +267,10 @@ func firstRun(path, name, format string) error {
 }
 
 func knownFormat(f string) bool {
-	if f == citations.FormatAuto {
+	if f == runs.FormatAuto {
 		return true
 	}
-	for _, k := range citations.Formats {
+	for _, k := range runs.Formats {
 		if k == f {
 			return true
 		}

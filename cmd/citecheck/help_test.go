@@ -46,7 +46,7 @@ func TestHelpExamplesRun(t *testing.T) {
 	writeFile(t, "runs/A.jsonl", arms[0].String())
 	writeFile(t, "runs/B.jsonl", arms[1].String())
 	for dst, src := range map[string]string{
-		"runs/anthropic.jsonl":           "../../citations/testdata/adapters/anthropic.jsonl",
+		"runs/anthropic.jsonl":           "../../runs/testdata/adapters/anthropic.jsonl",
 		"typedqa/questions-default.json": "../../typedqa/questions-default.json",
 		"truth.csv":                      "../../fixtures/typed/truth.csv",
 		"responses.csv":                  "../../fixtures/typed/responses.csv",

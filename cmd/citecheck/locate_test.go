@@ -53,7 +53,7 @@ func TestLocateAndAudit(t *testing.T) {
 	})
 	t.Run("audit native", func(t *testing.T) {
 		for _, f := range []string{"anthropic", "gemini"} {
-			path := filepath.Join("..", "..", "citations", "testdata", "adapters", f+".jsonl")
+			path := filepath.Join("..", "..", "runs", "testdata", "adapters", f+".jsonl")
 			out, errOut, code := runCLI(t, "audit", "--corpus", c, "--format", f, path)
 			if code != 0 || errOut != "" {
 				t.Errorf("%s: exit %d, stderr %q\n%s", f, code, errOut, out)

@@ -62,3 +62,31 @@ func EachLine(r io.Reader, file string, lim Limits, fn func(line int, data []byt
 		}
 	}
 }
+
+// EachObject reads JSON Lines of objects strictly (EachLine's checks, then
+// Parse and shape.Check; spelled as Shape.Check takes it) and calls fn
+// with each record's line number, parsed tree and bytes, in file order. It
+// refuses what encoding/json would let through: two equal keys, of which
+// it keeps the last; keys equal under case folding, which it binds to one
+// field; lone surrogate escapes; trailing data; and every key shape does
+// not list. A fault is an *inputerr.Error naming file, line and JSON path;
+// a parse fault other than a duplicate key also wraps ErrValue.
+func EachObject(r io.Reader, file string, lim Limits, shape *Shape, spelled map[string]string, fn func(n int, v *Value, data []byte) error) error {
+	return EachLine(r, file, lim, func(n int, data []byte) error {
+		v, err := Parse(data, "", Limits{})
+		var se *Error
+		switch {
+		case err == nil:
+			err = shape.Check(data, "", v, spelled)
+		case errors.As(err, &se) && !errors.Is(se.Err, ErrDuplicateKey):
+			se.Err = fmt.Errorf("%w: %w", ErrValue, se.Err)
+		}
+		if errors.As(err, &se) {
+			return &inputerr.Error{File: file, Line: n, Field: se.Path, Err: se.Err}
+		}
+		if err != nil {
+			return &inputerr.Error{File: file, Line: n, Err: err}
+		}
+		return fn(n, v, data)
+	})
+}

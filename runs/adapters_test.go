@@ -1,4 +1,4 @@
-package citations
+package runs_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -39,7 +41,7 @@ var adapterAudits = map[string][]string{
 // groundings of adapterAudits.
 func TestAdapters(t *testing.T) {
 	ix := testIndex(t)
-	for _, format := range Formats[1:] {
+	for _, format := range runs.Formats[1:] {
 		t.Run(format, func(t *testing.T) {
 			path := filepath.Join("testdata", "adapters", format+".jsonl")
 			f, err := os.Open(path)
@@ -47,11 +49,11 @@ func TestAdapters(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			runs, err := ReadRuns(f, path, format)
+			recs, err := runs.ReadRuns(f, path, format)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.MarshalIndent(runs, "", "  ")
+			got, err := json.MarshalIndent(recs, "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +72,7 @@ func TestAdapters(t *testing.T) {
 				t.Errorf("%s differs from the adapter's output (run go test -update to accept):\n%s", golden, got)
 			}
 			var audit []string
-			for _, e := range ix.Audit(runs).Entries {
+			for _, e := range ix.Audit(recs).Entries {
 				audit = append(audit, fmt.Sprintf("%s %s: %s %s", e.Question, e.Citation.ID, e.Grounding, e.Detail))
 			}
 			assert.Equal(t, adapterAudits[format], audit, "the audit of the %s payloads", format)
@@ -78,89 +80,89 @@ func TestAdapters(t *testing.T) {
 	}
 }
 
-func readFormat(t *testing.T, format string) []RunRecord {
+func readFormat(t *testing.T, format string) []runs.RunRecord {
 	t.Helper()
 	path := filepath.Join("testdata", "adapters", format+".jsonl")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := ReadRuns(bytes.NewReader(b), path, format)
+	recs, err := runs.ReadRuns(bytes.NewReader(b), path, format)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runs
+	return recs
 }
 
-func groundings(ix *Index, runs []RunRecord) []Grounding {
-	var out []Grounding
-	for _, e := range ix.Audit(runs).Entries {
+func groundings(ix *citations.Index, recs []runs.RunRecord) []citations.Grounding {
+	var out []citations.Grounding
+	for _, e := range ix.Audit(recs).Entries {
 		out = append(out, e.Grounding)
 	}
 	return out
 }
 
 func TestAdapterAnthropic(t *testing.T) {
-	runs := readFormat(t, "anthropic")
-	r := runs[0]
+	recs := readFormat(t, "anthropic")
+	r := recs[0]
 	assert.Equal(t, "According to the policy, orders must be delivered within 10 working days and the minimum order is 250 pieces.", r.Response)
 	assert.Equal(t, []string{"end_turn", "ok", "anthropic"}, []string{r.StopReason, r.Status, r.Format}, "stop reason, status, format")
 	require.Len(t, r.Citations, 2)
 	assert.Equal(t, "document_index:0", r.Citations[0].Document)
 	assert.Equal(t, []string{"price-list.pdf"}, r.Documents["document_index:1"])
-	assert.Equal(t, []Grounding{GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique}, groundings(testIndex(t), runs))
+	assert.Equal(t, []citations.Grounding{citations.GroundedUnique, citations.GroundedUnique, citations.GroundedUnique, citations.GroundedUnique, citations.GroundedUnique}, groundings(testIndex(t), recs))
 }
 
 func TestAdapterOpenAI(t *testing.T) {
-	runs := readFormat(t, "openai")
-	c := runs[0].Citations
-	assert.Equal(t, "completed", runs[0].StopReason)
+	recs := readFormat(t, "openai")
+	c := recs[0].Citations
+	assert.Equal(t, "completed", recs[0].StopReason)
 	require.Len(t, c, 2)
 	assert.Nil(t, c[0].Quote, "a file_citation without a quote")
 	assert.Equal(t, "file-2dtbBZdjtDKS8eqWxqbgDi", c[0].Document)
 	assert.True(t, c[1].External, "a url_citation is kept as an external source (issue 18)")
 	assert.Equal(t, []string{"https://example.com/", "Example"}, []string{c[1].Document, c[1].Title})
 	ix := testIndex(t)
-	v := ix.Ground(c[0].Citation(), runs[0].Documents)
-	assert.Equal(t, []string{string(GroundedUnverifiable), string(CauseNoQuote), "no quote to verify"}, []string{string(v.Grounding), string(v.Cause), v.Detail},
+	v := ix.Ground(citations.FromRun(c[0]), recs[0].Documents)
+	assert.Equal(t, []string{string(citations.GroundedUnverifiable), string(citations.CauseNoQuote), "no quote to verify"}, []string{string(v.Grounding), string(v.Cause), v.Detail},
 		"no quote to verify, never a pass")
-	if q := runs[1].Citations[0].Quote; assert.NotNil(t, q, "assistants file_citation.quote") {
+	if q := recs[1].Citations[0].Quote; assert.NotNil(t, q, "assistants file_citation.quote") {
 		assert.Equal(t, "The sample size is 32 parts for batches of up to 500 parts", *q)
 	}
-	assert.Equal(t, []Grounding{GroundedUnverifiable, GroundedExternal, GroundedUnique}, groundings(ix, runs))
+	assert.Equal(t, []citations.Grounding{citations.GroundedUnverifiable, citations.GroundedExternal, citations.GroundedUnique}, groundings(ix, recs))
 }
 
 func TestAdapterGemini(t *testing.T) {
-	runs := readFormat(t, "gemini")
-	c := runs[0].Citations
+	recs := readFormat(t, "gemini")
+	c := recs[0].Citations
 	if len(c) != 1 {
 		t.Fatalf("one cited chunk (the second is retrieved, not cited): %+v", c)
 	}
 	if c[0].Claim != "Invoices are paid within 45 calendar days | paying within 10 calendar days earns a 1.5% discount — an “early-payment” rule." {
 		t.Errorf("claims cut by UTF-8 byte offsets: %q", c[0].Claim)
 	}
-	assert.Equal(t, []Grounding{GroundedUnique}, groundings(testIndex(t), runs))
+	assert.Equal(t, []citations.Grounding{citations.GroundedUnique}, groundings(testIndex(t), recs))
 }
 
 func TestAdapterLMStudio(t *testing.T) {
-	runs := readFormat(t, "lmstudio")
-	c := runs[0].Citations
-	assert.Equal(t, "eosFound", runs[0].StopReason)
+	recs := readFormat(t, "lmstudio")
+	c := recs[0].Citations
+	assert.Equal(t, "eosFound", recs[0].StopReason)
 	require.Len(t, c, 2)
 	assert.Equal(t, "supplier-policy.pdf", c[0].Document)
 	assert.Equal(t, ptr(1), c[0].Page)
-	assert.Equal(t, []Grounding{GroundedUnique, GroundedWrongPage}, groundings(testIndex(t), runs), "the second quote is on page 1, cited as page 2")
+	assert.Equal(t, []citations.Grounding{citations.GroundedUnique, citations.GroundedWrongPage}, groundings(testIndex(t), recs), "the second quote is on page 1, cited as page 2")
 }
 
 func TestAdapterLangChainAndLlamaIndex(t *testing.T) {
 	ix := testIndex(t)
 	lc := readFormat(t, "langchain")
-	assert.Equal(t, []Grounding{GroundedUnique, GroundedUnique, GroundedUnique}, groundings(ix, lc), "langchain")
+	assert.Equal(t, []citations.Grounding{citations.GroundedUnique, citations.GroundedUnique, citations.GroundedUnique}, groundings(ix, lc), "langchain")
 	assert.Equal(t, ptr("Invoices are paid within 45 calendar days of receipt."), lc[1].Citations[0].Quote, "a bare source id quotes its chunk")
 	li := readFormat(t, "llamaindex")
 	require.Len(t, li[0].Citations, 2)
 	assert.Equal(t, []string{"[1]", "source_nodes[2]"}, []string{li[0].Citations[0].ID, li[0].Citations[1].Document}, "llamaindex citations")
-	assert.Equal(t, []Grounding{GroundedUnique, GroundedUnknownDocument}, groundings(ix, li), "llamaindex")
+	assert.Equal(t, []citations.Grounding{citations.GroundedUnique, citations.GroundedUnknownDocument}, groundings(ix, li), "llamaindex")
 }
 
 func TestDecisionVendorPages(t *testing.T) {
@@ -180,8 +182,8 @@ func TestDecisionVendorPages(t *testing.T) {
 	if *lm[0].Citations[1].Page != 2 {
 		t.Error("LM Studio pageNumber is 1-based")
 	}
-	_, err := ReadRuns(strings.NewReader(`{"arm": "B", "session": 1, "question": "q", "response": {"role": "assistant", "content": [{"type": "citation", "citedText": "x", "fileName": "a.pdf", "pageNumber": 0}]}}`), "lm.jsonl", "lmstudio")
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "content[0].pageNumber") {
+	_, err := runs.ReadRuns(strings.NewReader(`{"arm": "B", "session": 1, "question": "q", "response": {"role": "assistant", "content": [{"type": "citation", "citedText": "x", "fileName": "a.pdf", "pageNumber": 0}]}}`), "lm.jsonl", "lmstudio")
+	if !errors.Is(err, runs.ErrInvalid) || !strings.Contains(err.Error(), "content[0].pageNumber") {
 		t.Errorf("page 0 from LM Studio: %v", err)
 	}
 }
@@ -208,7 +210,7 @@ func TestDecisionRetrievalIsNotCitation(t *testing.T) {
 	if n := len(testIndex(t).Audit(li).Entries); n != len(li[0].Citations) {
 		t.Errorf("the audit checked %d entries for %d citations: retrieval is not audited", n, len(li[0].Citations))
 	}
-	lc, err := ReadRuns(strings.NewReader(`{"arm": "D", "session": 1, "question": "q", "response": {"context": [{"page_content": "x", "metadata": {"source": "a.pdf", "page": 0}}], "answer": "a plain answer"}}`), "lc.jsonl", "langchain")
+	lc, err := runs.ReadRuns(strings.NewReader(`{"arm": "D", "session": 1, "question": "q", "response": {"context": [{"page_content": "x", "metadata": {"source": "a.pdf", "page": 0}}], "answer": "a plain answer"}}`), "lc.jsonl", "langchain")
 	if err != nil || len(lc[0].Citations) != 0 {
 		t.Errorf("a plain LangChain answer emits no citation: %v %+v", err, lc)
 	}
@@ -231,7 +233,7 @@ func TestAdapterInputErrors(t *testing.T) {
 		{"bogus", `{}`, "format"},
 	}
 	for _, tc := range bad {
-		_, err := ReadRuns(strings.NewReader(tc.in), "n.jsonl", tc.format)
+		_, err := runs.ReadRuns(strings.NewReader(tc.in), "n.jsonl", tc.format)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %s: %v (want %q)", tc.format, tc.in, err, tc.want)
 		}

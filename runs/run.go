@@ -1,4 +1,4 @@
-package citations
+package runs
 
 import (
 	"bytes"
@@ -112,22 +112,6 @@ type Timing struct {
 // AttemptStatuses are the valid RunRecord.Status values.
 var AttemptStatuses = []string{"ok", "error", "timeout", "interrupted"}
 
-// Citation converts the record's citation for the classifier.
-func (c RunCitation) Citation() Citation {
-	out := Citation{ID: c.ID, Document: c.Document, PageLabel: c.PageLabel, NoQuote: c.Quote == nil,
-		External: c.External, PagePhysical: c.PagePhysical, Title: c.Title}
-	if c.Quote != nil {
-		out.Quote = *c.Quote
-	}
-	if c.Page != nil {
-		out.Page = *c.Page
-	}
-	if c.LastPage != nil {
-		out.LastPage = *c.LastPage
-	}
-	return out
-}
-
 // timingShape and runShape list the keys of a run record (DESIGN §4).
 var (
 	timingShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
@@ -156,7 +140,7 @@ func ReadRunRecords(r io.Reader, file string) ([]RunRecord, error) {
 }
 
 func eachRunRecord(r io.Reader, file string, fn func(*RunRecord) error) error {
-	return eachObject(r, file, runShape, nil, func(n int, v *strictjson.Value, data []byte) error {
+	return strictjson.EachObject(r, file, lineLimits, runShape, nil, func(n int, v *strictjson.Value, data []byte) error {
 		rec := &RunRecord{}
 		if f, err := decodeRunRecord(v, data, rec); err != nil {
 			return &InputError{File: file, Line: n, Field: f, Err: err}

@@ -1,4 +1,4 @@
-package citations
+package runs
 
 import (
 	"bufio"
@@ -12,24 +12,8 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/internal/schematest"
 )
-
-// fileLines returns the non-blank lines of a file.
-func fileLines(t *testing.T, data []byte) []string {
-	t.Helper()
-	var out []string
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	sc.Buffer(nil, MaxLineBytes)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) != "" {
-			out = append(out, sc.Text())
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // firstLine returns the first record of testdata/adapters/<format>.jsonl.
 func firstLine(t *testing.T, format string) string {
@@ -38,7 +22,7 @@ func firstLine(t *testing.T, format string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fileLines(t, data)[0]
+	return schematest.Lines(t, data)[0]
 }
 
 // editJSON decodes a record, lets edit change it, and encodes it again.
@@ -109,19 +93,19 @@ func TestDetectFormat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, line := range fileLines(t, data) {
+		for i, line := range schematest.Lines(t, data) {
 			cases = append(cases, tc{fmt.Sprintf("adapters/%s.jsonl:%d", format, i+1), line, format, "",
 				"the native fixture of " + format + " has that vendor's own shape"})
 		}
 	}
 	for format, data := range evalRuns(t) {
-		for i, line := range fileLines(t, data) {
+		for i, line := range schematest.Lines(t, data) {
 			cases = append(cases, tc{fmt.Sprintf("fixtures.EvalRuns %s:%d", format, i+1), line, format, "",
 				"the evaluation bank's envelopes have their vendor's shape"})
 		}
 	}
 	for name, data := range map[string][]byte{"fixtures/citations/run.jsonl": fixtures.Run(), "fixtures/runs/graded.jsonl": fixtures.GradedRun()} {
-		for i, line := range fileLines(t, data) {
+		for i, line := range schematest.Lines(t, data) {
 			cases = append(cases, tc{fmt.Sprintf("%s:%d", name, i+1), line, "run", "", "a run record's response is the answer text"})
 		}
 	}

@@ -1,4 +1,4 @@
-package citations
+package runs
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
-// decodeRunRecord fills a run record from the tree eachObject parsed (keys
+// decodeRunRecord fills a run record from the tree strictjson.EachObject parsed (keys
 // already checked against runShape), as encoding/json would but without
 // parsing the line a second time: grading reads run files at tens of
 // thousands of records a second. null leaves a field at its zero value,
@@ -147,30 +147,6 @@ func decodeTiming(d *strictjson.TreeDecoder, v *strictjson.Value, path string, t
 	}
 }
 
-// decodeLocateRequest fills a locate request from its checked tree, as
-// encoding/json would (see decodeRunRecord).
-func decodeLocateRequest(v *strictjson.Value, data []byte, req *LocateRequest) (string, error) {
-	d := &strictjson.TreeDecoder{Data: data}
-	if v.Kind != strictjson.Null && !d.Want(v, "", strictjson.Object, "citations.LocateRequest") {
-		return d.Path, d.Err
-	}
-	for _, m := range v.Members {
-		switch m.Key {
-		case "id":
-			req.ID = d.Str(m.Value, m.Key)
-		case "document":
-			req.Document = d.Str(m.Value, m.Key)
-		case "quote":
-			req.Quote = d.Str(m.Value, m.Key)
-		case "page":
-			req.Page = d.IntPtr(m.Value, m.Key)
-		case "page_label":
-			req.PageLabel = d.Str(m.Value, m.Key)
-		}
-	}
-	return d.Path, d.Err
-}
-
 // decodeEnvelope fills an envelope from its checked tree, as encoding/json
 // would (see decodeRunRecord); documents and response stay raw JSON.
 func decodeEnvelope(v *strictjson.Value, data []byte, env *Envelope) (string, error) {
@@ -231,7 +207,11 @@ func (a attempt) decode(d *strictjson.TreeDecoder, m strictjson.Member) bool {
 func decodeFault(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Errorf("%w: expected %s, found JSON %s", ErrInvalid, te.Type, te.Value)
+		// The messages name this package's types as they were named when
+		// package citations read runs ("citations.Mapping"): the messages
+		// stay as they were.
+		typ := strings.ReplaceAll(te.Type.String(), "runs.", "citations.")
+		return fmt.Errorf("%w: expected %s, found JSON %s", ErrInvalid, typ, te.Value)
 	}
 	return fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), "json: "))
 }

@@ -1,4 +1,4 @@
-package citations
+package runs_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,11 +35,11 @@ var realDocs = map[string]string{
 
 var (
 	realOnce sync.Once
-	realIx   *Index
+	realIx   *citations.Index
 )
 
 // realIndex indexes the demo corpus and the real payloads' documents.
-func realIndex(t testing.TB) *Index {
+func realIndex(t testing.TB) *citations.Index {
 	t.Helper()
 	realOnce.Do(func() {
 		srcs := demoSources()
@@ -46,9 +48,9 @@ func realIndex(t testing.TB) *Index {
 			if err != nil {
 				panic(err)
 			}
-			srcs = append(srcs, Source{Name: name, Pages: []SourcePage{{Text: string(text)}}})
+			srcs = append(srcs, citations.Source{Name: name, Pages: []citations.SourcePage{{Text: string(text)}}})
 		}
-		ix, err := Build(srcs, Options{})
+		ix, err := citations.Build(srcs, citations.Options{})
 		if err != nil {
 			panic(err)
 		}
@@ -67,7 +69,7 @@ func realPayloads(t testing.TB) map[string]string {
 	out := map[string]string{}
 	for _, f := range files {
 		format, _, _ := strings.Cut(filepath.Base(f), "-")
-		require.Contains(t, Formats, format, "%s: a real payload file is named <format>-<source>.jsonl", f)
+		require.Contains(t, runs.Formats, format, "%s: a real payload file is named <format>-<source>.jsonl", f)
 		out[f] = format
 	}
 	return out
@@ -75,9 +77,9 @@ func realPayloads(t testing.TB) map[string]string {
 
 // checkRunsGolden compares the run records read from a testdata file with
 // its golden <name>.want.json, or rewrites it with -update.
-func checkRunsGolden(t *testing.T, path string, runs []RunRecord) {
+func checkRunsGolden(t *testing.T, path string, recs []runs.RunRecord) {
 	t.Helper()
-	got, err := json.MarshalIndent(runs, "", "  ")
+	got, err := json.MarshalIndent(recs, "", "  ")
 	require.NoError(t, err)
 	got = append(got, '\n')
 	golden := strings.TrimSuffix(path, ".jsonl") + ".want.json"
@@ -97,26 +99,26 @@ func checkRunsGolden(t *testing.T, path string, runs []RunRecord) {
 // fabricated and none is lost.
 func TestRealPayloads(t *testing.T) {
 	want := map[string]struct {
-		groundings []Grounding
+		groundings []citations.Grounding
 		why        string
 	}{
-		"anthropic-prism.jsonl": {[]Grounding{GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique, GroundedUnique},
+		"anthropic-prism.jsonl": {[]citations.Grounding{citations.GroundedUnique, citations.GroundedUnique, citations.GroundedUnique, citations.GroundedUnique, citations.GroundedUnique},
 			"page_location, char_location and content_block_location quotes of prism's fixtures are in the documents"},
-		"anthropic-vercel-web.jsonl": {[]Grounding{GroundedExternal, GroundedExternal, GroundedExternal},
+		"anthropic-vercel-web.jsonl": {[]citations.Grounding{citations.GroundedExternal, citations.GroundedExternal, citations.GroundedExternal},
 			"web_search_result_location cites web pages: kept, external_source"},
-		"openai-vercel.jsonl": {[]Grounding{GroundedUnique, GroundedExternal, GroundedExternal, GroundedExternal, GroundedExternal, GroundedExternal},
+		"openai-vercel.jsonl": {[]citations.Grounding{citations.GroundedUnique, citations.GroundedExternal, citations.GroundedExternal, citations.GroundedExternal, citations.GroundedExternal, citations.GroundedExternal},
 			"the file_search_call result is the file_citation's quote; url_citation cites web pages"},
-		"gemini-prism-filesearch.jsonl": {[]Grounding{GroundedUnique},
+		"gemini-prism-filesearch.jsonl": {[]citations.Grounding{citations.GroundedUnique},
 			"the File Search chunk's page marker is not part of the quote"},
-		"gemini-vertex-rag.jsonl": {[]Grounding{GroundedUnique, GroundedUnique},
+		"gemini-vertex-rag.jsonl": {[]citations.Grounding{citations.GroundedUnique, citations.GroundedUnique},
 			"snake_case keys (the Python SDK's) are read: the two chunks the supports name"},
-		"gemini-langchain-google-web.jsonl": {[]Grounding{GroundedExternal},
+		"gemini-langchain-google-web.jsonl": {[]citations.Grounding{citations.GroundedExternal},
 			"a snake_case web chunk is an external source"},
-		"langchain-qa-citations.jsonl": {[]Grounding{GroundedUnique, GroundedUnique, GroundedUnique},
+		"langchain-qa-citations.jsonl": {[]citations.Grounding{citations.GroundedUnique, citations.GroundedUnique, citations.GroundedUnique},
 			"CitedAnswer, QuotedAnswer and the XML parser's cited_answer"},
-		"llamaindex-citation-query-engine.jsonl": {[]Grounding{GroundedUnique, GroundedUnique},
+		"llamaindex-citation-query-engine.jsonl": {[]citations.Grounding{citations.GroundedUnique, citations.GroundedUnique},
 			"[1] and [2] cite the two source nodes, their \"Source N:\" prefix left out"},
-		"lmstudio-js-citationblock.jsonl": {[]Grounding{GroundedUnique, GroundedUnique},
+		"lmstudio-js-citationblock.jsonl": {[]citations.Grounding{citations.GroundedUnique, citations.GroundedUnique},
 			"citationBlock.create blocks, pageNumber a number or a [start, end] pair"},
 	}
 	ix := realIndex(t)
@@ -127,22 +129,22 @@ func TestRealPayloads(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)
-			runs, err := ReadRuns(bytes.NewReader(data), path, format)
+			recs, err := runs.ReadRuns(bytes.NewReader(data), path, format)
 			require.NoError(t, err)
-			checkRunsGolden(t, path, runs)
+			checkRunsGolden(t, path, recs)
 			// --format auto reads the file as its format does.
-			auto, err := ReadRuns(bytes.NewReader(data), path, FormatAuto)
+			auto, err := runs.ReadRuns(bytes.NewReader(data), path, runs.FormatAuto)
 			require.NoError(t, err)
-			assert.Equal(t, runs, auto, "--format auto")
+			assert.Equal(t, recs, auto, "--format auto")
 			w, ok := want[name]
 			require.True(t, ok, "no expectation for %s", name)
-			var got []Grounding
-			for _, e := range ix.Audit(runs).Entries {
+			var got []citations.Grounding
+			for _, e := range ix.Audit(recs).Entries {
 				got = append(got, e.Grounding)
 				t.Logf("%s %s: %s %s", e.Question, e.Citation.ID, e.Grounding, e.Detail)
 			}
 			assert.Equal(t, w.groundings, got, w.why)
-			for _, r := range runs {
+			for _, r := range recs {
 				assert.Empty(t, r.Unread, "line %d: nothing is left unread", r.Line)
 			}
 		})

@@ -1,4 +1,4 @@
-package citations
+package runs
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package citations
+package runs_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,21 +17,21 @@ import (
 
 // readEnvelope reads one envelope around response in format; docs is the
 // envelope's documents value or "".
-func readEnvelope(format, docs, response string) ([]RunRecord, error) {
+func readEnvelope(format, docs, response string) ([]runs.RunRecord, error) {
 	line := `{"arm": "A", "session": 1, "question": "q"`
 	if docs != "" {
 		line += `, "documents": ` + docs
 	}
 	line += `, "response": ` + response + "}\n"
-	return ReadRuns(strings.NewReader(line), "v.jsonl", format)
+	return runs.ReadRuns(strings.NewReader(line), "v.jsonl", format)
 }
 
-func mustRead(t *testing.T, format, docs, response string) RunRecord {
+func mustRead(t *testing.T, format, docs, response string) runs.RunRecord {
 	t.Helper()
-	runs, err := readEnvelope(format, docs, response)
+	recs, err := readEnvelope(format, docs, response)
 	require.NoError(t, err)
-	require.Len(t, runs, 1)
-	return runs[0]
+	require.Len(t, recs, 1)
+	return recs[0]
 }
 
 // gemini builds a Gemini response from one part's text, its chunks and
@@ -47,14 +49,14 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-func quoteOf(c RunCitation) string {
+func quoteOf(c runs.RunCitation) string {
 	if c.Quote == nil {
 		return "<nil>"
 	}
 	return *c.Quote
 }
 
-func pageOf(c RunCitation) [2]int {
+func pageOf(c runs.RunCitation) [2]int {
 	var p [2]int
 	if c.Page != nil {
 		p[0] = *c.Page
@@ -121,7 +123,7 @@ func TestNoCitationSilentlyLost(t *testing.T) {
 	for _, b := range both {
 		_, err := readEnvelope("gemini", "", b.response)
 		require.Error(t, err, b.name)
-		assert.ErrorIs(t, err, ErrDuplicateKey, b.name)
+		assert.ErrorIs(t, err, runs.ErrDuplicateKey, b.name)
 		assert.Contains(t, err.Error(), b.field, b.name)
 	}
 
@@ -169,9 +171,9 @@ func TestNoCitationSilentlyLost(t *testing.T) {
 	assert.Empty(t, r.Unread, "an index is not a citation marker")
 
 	// The audit says so per line, and is not clean.
-	runs, err := readEnvelope("anthropic", "", unread[1].response)
+	recs, err := readEnvelope("anthropic", "", unread[1].response)
 	require.NoError(t, err)
-	rep := testIndex(t).Audit(runs)
+	rep := testIndex(t).Audit(recs)
 	require.Len(t, rep.Unread, 1)
 	assert.Equal(t, 1, rep.Unread[0].Line)
 	assert.True(t, rep.Unread[0].NoCitations)
@@ -192,11 +194,11 @@ func TestOpenAIRetrievalQuote(t *testing.T) {
 	r := mustRead(t, "openai", "", resp)
 	require.Len(t, r.Citations, 2)
 	assert.Equal(t, "Invoices are paid within 45 calendar days of receipt.", quoteOf(r.Citations[0]), "the best-scored result of the cited file")
-	assert.Equal(t, QuoteFromRetrieval, r.Citations[0].QuoteFrom)
+	assert.Equal(t, runs.QuoteFromRetrieval, r.Citations[0].QuoteFrom)
 	assert.Nil(t, r.Citations[1].Quote, "no result for file-B: no quote, never the answer's text")
 	assert.Empty(t, r.Citations[1].QuoteFrom)
-	g := testIndex(t).Ground(r.Citations[0].Citation(), r.Documents)
-	assert.Equal(t, GroundedUnique, g.Grounding)
+	g := testIndex(t).Ground(citations.FromRun(r.Citations[0]), r.Documents)
+	assert.Equal(t, citations.GroundedUnique, g.Grounding)
 
 	a := mustRead(t, "openai", "", `{"object": "thread.message", "content": [{"type": "text", "text": {"value": "x", "annotations": [`+
 		`{"type": "file_citation", "text": "x", "file_citation": {"file_id": "supplier-policy.pdf", "quote": "Minimum order"}}]}}]}`)
@@ -232,10 +234,10 @@ func TestExternalSources(t *testing.T) {
 		rc := r.Citations[0]
 		assert.True(t, rc.External, "%s: %s", c.name, c.why)
 		assert.Equal(t, c.document, rc.Document, c.name)
-		g := ix.Ground(rc.Citation(), r.Documents)
-		assert.Equal(t, GroundedExternal, g.Grounding, c.name)
+		g := ix.Ground(citations.FromRun(rc), r.Documents)
+		assert.Equal(t, citations.GroundedExternal, g.Grounding, c.name)
 		assert.Contains(t, g.Detail, "outside the corpus", c.name)
-		rep := ix.Audit([]RunRecord{r})
+		rep := ix.Audit([]runs.RunRecord{r})
 		assert.Equal(t, 1, rep.Totals[len(rep.Totals)-1].External, "%s: counted apart", c.name)
 	}
 }
@@ -251,26 +253,26 @@ func TestAnthropicDocumentTitle(t *testing.T) {
 	ix := testIndex(t)
 	cases := []struct {
 		name, title string
-		grounding   Grounding
+		grounding   citations.Grounding
 		note        string
 		why         string
 	}{
-		{"title names the cited document", `"supplier-policy.pdf"`, GroundedUnique,
+		{"title names the cited document", `"supplier-policy.pdf"`, citations.GroundedUnique,
 			`title "supplier-policy.pdf" names supplier-policy.pdf, document_index:0 names price-list.pdf: the title is used`,
 			"an out-of-order documents list is the capture's mistake, not the model's"},
-		{"title is a human title", `"Supplier policy"`, GroundedWrongDocument, "",
+		{"title is a human title", `"Supplier policy"`, citations.GroundedWrongDocument, "",
 			"a title that names no corpus document cannot correct the list"},
-		{"no title", `null`, GroundedWrongDocument, "", "document_index alone"},
-		{"title agrees", `"price-list.pdf"`, GroundedWrongDocument, "", "both say price-list.pdf: the quote is elsewhere"},
+		{"no title", `null`, citations.GroundedWrongDocument, "", "document_index alone"},
+		{"title agrees", `"price-list.pdf"`, citations.GroundedWrongDocument, "", "both say price-list.pdf: the quote is elsewhere"},
 	}
 	for _, c := range cases {
 		r := mustRead(t, "anthropic", `["price-list.pdf", "supplier-policy.pdf"]`, msg(c.title))
-		g := ix.Ground(r.Citations[0].Citation(), r.Documents)
+		g := ix.Ground(citations.FromRun(r.Citations[0]), r.Documents)
 		assert.Equal(t, c.grounding, g.Grounding, "%s: %s", c.name, c.why)
 		assert.Equal(t, c.note, g.Note, c.name)
 	}
 	r := mustRead(t, "anthropic", `["price-list.pdf", "supplier-policy.pdf"]`, msg(`"supplier-policy.pdf"`))
-	rep := ix.Audit([]RunRecord{r})
+	rep := ix.Audit([]runs.RunRecord{r})
 	assert.Contains(t, rep.Entries[0].Note, "the title is used", "the audit reports the disagreement")
 }
 
@@ -281,16 +283,16 @@ func TestPerCitationOutcomes(t *testing.T) {
 		`{"type": "citation", "citedText": "Invoices are paid within 45 calendar days of receipt.", "fileName": "supplier-policy.pdf", "pageNumber": [1, 2]}]}`)
 	require.Len(t, r.Citations, 1)
 	assert.Equal(t, [2]int{1, 2}, pageOf(r.Citations[0]), "lmstudio-js: pageNumber?: number | [start, end]")
-	assert.Equal(t, GroundedUnique, testIndex(t).Ground(r.Citations[0].Citation(), nil).Grounding, "the quote is on page 2, inside 1-2")
+	assert.Equal(t, citations.GroundedUnique, testIndex(t).Ground(citations.FromRun(r.Citations[0]), nil).Grounding, "the quote is on page 2, inside 1-2")
 	_, err := readEnvelope("lmstudio", "", `{"role": "assistant", "content": [{"type": "citation", "citedText": "x", "fileName": "a.pdf", "pageNumber": [2, 1]}]}`)
-	assert.ErrorIs(t, err, ErrInvalid, "a range that ends before it starts is malformed")
+	assert.ErrorIs(t, err, runs.ErrInvalid, "a range that ends before it starts is malformed")
 
 	r = mustRead(t, "gemini", "", gemini("Answer", `[]`, `[{"segment": {"endIndex": 6, "text": "Answer"}, "groundingChunkIndices": [3]}]`))
 	require.Len(t, r.Citations, 1, "a support into an empty groundingChunks (a condition users report)")
 	assert.Equal(t, "groundingChunks[3]", r.Citations[0].Document)
 	assert.Equal(t, "Answer", r.Citations[0].Claim)
 	assert.Nil(t, r.Citations[0].Quote)
-	assert.Equal(t, GroundedUnknownDocument, testIndex(t).Ground(r.Citations[0].Citation(), nil).Grounding)
+	assert.Equal(t, citations.GroundedUnknownDocument, testIndex(t).Ground(citations.FromRun(r.Citations[0]), nil).Grounding)
 }
 
 // Problem 7: a format whose page base is its contract reports a page one
@@ -300,30 +302,30 @@ func TestPageBase(t *testing.T) {
 	quote := "Invoices are paid within 45 calendar days of receipt."
 	cases := []struct {
 		name, format, response string
-		want                   Grounding
+		want                   citations.Grounding
 		why                    string
 	}{
 		{"Anthropic page_location", "anthropic",
 			`{"type": "message", "content": [{"type": "text", "text": "x", "citations": [{"type": "page_location", "cited_text": ` + jsonString(quote) +
 				`, "document_index": 0, "start_page_number": 1, "end_page_number": 2}]}]}`,
-			GroundedWrongPage, "page_location pages are 1-based by contract"},
+			citations.GroundedWrongPage, "page_location pages are 1-based by contract"},
 		{"Gemini pageNumber", "gemini",
 			gemini("Answer", `[{"retrievedContext": {"title": "supplier-policy.pdf", "text": `+jsonString(quote)+`, "pageNumber": 1}}]`,
 				`[{"segment": {"endIndex": 6, "text": "Answer"}, "groundingChunkIndices": [0]}]`),
-			GroundedWrongPage, "pageNumber is 1-based by contract"},
+			citations.GroundedWrongPage, "pageNumber is 1-based by contract"},
 		{"Gemini page marker", "gemini",
 			gemini("Answer", `[{"retrievedContext": {"title": "supplier-policy.pdf", "text": `+jsonString("--- PAGE 1 ---\n\n"+quote)+`}}]`,
 				`[{"segment": {"endIndex": 6, "text": "Answer"}, "groundingChunkIndices": [0]}]`),
-			GroundedWrongPage, "File Search numbers pages from 1"},
+			citations.GroundedWrongPage, "File Search numbers pages from 1"},
 		{"LM Studio pageNumber", "lmstudio",
 			`{"role": "assistant", "content": [{"type": "citation", "citedText": ` + jsonString(quote) + `, "fileName": "supplier-policy.pdf", "pageNumber": 1}]}`,
-			GroundedPageConvention, "no published contract: a 0-based page is reported as such"},
+			citations.GroundedPageConvention, "no published contract: a 0-based page is reported as such"},
 	}
 	ix := testIndex(t)
 	for _, c := range cases {
 		r := mustRead(t, c.format, `["supplier-policy.pdf"]`, c.response)
 		require.Len(t, r.Citations, 1, c.name)
-		g := ix.Ground(r.Citations[0].Citation(), r.Documents)
+		g := ix.Ground(citations.FromRun(r.Citations[0]), r.Documents)
 		assert.Equal(t, c.want, g.Grounding, "%s: %s (%s)", c.name, c.why, g.Detail)
 	}
 }
@@ -348,7 +350,7 @@ func TestGeminiNativeAndVertex(t *testing.T) {
 	assert.Equal(t, "Invoices are paid within 45 calendar days of receipt.", quoteOf(c), "ragChunk.text")
 	assert.Equal(t, [2]int{2, 0}, pageOf(c), "ragChunk.pageSpan, 1-based inclusive")
 	assert.True(t, c.PagePhysical)
-	assert.Equal(t, GroundedUnique, testIndex(t).Ground(c.Citation(), nil).Grounding)
+	assert.Equal(t, citations.GroundedUnique, testIndex(t).Ground(citations.FromRun(c), nil).Grounding)
 	r = mustRead(t, "gemini", `{"gs://bucket/corpus/supplier-policy.pdf": "supplier-policy.pdf"}`,
 		gemini("Answer", "["+strings.Replace(rag, `"title": "supplier-policy.pdf"`, `"title": "Supplier policy"`, 1)+"]",
 			`[{"segment": {"endIndex": 6, "text": "Answer"}, "groundingChunkIndices": [0]}]`))
@@ -381,8 +383,8 @@ func TestLlamaIndexMarkers(t *testing.T) {
 // TestVendorInputErrors: what is still refused, and where.
 func TestVendorInputErrors(t *testing.T) {
 	_, err := readEnvelope("gemini", "", `{"candidates": [{"content": {"parts": [{"text": 1}]}}]}`)
-	var ie *InputError
+	var ie *runs.InputError
 	require.True(t, errors.As(err, &ie))
 	assert.Equal(t, "response.candidates[0].content.parts[0].text", ie.Field)
-	assert.ErrorIs(t, err, ErrInvalid)
+	assert.ErrorIs(t, err, runs.ErrInvalid)
 }

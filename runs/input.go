@@ -1,0 +1,36 @@
+package runs
+
+import (
+	"errors"
+
+	"github.com/citecheck/citecheck/internal/inputerr"
+	"github.com/citecheck/citecheck/internal/strictjson"
+)
+
+// InputError is a fault in a run file: File and Line (1-based; 0 for a
+// whole-file fault) locate it, Field names the JSON key path at fault
+// ("citations[1].page") when there is one.
+type InputError = inputerr.Error
+
+// Sentinel errors inside InputError, for callers that branch on the kind.
+// All but ErrMissing are internal/strictjson's, so errors.Is finds them
+// whichever package's reader refused the input.
+var (
+	ErrInvalidUTF8  = strictjson.ErrInvalidUTF8
+	ErrDuplicateKey = strictjson.ErrDuplicateKey
+	ErrUnknownKey   = strictjson.ErrUnknownKey
+	ErrTooLarge     = strictjson.ErrTooLarge
+	ErrMissing      = errors.New("missing")
+	ErrInvalid      = strictjson.ErrValue
+)
+
+// MaxLineBytes caps one JSON Lines record: 8 MiB holds a run record with a
+// whole long response, its citations and retrieval cards many times over,
+// while a longer line is refused before it is decoded (input error naming
+// file and line). MaxInputBytes caps a whole input file.
+const (
+	MaxLineBytes  = 8 << 20
+	MaxInputBytes = 1 << 30
+)
+
+var lineLimits = strictjson.Limits{MaxBytes: MaxInputBytes, MaxLine: MaxLineBytes}
