@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"citations":                       {"corpus", "internal/inputerr", "internal/strictjson", "runs", "spans", "textnorm"},
 	"absence":                         {"spans", "textnorm"},
 	"grade":                           {"absence", "citations", "corpus", "freeze", "plan", "runs", "spans", "textnorm"},
-	"metrics":                         {"grade", "internal/inputerr", "internal/strictjson", "runs"},
+	"metrics":                         {"citations", "grade", "internal/inputerr", "internal/strictjson", "runs"},
 	"report":                          {"metrics", "grade", "corpus", "spans"},
 	"pdftext/internal/fontenc":        {},
 	"pdftext/internal/cmap":           {"pdftext/internal/fontenc"},
