@@ -25,6 +25,11 @@ func verdictIndex(t *testing.T) *Index {
 	return ix
 }
 
+// TestDecisionShortQuoteAmbiguous: a very short quote (under
+// ShortQuoteLen) that occurs more than ShortQuoteMaxOccurrences times in
+// the corpus is ambiguous even when the named document holds it once; a
+// given page that holds it exactly once settles it (grading reading A11
+// and its example q02-identifier-quote-page).
 func TestDecisionShortQuoteAmbiguous(t *testing.T) {
 	ix := verdictIndex(t)
 	r := ix.Locate(Query{Document: "prices.pdf", Quote: "calendar days"})
@@ -39,6 +44,9 @@ func TestDecisionShortQuoteAmbiguous(t *testing.T) {
 	}
 }
 
+// TestDecisionLooseDocumentName: a document named only loosely
+// ("Supplier-Policy.PDF", "docs/x.pdf", "x") is an ambiguous document
+// mapping, never silently accepted.
 func TestDecisionLooseDocumentName(t *testing.T) {
 	ix := verdictIndex(t)
 	for _, ref := range []string{"Policy.PDF", "docs/policy.pdf", `C:\docs\policy.pdf`, "policy"} {

@@ -46,53 +46,35 @@
 //
 // The index holds every page normalized by textnorm quote/v2, the pages of a
 // document joined by one space so that a quote crossing a page break is found
-// (with both pages), plus excerpts joined across a page break where page
+// (with both pages), plus excerpts joined across a page break where only page
 // furniture sits between the pages (a line that is only a page number, or the
-// policy's "<file name> Page <N>" footer), in suffix arrays over shards of
-// documents. A quote is searched in stages, strictest first; the first stage
-// that finds it in the named document decides:
+// policy's "<file name> Page <N>" footer). A quote is searched in levels,
+// strictest first; the first level that finds it in the named document
+// decides:
 //
-//  1. normalized: the quote's normalized text and its line-end hyphenation
-//     spellings (textnorm.Text.Variants), each hit verified with
-//     textnorm.Align; the level is the strictest textnorm level the match
-//     needed (exact .. ligature), at least whitespace across a page break;
-//     then the same in the pages' reading orders (corpus.Order, package
-//     layout: "layout" reads a page as pdftotext does, "boxes" as pdfminer
-//     does), each order of each page searched as a whole text, with the
-//     same levels and word-boundary rule (orders.go). Such a match is
-//     reported in page-text offsets, one span per piece the page text has
-//     apart (pieces apart only by white space are one), with
-//     Location.Order naming the order and Result.Note saying so; several
-//     orders finding it at one place count once. A quote found there
-//     contiguously is what a layout-ordered extractor printed, not a
-//     reassembly: its level is a normalized one, and it passes as any
-//     other when its pieces cover a declared span;
+//  1. normalized (exact .. ligature, at least whitespace across a page
+//     break): the quote's normalized text and its line-end hyphenation
+//     spellings, each hit verified with textnorm.Align; then the same in
+//     the pages' reading orders (corpus.Order, package layout), reported in
+//     page-text offsets, one span per piece the page text has apart, with
+//     Location.Order and Result.Note naming the order; several orders
+//     finding it at one place count once (orders.go);
 //  2. joined_words: spaces ignored, never between two digits, for quotes of
 //     at least textnorm.JoinedMinLen code points;
-//  3. unmapped_glyphs: on the pages holding glyphs the extractor could not
-//     map (U+FFFD), with those glyphs left out, as poppler leaves them out;
-//     never between two digits, for quotes of at least JoinedMinLen code
-//     points (unmapped.go);
-//  4. glyph_codes: in the pages' alternative texts (corpus.ValidateAlts:
-//     glyphs read by their font codes, as other extractors read them), as
-//     written, then with spaces ignored (glyphcodes.go);
-//  5. elided: a quote with "..." or "…" (brackets around them allowed) is cut
-//     into segments, each found at level 1, in order, each starting at most
-//     MaxElisionGap code points after the previous one ends; Result.Elided;
-//  6. reordered: every word of the quote on one page, in pieces whose order
-//     differs (see the constants MinPieceWords, MinPieceLen, MaxReorderSpan
-//     for the rules that keep a changed word or number out), or as a column
-//     run: the quote's lines anchored in consecutive lines of the page, a
-//     table read column by column, alone or after or before one piece of
-//     text (columns.go states the anchoring rules).
+//  3. unmapped_glyphs: with the page's unmapped glyphs (U+FFFD) left out,
+//     under the same limits (unmapped.go);
+//  4. glyph_codes: in the pages' alternative texts (corpus.ValidateAlts),
+//     as written, then with spaces ignored (glyphcodes.go);
+//  5. elided: a quote with "..." or "…" (brackets around them allowed) is
+//     cut into segments, each found at level 1, in order, each at most
+//     MaxElisionGap code points after the previous; Result.Elided;
+//  6. reordered: every word of the quote on one page, in pieces in another
+//     order (reorder.go: MinPieceWords, MinPieceLen, MaxReorderSpan), or a
+//     column run (columns.go).
 //
-// Every match starts and ends on word boundaries of the page: "10 days" is
-// not found in "110 days", "3" not in "3.5", "batch" not in "batches" (for
-// joined_words only numbers are checked, since the page lost its spaces).
-// The one exception is a word the page hyphenated at a line end: a match
-// may start or end at its hyphen ("our dynamic com-" or "our dynamic com"
-// where the page prints "com-" at a line's end, "piler" at the next line's
-// start), and is then at least hyphenation.
+// Every match starts and ends on word boundaries of the page, except at a
+// word the page hyphenated at a line end (then at least hyphenation) and,
+// for joined_words, inside a word the page split.
 //
 // The status is taken from the named document: unique (one location, or one
 // on the given page), ambiguous, not_found (nowhere in the corpus),
@@ -119,35 +101,12 @@
 // Covers reports whether a location holds a declared span, across a page
 // break too (only page furniture between).
 //
-// # Ambiguities decided, each pinned by a test named after it
+// # Ambiguities decided
 //
-//   - TestLocate "joined words may end inside a page's word": at the
-//     joined_words level a quote's edge may fall inside a word of the page
-//     ("using de" in "using decimal"), because other extractors split words
-//     (mutool and pdfminer on The Go Programming Language: "de cimal").
-//     Requiring word edges lost 0.17% of the reference extractors' windows;
-//     allowing them lets through about 1 in 20,000 changed words whose
-//     replacement is a prefix of the original ("kompakt" for "kompakter"),
-//     always as joined_words, which never passes.
-//   - TestDecisionShortQuoteAmbiguous: a very short quote that occurs more
-//     than twice in the corpus is ambiguous even when the named document
-//     holds it once; a given page that holds it exactly once settles it
-//     (grading reading A11 and its example q02-identifier-quote-page).
-//   - TestDecisionLooseDocumentName: a document named only loosely
-//     ("Supplier-Policy.PDF", "docs/x.pdf", "x") is an ambiguous document
-//     mapping, never silently accepted.
-//   - TestDecisionEdgesOnWordBoundaries: the word-boundary rule above.
-//   - TestDecisionFurnitureOnly: only page-number and footer lines are
-//     skipped at a page break; a running head with words is not.
-//   - TestDecisionElision: three dots or "…" elide; four or more dots are
-//     leaders, not an elision; a segment holding a number needs
-//     MinPieceWords words and MinPieceLen code points.
-//   - TestDecisionChangedNumberNeverFound: no relaxation lets a quote with
-//     one changed digit be found where it was taken from.
-//   - TestDecisionNumericLabelWithoutLabels: a page label that is a number,
-//     given for a document that has no page labels, is read as the 1-based
-//     page (LlamaIndex's PDFReader writes str(page+1) then) and reported as
-//     physical; where the document has labels, only a label matches.
+// Each decision of the locator is stated beside the test that pins it:
+// TestDecision* in decision_test.go and locate_test.go, and the cases of
+// TestLocate marked "Decided". The run adapters' decisions are package
+// runs'.
 //
 // # Input formats and failure classes
 //
@@ -188,16 +147,10 @@ package citations
 
 // BUG(citations): the reordered level finds quotes whose lines another
 // extractor emitted in another order only when each line is in the stored
-// text as a whole, or (column runs) lies in consecutive stored lines; the
-// stored text's own reading order (one per page) limits it. Measured with
-// make bench-fidelity on windows of 6-14 words from the test corpus's page
-// texts, unique in their source's document, with every level: 91.0% of
-// pdftotext's, 99.3% of mutool's, 99.0% of pdf.js's and 88.3% of
-// pdfminer's are found on the right page (94.4% in all; the target is 97%).
-// Of the 9,349 misses, 3,952 hold a line with a number that the page has
-// glued to neither neighbouring quote line (a number is never placed on
-// its own outside a column of numbers) and 1,706 a word the page does not
-// have; finding every other miss would give 96.6%.
+// text as a whole, or (column runs) lies in consecutive stored lines, and
+// never places a line holding a number on its own outside a column of
+// numbers. docs/benchmarks.md (make bench-fidelity) has how many quotes
+// copied from other extractors are found, and why the rest are not.
 
 // BUG(citations): glyph_codes searches each of a page's alternative texts
 // as a whole, so a quote that reads some glyphs one extractor's way and
@@ -206,7 +159,5 @@ package citations
 // letter (poppler's "f˜" for our "˜ f").
 
 // BUG(citations): the index keeps every page's textnorm.Text (about 11
-// bytes per code point) in memory beside its suffix arrays: a process that
-// builds it peaks at about 195 MiB for the 1,900-page test corpus and
-// 915-960 MiB at ten times that (with GOGC 50, as citecheck locate and
-// audit set it; 1.1 GiB with the default).
+// bytes per code point) in memory beside its suffix arrays; docs/benchmarks.md
+// has the peak memory of locate at one and ten times the test corpus.
