@@ -7,6 +7,11 @@ import (
 
 // TestDefaultDictionary checks every class the issue lists and the forms it
 // says are never equivalents.
+//
+// Reading of the spec: dictionary entries are pre-processed like answer
+// words, so "D.CO." finds d.co; each word may belong to one class; the
+// canonical form is implicitly a form of its class (also
+// TestReadDictionaryErrors).
 func TestDefaultDictionary(t *testing.T) {
 	d := DefaultDictionary()
 	classes := map[string][]string{

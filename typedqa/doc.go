@@ -51,13 +51,11 @@
 // other value is a string. An empty value is a blank.
 //
 // Strictness: invalid UTF-8 anywhere is an error naming the line (a leading
-// byte-order mark is ignored); duplicate JSON keys and keys differing only
-// in case are errors (encoding/json would take the last or match them
-// case-insensitively), and so are lone surrogate escapes (every JSON input
-// is parsed by internal/strictjson, as the reference and the plan are);
-// unknown keys are errors; identifiers (model,
-// condition, run, document) are non-empty, at most 256 bytes, free of
-// control characters and of surrounding white space. Caps: 64 MiB per data
+// byte-order mark is ignored); duplicate JSON keys, keys differing only in
+// case, lone surrogate escapes and unknown keys are errors (every JSON
+// input is parsed by internal/strictjson); identifiers (model, condition,
+// run, document) are non-empty, at most 256 bytes, free of control
+// characters and of surrounding white space. Caps: 64 MiB per data
 // file, 4 MiB per questions or dictionary file, 8 KiB per value, 256
 // entries per list value, 1000 questions — character accuracy is quadratic
 // in value length and the assignment solver cubic in list length, so these
@@ -68,10 +66,9 @@
 // Character accuracy counts Unicode code points after NFC, never bytes or
 // grapheme clusters: max(0, 1 − Levenshtein(gt, answer) / len(gt)), both
 // sides pre-processed first (agnivade/levenshtein; checked against
-// levenshtein.json). The spec says "matching characters / GT character
-// count, using edit distance"; this is that ratio with the edit distance
-// standing for the unmatched characters, clipped at 0 when insertions
-// outnumber the reference. An empty reference scores 1 against an empty
+// levenshtein.json): the spec's "matching characters / GT character count,
+// using edit distance", clipped at 0 when insertions outnumber the
+// reference. An empty reference scores 1 against an empty
 // answer and 0 against anything else. Lists: precision = Σ matched
 // accuracies / answer entries, recall = Σ / truth entries, F1 = 2PR/(P+R)
 // in that floating-point order; "any" order matches by a faithful port of
@@ -109,72 +106,21 @@
 // error. The non-boolean score is the mean item score over items not
 // excluded; null when no item is in the base.
 //
-// # Readings of the spec's ambiguities (each pinned by the named test)
+// # Readings of the spec's ambiguities
 //
-//   - §6 gives "?" answers on Q2 partial credit while §3.2 calls integers
-//     exact: an integer answer containing the question's
-//     partial_credit_marker is scored by character accuracy, every other
-//     integer answer exactly; it is a per-question option, not a rule about
-//     "Q2" (TestAmbiguityPartialCreditMarker, TestIntegerRules).
-//   - An empty list against an empty ground truth is correct with score 1
-//     and counted in the base, as §3.4 does for the string; an answer with
-//     entries against an empty ground truth scores 0
-//     (TestAmbiguityEmptyListAgainstEmptyTruth, TestListRules).
-//   - The dictionary applies to list questions only (§5: "for text array
-//     questions"), not to the Q5 string (TestAmbiguityDictionaryListsOnly).
-//   - "illegible" against a blank boolean ground truth is a non-blank answer
-//     where none is expected: incorrect, not an illegibility claim
-//     (TestBooleanRules/Q21_illegible_vs_blank).
-//   - The illegibility-claim rate's "total questions" are the questions
-//     asked: correct + incorrect + illegible, blank-against-blank items
-//     excluded (TestBooleanAggregation).
-//   - For fractionally scored items (strings, lists, partial-credit
-//     integers) "correct" counts full credit and "incorrect" the rest; the
-//     score is the mean of the fractions (TestAmbiguityGradedCounts,
-//     TestGradedMeans).
-//   - Runs are pooled item by item: one mean over every (document, run) of a
-//     (model, condition, question), not a mean of per-run means
-//     (TestAmbiguityRunsPooledByItem).
-//   - "The first two words" are counted after pre-processing, so a lone
-//     comma is not a word (TestAmbiguityFirstWordsAfterPreprocessing).
-//   - List entries left with no word ("a||b", a trailing "|") are dropped
-//     (TestListRules/empty_entries_dropped).
-//   - Integer matching compares numbers: "00" equals "0"; only ASCII digits,
-//     no sign, no separators ("1,767" is not an integer), no NFKC of
-//     answers (TestIntegerRules). A ground-truth "?" is stripped only when
-//     trailing.
-//   - A string answer against a blank ground truth scores 0
-//     (TestStringRules/value_vs_blank).
-//   - An answer that is no value of its type ("Yes" for a boolean, "12 |
-//     nine" for a pair) is incorrect, not an input error: any answer text is
-//     scorable; only ground-truth values are validated (TestBooleanRules,
-//     TestScoreAnswerRejectsBadTruth).
-//   - blank_when is enforced on the ground truth both ways: where the
-//     condition holds the value must be blank, and a blank boolean,
-//     integer, pair or string needs its condition to hold (an empty list
-//     needs none). Conditions compare canonical values ("0" = "00", "n" =
-//     "N"); a blank never satisfies a condition (TestReadTruthErrors,
-//     TestConditionEqualsCanonical). Scoring itself looks only at whether
-//     the ground truth is blank, as §3 does.
-//   - A missing response row is an error, not a blank answer: each (model,
-//     condition, run) present must answer every ground-truth row; write an
-//     empty value for a blank (TestScoreCrossFileErrors/missing_answer).
-//   - Dictionary entries are pre-processed like answer words, so "D.CO."
-//     finds d.co; each word may belong to one class; the canonical form is
-//     implicitly a form of its class (TestDefaultDictionary,
-//     TestReadDictionaryErrors).
-//   - Ties: the Hungarian matching breaks ties as scipy does and the
-//     alignment's traceback prefers a scoring diagonal step, then skipping a
-//     truth entry; ties change only the reported pairs, never a score
-//     (TestLSAPVectors, TestEntryMatchingVectors).
+// Where the spec is silent or contradicts itself, the reading taken is
+// stated beside the test that pins it: the TestAmbiguity* tests
+// (ambiguity_test.go), and TestBooleanRules, TestIntegerRules,
+// TestStringRules, TestListRules, TestBooleanAggregation,
+// TestReadTruthErrors, TestScoreCrossFileErrors, TestDefaultDictionary and
+// TestLSAPVectors.
 //
 // # What it does not do
 //
 // It does not report per-model pooled boolean figures beyond the
 // per-question results (the counts are there to pool); it does not
-// normalize digits or compatibility characters (NFKC) in answers; it does
-// not diagnose lone UTF-16 surrogate escapes in JSON strings, which
-// encoding/json turns into U+FFFD; it applies no dictionary entry spanning
+// normalize digits or compatibility characters (NFKC) in answers; it
+// applies no dictionary entry spanning
 // several words; the JSON Schemas describe the formats but the readers are
 // authoritative (they also check uniqueness, references, conditions and
 // sizes, which a schema cannot).

@@ -26,6 +26,11 @@ type lsapResult struct {
 // TestLSAPVectors checks the port against scipy 1.10.1 on every matrix of
 // lsap.json: exact row_ind/col_ind (ties included), exact totals, and the
 // error texts.
+//
+// Reading of the spec on ties: the Hungarian matching breaks them as scipy
+// does and the alignment's traceback prefers a scoring diagonal step, then
+// skipping a truth entry; ties change only the reported pairs, never a
+// score (also TestEntryMatchingVectors).
 func TestLSAPVectors(t *testing.T) {
 	var file struct {
 		Cases []lsapVector `json:"cases"`

@@ -52,6 +52,12 @@ func runScoreCases(t *testing.T, cases []scoreCase) {
 	}
 }
 
+// TestBooleanRules pins two readings of the spec: "illegible" against a
+// blank boolean ground truth is a non-blank answer where none is expected,
+// incorrect, not an illegibility claim (Q21_illegible_vs_blank); and an
+// answer that is no value of its type ("Yes") is incorrect, not an input
+// error: any answer text is scorable, only ground-truth values are
+// validated (also TestScoreAnswerRejectsBadTruth).
 func TestBooleanRules(t *testing.T) {
 	runScoreCases(t, []scoreCase{
 		{"exact Y", "Q1", "Y", "Y", OutcomeCorrect, 1, false, ReasonMatch, "§3.1 exact match after pre-processing"},
@@ -68,6 +74,10 @@ func TestBooleanRules(t *testing.T) {
 	})
 }
 
+// TestIntegerRules pins a reading of the spec: integer matching compares
+// numbers, "00" equals "0"; only ASCII digits, no sign, no separators
+// ("1,767" is not an integer), no NFKC of answers. A ground-truth "?" is
+// stripped only when trailing.
 func TestIntegerRules(t *testing.T) {
 	runScoreCases(t, []scoreCase{
 		{"exact", "Q7", "3", "3", OutcomeCorrect, 1, false, ReasonMatch, "§3.2 exact integer match"},
@@ -103,6 +113,8 @@ func TestPairedIntegerRules(t *testing.T) {
 	})
 }
 
+// TestStringRules pins a reading of the spec: a string answer against a
+// blank ground truth scores 0 (value_vs_blank).
 func TestStringRules(t *testing.T) {
 	runScoreCases(t, []scoreCase{
 		{"exact with punctuation", "Q5", "Santa Croce", "Santa Croce.", OutcomeCorrect, 1, false, ReasonCharAccuracy, "§1.2 trailing period stripped"},
@@ -117,6 +129,8 @@ func TestStringRules(t *testing.T) {
 	})
 }
 
+// TestListRules pins a reading of the spec: list entries left with no word
+// ("a||b", a trailing "|") are dropped (empty_entries_dropped).
 func TestListRules(t *testing.T) {
 	runScoreCases(t, []scoreCase{
 		{"moglie,", "Q10", "moglie di Zuanne", "moglie, di Zuanne", OutcomeCorrect, 1, false, ReasonListF1, "§1.2 moglie, -> moglie"},
