@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/citecheck/citecheck/grade"
@@ -28,7 +29,10 @@ func decodeResultJSON(data []byte) (*grade.Result, *inputerr.Error) {
 	if err := dec.Decode(&r); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return nil, &inputerr.Error{Field: te.Field, Err: fmt.Errorf("%w: expected %s, found JSON %s", ErrResult, te.Type, te.Value)}
+			// Timing moved from citations to runs after this decoder was
+			// retired; the message still names it as it did.
+			typ := strings.Replace(te.Type.String(), "runs.Timing", "citations.Timing", 1)
+			return nil, &inputerr.Error{Field: te.Field, Err: fmt.Errorf("%w: expected %s, found JSON %s", ErrResult, typ, te.Value)}
 		}
 		return nil, &inputerr.Error{Err: fmt.Errorf("%w: %s", ErrResult, err)}
 	}
@@ -49,6 +53,7 @@ var resultSeeds = []string{
 	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","bogus":1,"citations":[{"match":"nope"}]}`,
 	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","citations":[{"match":3},{"match":[]},{"match":{}},null,{"spans":[null,{"page":"1"}]}]}`,
 	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","fields":{"f":"x","g":{"verdict":7,"x":1}},"timing":{"total_ms":1e999},"source":[],"normalization":true}`,
+	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","timing":"x"}`,
 	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","retrieval":{},"unread":[1],"review":"r","claims":[{"field":false}],"pages":[]}`,
 }
 
