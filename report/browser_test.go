@@ -165,11 +165,12 @@ func (b *browser) setFilter(t *testing.T, id, value string) {
 }
 
 // setHash follows a deep link in the loaded page and waits until the
-// report's hashchange listener has run.
+// report's hashchange listener has run (10 s at most: a loaded machine
+// starved chromium past 2 s once in make test).
 func (b *browser) setHash(t *testing.T, id string) {
 	t.Helper()
 	js := fmt.Sprintf(`new Promise(done => {
-		const timer = setTimeout(() => done(false), 2000);
+		const timer = setTimeout(() => done(false), 10000);
 		addEventListener('hashchange', () => setTimeout(() => { clearTimeout(timer); done(true) }, 0), {once: true});
 		location.hash = encodeURIComponent(%s);
 	})`, jsString(id))
