@@ -1,7 +1,6 @@
 package corpus_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -25,36 +25,12 @@ import (
 func manifestSchema(t *testing.T) (*jsonschema.Schema, map[string]any) {
 	t.Helper()
 	const name = "corpus-manifest.schema.json"
-	data, err := os.ReadFile(filepath.Join("..", "docs", "schema", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(name, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(name)
-	if err != nil {
-		t.Fatalf("%s does not compile: %v", name, err)
-	}
-	var tree map[string]any
-	if err := json.Unmarshal(data, &tree); err != nil {
-		t.Fatal(err)
-	}
-	return s, tree
+	return schematest.Compile(t, name), schematest.Doc(t, name)
 }
 
 func validateManifest(t *testing.T, s *jsonschema.Schema, text string) error {
 	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.Validate(inst)
+	return schematest.Validate(t, s, text)
 }
 
 // schemaPending lists, by Go type, the manifest keys docs/schema lags

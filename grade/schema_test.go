@@ -15,6 +15,7 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/grade"
+	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/citecheck/citecheck/internal/shareddata"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/plan"
@@ -32,24 +33,12 @@ import (
 func resultSchema(t *testing.T) (*jsonschema.Schema, map[string]any) {
 	t.Helper()
 	const name = "result.schema.json"
-	data, err := os.ReadFile(filepath.Join("..", "docs", "schema", name))
-	require.NoError(t, err)
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	require.NoError(t, err)
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource(name, doc))
-	s, err := c.Compile(name)
-	require.NoError(t, err, "%s does not compile", name)
-	var tree map[string]any
-	require.NoError(t, json.Unmarshal(data, &tree))
-	return s, tree
+	return schematest.Compile(t, name), schematest.Doc(t, name)
 }
 
 func validateResult(t *testing.T, s *jsonschema.Schema, line string) error {
 	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
-	require.NoError(t, err, "not JSON: %s", line)
-	return s.Validate(inst)
+	return schematest.Validate(t, s, line)
 }
 
 // gradeDemo grades the demo run (fixtures/runs/graded.jsonl) on the demo

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/grade"
+	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/report"
 	"github.com/citecheck/citecheck/runs"
@@ -30,24 +31,12 @@ import (
 func summarySchema(t *testing.T) (*jsonschema.Schema, map[string]any) {
 	t.Helper()
 	const name = "summary.schema.json"
-	data, err := os.ReadFile(filepath.Join("..", "docs", "schema", name))
-	require.NoError(t, err)
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	require.NoError(t, err)
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource(name, doc))
-	s, err := c.Compile(name)
-	require.NoError(t, err, "%s does not compile", name)
-	var tree map[string]any
-	require.NoError(t, json.Unmarshal(data, &tree))
-	return s, tree
+	return schematest.Compile(t, name), schematest.Doc(t, name)
 }
 
 func validateSummary(t *testing.T, s *jsonschema.Schema, text string) error {
 	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
-	require.NoError(t, err)
-	return s.Validate(inst)
+	return schematest.Validate(t, s, text)
 }
 
 // builtSummary is summary.json for results made here: arm A's session 1

@@ -1,7 +1,6 @@
 package plan_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -10,23 +9,12 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/citecheck/citecheck/plan"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestSchema(t *testing.T) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(plan.Schema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("plan.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("plan.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := schematest.CompileBytes(t, "plan.schema.json", plan.Schema())
 	good := string(fixtures.Plan())
 	for _, tc := range []struct {
 		name, doc string
@@ -37,11 +25,7 @@ func TestSchema(t *testing.T) {
 		{"repeated arm", strings.Replace(good, `["A", "B"]`, `["A", "A"]`, 1), false},
 		{"no repetitions", strings.Replace(good, `"repetitions": 3`, `"repetitions": 0`, 1), false},
 	} {
-		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(tc.doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := s.Validate(inst) == nil; got != tc.valid {
+		if got := schematest.Validate(t, s, tc.doc) == nil; got != tc.valid {
 			t.Errorf("%s: schema valid=%v, want %v", tc.name, got, tc.valid)
 		}
 	}

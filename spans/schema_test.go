@@ -1,7 +1,6 @@
 package spans_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -10,25 +9,14 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(spans.Schema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("reference.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("reference.schema.json")
-	if err != nil {
-		t.Fatalf("reference.schema.json does not compile: %v", err)
-	}
-	return s
+	return schematest.CompileBytes(t, "reference.schema.json", spans.Schema())
 }
 
 // TestSchemaAgreesWithDecoder: the fixture validates under the schema and

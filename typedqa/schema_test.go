@@ -1,11 +1,12 @@
 package typedqa
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/citecheck/citecheck/internal/schematest"
 )
 
 func compileSchema(t *testing.T, name string) *jsonschema.Schema {
@@ -14,28 +15,12 @@ func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 	if !ok {
 		t.Fatalf("no embedded schema %s (have %v)", name, SchemaNames())
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(name, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(name)
-	if err != nil {
-		t.Fatalf("%s does not compile: %v", name, err)
-	}
-	return s
+	return schematest.CompileBytes(t, name, data)
 }
 
 func schemaAccepts(t *testing.T, s *jsonschema.Schema, instance string) bool {
 	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(instance))
-	if err != nil {
-		t.Fatalf("instance is not JSON: %v\n%s", err, instance)
-	}
-	return s.Validate(inst) == nil
+	return schematest.Validate(t, s, instance) == nil
 }
 
 // schemaCase is one instance with the verdict both the schema and the Go

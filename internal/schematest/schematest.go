@@ -1,5 +1,4 @@
-// Package schematest holds what the schema tests of citations and runs
-// share. The JSON Schemas of docs/schema document the formats those
+// Package schematest holds what the packages' schema tests share. The JSON Schemas of docs/schema document the formats those
 // packages read and write (docs/formats.md); their tests keep them true:
 // every fixture and example validates, broken records are refused, and
 // the schema and the Go reader agree or the case says why they cannot.
@@ -28,6 +27,12 @@ func Compile(t *testing.T, name string) *jsonschema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return CompileBytes(t, name, data)
+}
+
+// CompileBytes compiles a schema held in data (one a package embeds).
+func CompileBytes(t *testing.T, name string, data []byte) *jsonschema.Schema {
+	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
