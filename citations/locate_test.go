@@ -224,7 +224,7 @@ func TestDecisionChangedNumberNeverFound(t *testing.T) {
 		for p, pg := range s.Pages {
 			words := strings.Fields(pg.Text)
 			for i, w := range words {
-				if strings.IndexAny(w, "0123456789") < 0 {
+				if !strings.ContainsAny(w, "0123456789") {
 					continue
 				}
 				for _, span := range [][2]int{{i - 4, i + 4}, {i - 8, i + 1}, {i, i + 8}, {i - 2, i + 2}} {
