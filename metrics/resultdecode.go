@@ -124,12 +124,18 @@ func (d *resultDecoder) outcomePtr(v *strictjson.Value, path string) *grade.Outc
 }
 
 func (d *resultDecoder) strings(v *strictjson.Value, path string) []string {
-	if v.Kind == strictjson.Null || !d.want(v, path, strictjson.Array, "[]string") {
+	return array(d, v, path, "[]string", func(e *strictjson.Value, s *string) { *s = d.str(e, path) })
+}
+
+// array decodes v, a JSON array of goType (null: nil), as encoding/json
+// fills a slice, each element by elem.
+func array[T any](d *resultDecoder, v *strictjson.Value, path, goType string, elem func(e *strictjson.Value, t *T)) []T {
+	if v.Kind == strictjson.Null || !d.want(v, path, strictjson.Array, goType) {
 		return nil
 	}
-	out := make([]string, len(v.Elems))
+	out := make([]T, len(v.Elems))
 	for i, e := range v.Elems {
-		out[i] = d.str(e, path)
+		elem(e, &out[i])
 	}
 	return out
 }
@@ -203,13 +209,7 @@ func (d *resultDecoder) result(v *strictjson.Value, r *grade.Result) {
 		case "fields":
 			r.Fields = d.fields(val, p)
 		case "citations":
-			r.Citations = nil
-			if val.Kind != strictjson.Null && d.want(val, p, strictjson.Array, "[]grade.CitationResult") {
-				r.Citations = make([]grade.CitationResult, len(val.Elems))
-				for i, e := range val.Elems {
-					d.citation(e, p, &r.Citations[i])
-				}
-			}
+			r.Citations = array(d, val, p, "[]grade.CitationResult", func(e *strictjson.Value, c *grade.CitationResult) { d.citation(e, p, c) })
 		case "factual":
 			r.Factual = d.outcomePtr(val, p)
 		case "supported":
@@ -219,20 +219,15 @@ func (d *resultDecoder) result(v *strictjson.Value, r *grade.Result) {
 		case "abstention_reasons":
 			r.AbstentionReasons = d.strings(val, p)
 		case "claims":
-			r.Claims = nil
-			if val.Kind != strictjson.Null && d.want(val, p, strictjson.Array, "[]grade.ClaimResult") {
-				r.Claims = make([]grade.ClaimResult, len(val.Elems))
-				for i, e := range val.Elems {
-					c := &r.Claims[i]
-					d.object(e, p, "grade.ClaimResult", claimKeys, func(name, p string, val *strictjson.Value) {
-						if name == "field" {
-							c.Field = d.str(val, p)
-						} else {
-							c.Supported = d.outcome(val, p)
-						}
-					})
-				}
-			}
+			r.Claims = array(d, val, p, "[]grade.ClaimResult", func(e *strictjson.Value, c *grade.ClaimResult) {
+				d.object(e, p, "grade.ClaimResult", claimKeys, func(name, p string, val *strictjson.Value) {
+					if name == "field" {
+						c.Field = d.str(val, p)
+					} else {
+						c.Supported = d.outcome(val, p)
+					}
+				})
+			})
 		case "review":
 			r.Review = d.strings(val, p)
 		case "normalization":
@@ -254,13 +249,9 @@ func (d *resultDecoder) result(v *strictjson.Value, r *grade.Result) {
 		case "timing":
 			r.Timing = d.timing(val, p)
 		case "retrieval":
-			r.Retrieval = nil
-			if val.Kind != strictjson.Null && d.want(val, p, strictjson.Array, "[]json.RawMessage") {
-				r.Retrieval = make([]json.RawMessage, len(val.Elems))
-				for i, e := range val.Elems {
-					r.Retrieval[i] = append(json.RawMessage(nil), d.Raw(e)...)
-				}
-			}
+			r.Retrieval = array(d, val, p, "[]json.RawMessage", func(e *strictjson.Value, m *json.RawMessage) {
+				*m = append(json.RawMessage(nil), d.Raw(e)...)
+			})
 		case "unread":
 			r.Unread = d.strings(val, p)
 		case "source":
@@ -331,31 +322,20 @@ func (d *resultDecoder) citation(v *strictjson.Value, path string, c *grade.Cita
 		case "quote":
 			c.Quote = d.strPtr(val, p)
 		case "pages":
-			c.Pages = nil
-			if val.Kind != strictjson.Null && d.want(val, p, strictjson.Array, "[]int") {
-				c.Pages = make([]int, len(val.Elems))
-				for i, e := range val.Elems {
-					c.Pages[i] = d.int(e, p)
-				}
-			}
+			c.Pages = array(d, val, p, "[]int", func(e *strictjson.Value, n *int) { *n = d.int(e, p) })
 		case "spans":
-			c.Spans = nil
-			if val.Kind != strictjson.Null && d.want(val, p, strictjson.Array, "[]citations.Span") {
-				c.Spans = make([]citations.Span, len(val.Elems))
-				for i, e := range val.Elems {
-					s := &c.Spans[i]
-					d.object(e, p, "citations.Span", spanKeys, func(name, p string, val *strictjson.Value) {
-						switch name {
-						case "page":
-							s.Page = d.int(val, p)
-						case "start":
-							s.Start = d.int(val, p)
-						case "end":
-							s.End = d.int(val, p)
-						}
-					})
-				}
-			}
+			c.Spans = array(d, val, p, "[]citations.Span", func(e *strictjson.Value, s *citations.Span) {
+				d.object(e, p, "citations.Span", spanKeys, func(name, p string, val *strictjson.Value) {
+					switch name {
+					case "page":
+						s.Page = d.int(val, p)
+					case "start":
+						s.Start = d.int(val, p)
+					case "end":
+						s.End = d.int(val, p)
+					}
+				})
+			})
 		case "match":
 			c.Match = d.level(val, p)
 		case "page_check":
