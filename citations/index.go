@@ -351,22 +351,33 @@ func Build(docs []Source, opts Options) (*Index, error) {
 		return nil, err
 	}
 	ix.buildOrders(orders, opts.Workers)
-	parallel(2*len(ix.shards)+2, opts.Workers, func(i int) {
-		switch i - 2*len(ix.shards) {
-		case 0:
-			ix.buildUnmapped()
-			return
-		case 1:
-			ix.buildAlts(alts)
-			return
+	// Every suffix array in one pool, the largest first, so that the last
+	// to finish is a small one and no core waits on another's long array.
+	type job struct {
+		bytes int
+		build func()
+	}
+	altBytes := 0
+	for _, list := range alts {
+		for _, a := range list {
+			altBytes += 2 * len(a) // normalized, then joined
 		}
-		sh := &ix.shards[i/2]
-		if i%2 == 0 {
-			sh.sa = newSuffixes(sh.data)
-		} else {
-			sh.jsa = newSuffixes(sh.jdata)
+	}
+	// Few pages hold unmapped glyphs: their array is small, built last.
+	jobs := []job{{0, ix.buildUnmapped}, {altBytes, func() { ix.buildAlts(alts) }}}
+	for i := range ix.shards {
+		sh := &ix.shards[i]
+		jobs = append(jobs, job{len(sh.data), func() { sh.sa = newSuffixes(sh.data) }},
+			job{len(sh.jdata), func() { sh.jsa = newSuffixes(sh.jdata) }})
+	}
+	if ix.orders != nil {
+		for i := range ix.orders.shards {
+			sh := &ix.orders.shards[i]
+			jobs = append(jobs, job{len(sh.data), func() { sh.sa = newSuffixes(sh.data) }})
 		}
-	})
+	}
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].bytes > jobs[j].bytes })
+	parallel(len(jobs), opts.Workers, func(i int) { jobs[i].build() })
 	return ix, nil
 }
 

@@ -105,7 +105,8 @@ func checkOrders(src Source) error {
 	return nil
 }
 
-// buildOrders indexes the pages' orders (orders[i] are page i's).
+// buildOrders lays out the pages' orders (orders[i] are page i's) in
+// shards; Build then builds their suffix arrays.
 func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 	var oi orderIndex
 	for i, os := range orders {
@@ -140,10 +141,7 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 		r.to = len(sh.data)
 		oi.byDoc[doc] = r
 	}
-	parallel(len(oi.shards), workers, func(s int) {
-		oi.shards[s].sa = newSuffixes(oi.shards[s].data)
-	})
-	ix.orders = &oi
+	ix.orders = &oi // its suffix arrays are built with the shards' (Build)
 }
 
 // findOrders looks the quote up in the pages' orders at the normalized

@@ -2,12 +2,11 @@ package citations
 
 import (
 	"bytes"
-	"encoding/binary"
-	"fmt"
-	"index/suffixarray"
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/citecheck/citecheck/internal/sais"
 )
 
 // suffixes is a suffix array with 32-bit entries over data. Its Lookup
@@ -42,58 +41,14 @@ func mkSuffixes(data []byte, sa []int32) suffixes {
 	return x
 }
 
-// newSuffixes builds the suffix array of data with index/suffixarray (SA-IS)
-// and takes its entries from the serialization Index.Write documents and
-// Index.Read reads back: a length, the data, then chunks of unsigned
-// varints, each chunk led by its byte size as a 10-byte varint.
+// newSuffixes builds the suffix array of data (SA-IS, internal/sais).
 func newSuffixes(data []byte) suffixes {
 	if len(data) >= 1<<31-1 {
 		panic("citations: suffix array over 2 GiB") // layout refuses such shards first
 	}
-	var buf bytes.Buffer
-	if err := suffixarray.New(data).Write(&buf); err != nil {
-		panic(err) // a bytes.Buffer does not fail
-	}
-	sa, err := decodeSuffixArray(buf.Bytes(), len(data))
-	if err != nil {
-		panic(fmt.Sprintf("citations: index/suffixarray wrote what it cannot have: %v", err))
-	}
+	sa := make([]int32, len(data))
+	sais.Build(data, sa)
 	return mkSuffixes(data, sa)
-}
-
-func decodeSuffixArray(b []byte, n int) ([]int32, error) {
-	const head = binary.MaxVarintLen64
-	if len(b) < head {
-		return nil, fmt.Errorf("short")
-	}
-	if l, k := binary.Varint(b[:head]); k <= 0 || l != int64(n) {
-		return nil, fmt.Errorf("length %d, want %d", l, n)
-	}
-	b = b[head+n:]
-	sa := make([]int32, 0, n)
-	for len(b) > 0 {
-		if len(b) < head {
-			return nil, fmt.Errorf("short chunk")
-		}
-		size, k := binary.Varint(b[:head])
-		if k <= 0 || size < head || size > int64(len(b)) {
-			return nil, fmt.Errorf("chunk size %d", size)
-		}
-		chunk := b[head:size]
-		for len(chunk) > 0 {
-			v, k := binary.Uvarint(chunk)
-			if k <= 0 || v >= uint64(n) {
-				return nil, fmt.Errorf("entry %d", v)
-			}
-			sa = append(sa, int32(v))
-			chunk = chunk[k:]
-		}
-		b = b[size:]
-	}
-	if len(sa) != n {
-		return nil, fmt.Errorf("%d entries for %d bytes", len(sa), n)
-	}
-	return sa, nil
 }
 
 // at is the suffix at rank i. An entry past the data (only a damaged
