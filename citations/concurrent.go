@@ -10,7 +10,8 @@ import (
 // LocateAll locates every query on workers goroutines (0: GOMAXPROCS) and
 // returns the results in the queries' order. An Index is immutable and
 // Locate reads nothing else, so each result is what Locate returns for its
-// query alone: the output does not depend on workers or scheduling.
+// query alone: the output does not depend on workers or scheduling. The
+// results of an opened index are usable only if Err is then nil.
 func (ix *Index) LocateAll(qs []Query, workers int) []Result {
 	out := make([]Result, len(qs))
 	parallel(len(qs), workers, func(i int) { out[i] = ix.Locate(qs[i]) })
@@ -25,7 +26,8 @@ const locateBatch = 1024
 // WriteLocated locates each request on workers goroutines (0: GOMAXPROCS)
 // and writes its record (NewLocateRecord) as a line of JSON, in the
 // requests' order: the same bytes for every workers. It reports whether
-// every result was clean (Result.Clean).
+// every result was clean (Result.Clean). It stops at the first batch whose
+// locating found a fault (Err), before writing it, and returns the fault.
 func (ix *Index) WriteLocated(w io.Writer, reqs []LocateRequest, workers int) (bool, error) {
 	bw := bufio.NewWriter(w)
 	clean := true
@@ -43,6 +45,9 @@ func (ix *Index) WriteLocated(w io.Writer, reqs []LocateRequest, workers int) (b
 			errs[i] = enc.Encode(NewLocateRecord(batch[i].ID, r))
 			lines[i] = buf.Bytes()
 		})
+		if err := ix.Err(); err != nil {
+			return false, err
+		}
 		for i := range batch {
 			if errs[i] != nil {
 				return false, errs[i]

@@ -27,10 +27,15 @@
 // recomputed, and kept, when a lookup first lands on it. An opened index
 // answers every query exactly as the index written (TestIndexFileSameAnswers).
 // OpenIndex refuses another version or profile (ErrIndexFormat,
-// ErrIndexStale), another digest (ErrIndexStale) and, given the file's
-// hash, changed bytes (ErrIndexIntegrity, an ErrIntegrity). StoreIndex
-// stores it in a corpus (corpus.Store.WriteQuoteIndex) and OpenStored opens
-// it from there, checking the stored texts and the file's hash first.
+// ErrIndexStale) and another digest (ErrIndexStale); given the digest of
+// the file's block sums, it verifies the bytes it decodes, and each block
+// of texts and suffix arrays when a lookup first reads it: a changed block
+// read is a fault that Index.Err reports (ErrIndexIntegrity, an
+// ErrIntegrity), and callers check it before using results. StoreIndex
+// stores the index in a corpus (corpus.Store.WriteQuoteIndex) and
+// OpenStored opens it from there, also checking the stored files of each
+// page a lookup normalizes: the verbs verify what they read, not the whole
+// corpus on every run.
 //
 // # Units
 //

@@ -94,6 +94,38 @@ type Index struct {
 	// the segment holding its whole normalized string (0: none, an empty
 	// page), which normString reads instead of normalizing the page.
 	fullSeg []uint64
+
+	// blocks verifies an opened index file's bytes as they are read
+	// (blocks.go); nil for a built index or one opened without a digest.
+	blocks *blockCheck
+	// pageFault is the fault of the lowest page whose stored files, read
+	// when a lookup first normalizes the page, no longer check (OpenStored).
+	faultMu   sync.Mutex
+	pageFault error
+	faultPage int
+}
+
+// Err reports whether what lookups read so far was as written: nil, or a
+// fault wrapping corpus.ErrIntegrity, an index block or a stored page text
+// changed since (OpenStored, OpenIndex with a digest). A result located
+// while Err is not nil may come from changed bytes and must not be used;
+// the fault stays. A built index never has one.
+func (ix *Index) Err() error {
+	if err := ix.blocks.err(); err != nil {
+		return err
+	}
+	ix.faultMu.Lock()
+	defer ix.faultMu.Unlock()
+	return ix.pageFault
+}
+
+// notePageFault keeps err when page p is the lowest page found at fault.
+func (ix *Index) notePageFault(p int, err error) {
+	ix.faultMu.Lock()
+	defer ix.faultMu.Unlock()
+	if ix.pageFault == nil || p < ix.faultPage {
+		ix.pageFault, ix.faultPage = err, p
+	}
 }
 
 // normString returns page p's normalized string: in an opened index, the
@@ -115,6 +147,7 @@ func (ix *Index) normString(p int) string {
 		end = int(sh.segs[k+1].at) - 1
 	}
 	if at := int(sh.segs[k].at); at <= end && end <= len(sh.data) {
+		ix.blocks.bytes(sh.data[at:end])
 		return unsafe.String(unsafe.SliceData(sh.data[at:]), end-at)
 	}
 	return ix.text(p).String() // a damaged file: what its page text says

@@ -21,7 +21,7 @@ import (
 // layout is described in docs/formats.md#quote-index. Any change to what
 // the index holds or to how textnorm normalizes a page under its profile
 // changes this name: an index of another version is refused, not read.
-const IndexFormat = "citecheck-quote-index/1"
+const IndexFormat = "citecheck-quote-index/2"
 
 // ErrIndexFormat reports bytes that are not a quote index of this version;
 // ErrIndexStale an index built from other texts than the caller's;
@@ -88,8 +88,10 @@ func (s *strtab) add(x string) (off, n int32) {
 
 // WriteIndex writes ix in the IndexFormat, bound to sources: a digest of
 // the texts it was built from, which OpenIndex must be given again. The
-// bytes depend only on the index and sources (no time, no paths).
-func WriteIndex(w io.Writer, ix *Index, sources [32]byte) error {
+// bytes depend only on the index and sources (no time, no paths). blocks
+// is the digest of the file's table of block sums ("blake3:<hex>"), which
+// OpenIndex verifies the file by.
+func WriteIndex(w io.Writer, ix *Index, sources [32]byte) (blocks string, err error) {
 	var fw writer
 	var st strtab
 	orderPages, orderShards := 0, 0
@@ -217,7 +219,7 @@ func WriteIndex(w io.Writer, ix *Index, sources [32]byte) error {
 	return fw.write(w, ix.profile.Name(), sources)
 }
 
-func (fw *writer) write(w io.Writer, profile string, sources [32]byte) error {
+func (fw *writer) write(w io.Writer, profile string, sources [32]byte) (string, error) {
 	head := make([]byte, indexHeaderLen, indexHeaderLen+indexEntryLen*len(fw.arrays))
 	copy(head, IndexFormat+"\n")
 	copy(head[32:64], sources[:])
@@ -231,7 +233,10 @@ func (fw *writer) write(w io.Writer, profile string, sources [32]byte) error {
 		head = binary.LittleEndian.AppendUint64(head, a.count())
 		off = pad8(off + a.count()*uint64(a.kind))
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
+	binary.LittleEndian.PutUint32(head[84:], indexBlockShift)
+	binary.LittleEndian.PutUint64(head[88:], off) // where the block sums start
+	out := bufio.NewWriterSize(w, 1<<20)
+	bw := &blockSummer{w: out, h: blake3.New()}
 	var zeros [8]byte
 	var buf [64 << 10]byte
 	bw.Write(head)
@@ -253,7 +258,41 @@ func (fw *writer) write(w io.Writer, profile string, sources [32]byte) error {
 		n := a.count() * uint64(a.kind)
 		bw.Write(zeros[:pad8(n)-n])
 	}
-	return bw.Flush()
+	sums := bw.finish()
+	out.Write(sums)
+	return corpus.Hash(sums), out.Flush()
+}
+
+// blockSummer passes bytes on, summing each block of 1<<indexBlockShift.
+type blockSummer struct {
+	w    io.Writer
+	h    *blake3.Hasher
+	fill int
+	sums []byte
+}
+
+func (b *blockSummer) Write(p []byte) (int, error) {
+	n, err := b.w.Write(p)
+	for p := p[:n]; len(p) > 0; {
+		k := min(len(p), 1<<indexBlockShift-b.fill)
+		b.h.Write(p[:k])
+		b.fill += k
+		p = p[k:]
+		if b.fill == 1<<indexBlockShift {
+			b.sums = b.h.Sum(b.sums)
+			b.h.Reset()
+			b.fill = 0
+		}
+	}
+	return n, err
+}
+
+// finish sums the last, partial block and returns the table of sums.
+func (b *blockSummer) finish() []byte {
+	if b.fill > 0 {
+		b.sums = b.h.Sum(b.sums)
+	}
+	return b.sums
 }
 
 // IndexInfo is what an index file's header says.
@@ -261,6 +300,10 @@ type IndexInfo struct {
 	Format  string
 	Profile string
 	Sources [32]byte
+	// Blocks is where the table of block sums starts: the bytes before it
+	// are summed in blocks of 1<<BlockShift bytes, 32 bytes per block.
+	Blocks     int64
+	BlockShift uint
 }
 
 // reader hands out the arrays of an index file in order.
@@ -270,6 +313,11 @@ type reader struct {
 	next   int
 	err    error
 	narray int
+	// eager lists the arrays OpenIndex verifies on opening: all but the
+	// ones read lazily (texts and suffix arrays), whose blocks are
+	// verified when a lookup reads them.
+	eager [][]byte
+	lazy  bool
 }
 
 func (r *reader) fail(format string, args ...any) {
@@ -297,10 +345,27 @@ func (r *reader) array(kind uint32) []byte {
 		r.fail("array %d: %d elements at %d out of the file's %d bytes", r.next-1, n, off, len(r.b))
 		return nil
 	}
-	return r.b[off : off+n*uint64(k)]
+	b := r.b[off : off+n*uint64(k)]
+	if !r.lazy {
+		r.eager = append(r.eager, b)
+	}
+	return b
 }
 
 func (r *reader) bytes() []byte { return r.array(kindBytes) }
+
+// lazyBytes and lazyInt32s hand out an array verified when read.
+func (r *reader) lazyBytes() []byte {
+	r.lazy = true
+	defer func() { r.lazy = false }()
+	return r.bytes()
+}
+
+func (r *reader) lazyInt32s() []int32 {
+	r.lazy = true
+	defer func() { r.lazy = false }()
+	return r.int32s(1)
+}
 
 // int32s returns the array in place when the machine is little-endian and
 // the array aligned (a mapped file always is), else a decoded copy.
@@ -315,6 +380,9 @@ func (r *reader) int32s(width int) []int32 {
 	}
 	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
 		return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
+	}
+	if r.lazy { // a copy leaves the file's bytes unread: verify them now
+		r.eager = append(r.eager, b)
 	}
 	v := make([]int32, len(b)/4)
 	for i := range v {
@@ -342,25 +410,41 @@ func ReadIndexInfo(b []byte) (IndexInfo, error) {
 		}
 		return IndexInfo{}, ErrIndexFormat
 	}
-	info := IndexInfo{Format: IndexFormat, Profile: strings.TrimRight(string(b[64:80]), "\x00")}
+	info := IndexInfo{Format: IndexFormat, Profile: strings.TrimRight(string(b[64:80]), "\x00"),
+		BlockShift: uint(binary.LittleEndian.Uint32(b[84:])), Blocks: int64(binary.LittleEndian.Uint64(b[88:]))}
 	copy(info.Sources[:], b[32:64])
+	if info.BlockShift < 10 || info.BlockShift > 30 || info.Blocks < indexHeaderLen || info.Blocks > int64(len(b)) ||
+		int64(len(b))-info.Blocks != 32*((info.Blocks+1<<info.BlockShift-1)>>info.BlockShift) {
+		return IndexInfo{}, fmt.Errorf("%w: block sums at %d, blocks of 2^%d bytes, in %d bytes", ErrIndexFormat, info.Blocks, info.BlockShift, len(b))
+	}
 	return info, nil
 }
 
-// IndexHash is the BLAKE3 of an index file's bytes, as a manifest
-// records it ("blake3:<hex>", corpus.Hash).
-func IndexHash(b []byte) string { return corpus.Hash(b) }
+// IndexBlocks is the digest of an index file's table of block sums, as
+// WriteIndex returns it, computed from the file's bytes.
+func IndexBlocks(b []byte) (string, error) {
+	info, err := ReadIndexInfo(b)
+	if err != nil {
+		return "", err
+	}
+	return corpus.Hash(b[info.Blocks:]), nil
+}
 
 // OpenIndex reads an index file's bytes (usually mapped: MapFile) without
 // copying its texts and suffix arrays, which stay in b: b must not change
 // while the Index is in use. sources must be the digest the index was
-// written with (ErrIndexStale otherwise). With a non-empty hash, the bytes
-// are first checked against it (ErrIndexIntegrity); without one, only
-// their structure is checked, which keeps OpenIndex from failing in any
-// other way than an error, but not a changed text or array from giving
-// wrong answers. Page texts are normalized when a lookup first touches
-// them.
-func OpenIndex(b []byte, sources [32]byte, hash string) (*Index, error) {
+// written with (ErrIndexStale otherwise).
+//
+// With blocks, the digest WriteIndex returned, the file's table of block
+// sums is checked against it, the tables decoded here are verified block
+// by block, and the texts and suffix arrays a block at a time when a
+// lookup first reads them: a changed block read is a fault, reported by
+// Err and wrapping ErrIndexIntegrity. Without blocks, only the file's
+// structure is checked, which keeps OpenIndex and lookups from failing in
+// any other way than an error, but not a changed text or array from
+// giving wrong answers. Page texts are normalized when a lookup first
+// touches them.
+func OpenIndex(b []byte, sources [32]byte, blocks string) (*Index, error) {
 	info, err := ReadIndexInfo(b)
 	if err != nil {
 		return nil, err
@@ -368,33 +452,57 @@ func OpenIndex(b []byte, sources [32]byte, hash string) (*Index, error) {
 	if info.Sources != sources {
 		return nil, ErrIndexStale
 	}
-	if hash != "" && blake3Hex(b) != hash {
-		return nil, ErrIndexIntegrity
+	body := b[:info.Blocks]
+	var chk *blockCheck
+	if blocks != "" {
+		if got := corpus.Hash(b[info.Blocks:]); got != blocks {
+			return nil, fmt.Errorf("%w: its table of block sums hashes to %s, the manifest records %s", ErrIndexIntegrity, got, blocks)
+		}
+		chk = newBlockCheck(body, b[info.Blocks:], info.BlockShift)
 	}
-	return decodeIndex(b, info)
+	ix, eager, err := decodeIndex(body, info, chk)
+	if err != nil {
+		// A file that fails to decode may have been changed: say so
+		// rather than that it is malformed, when its blocks show it.
+		for _, e := range eager {
+			chk.bytes(e)
+		}
+		if ferr := chk.err(); ferr != nil {
+			return nil, ferr
+		}
+		return nil, err
+	}
+	for _, e := range eager {
+		chk.bytes(e)
+	}
+	if err := chk.err(); err != nil {
+		return nil, err
+	}
+	ix.blocks = chk
+	return ix, nil
 }
 
-func blake3Hex(b []byte) string {
-	h := blake3.New()
-	h.Write(b)
-	return fmt.Sprintf("blake3:%x", h.Sum(nil))
-}
-
-func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
+func decodeIndex(b []byte, info IndexInfo, chk *blockCheck) (*Index, [][]byte, error) {
 	n := uint64(binary.LittleEndian.Uint32(b[80:]))
 	if n > (uint64(len(b))-indexHeaderLen)/indexEntryLen {
-		return nil, fmt.Errorf("%w: %d arrays in %d bytes", ErrIndexFormat, n, len(b))
+		return nil, nil, fmt.Errorf("%w: %d arrays in %d bytes", ErrIndexFormat, n, len(b))
 	}
 	r := &reader{b: b, table: b[indexHeaderLen : indexHeaderLen+n*indexEntryLen], narray: int(n)}
+	r.eager = append(r.eager, b[:indexHeaderLen+n*indexEntryLen])
+	suf := func(data []byte, sa []int32) suffixes {
+		x := mkSuffixes(data, sa)
+		x.chk = chk
+		return x
+	}
 	counts := r.int32s(7)
 	if r.err != nil || len(counts) != 7 {
 		r.fail("no counts")
-		return nil, r.err
+		return nil, r.eager, r.err
 	}
 	for _, c := range counts {
 		if c < 0 || int64(c) > int64(len(b)) {
 			r.fail("count %d", c)
-			return nil, r.err
+			return nil, r.eager, r.err
 		}
 	}
 	nDocs, nPages, nShards, nUnmapped, nAlts, nOrders, nOrderShards := int(counts[0]), int(counts[1]), int(counts[2]), int(counts[3]), int(counts[4]), int(counts[5]), int(counts[6])
@@ -429,11 +537,11 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		ix.docs = append(ix.docs, e)
 	}
 	if r.err != nil {
-		return nil, r.err
+		return nil, r.eager, r.err
 	}
 	ix.profile = textnorm.QuoteV2(textnorm.Options{FooterNames: names})
 	if ix.profile.Name() != info.Profile {
-		return nil, fmt.Errorf("%w: profile %q, this citecheck normalizes with %q", ErrIndexStale, info.Profile, ix.profile.Name())
+		return nil, r.eager, fmt.Errorf("%w: profile %q, this citecheck normalizes with %q", ErrIndexStale, info.Profile, ix.profile.Name())
 	}
 	pages := r.int32s(pageWidth)
 	if r.err == nil && len(pages) != nPages*pageWidth {
@@ -456,18 +564,22 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		ix.pages = append(ix.pages, pageEntry{doc: int(v[0]), num: int(v[1]), label: str(v[2], v[3]), flags: flags,
 			docPos: int(v[6]), contentFrom: int(v[7]), contentTo: int(v[8])})
 	}
-	rawOffs, raw := r.int64s(), r.bytes()
+	rawOffs, raw := r.int64s(), r.lazyBytes()
 	r.checkOffsets("page texts", rawOffs, nPages, len(raw))
 	ix.texts = make([]atomic.Pointer[textnorm.Text], nPages)
 	ix.kept = make([]atomic.Int32, min(nPages, textCache))
-	ix.rawText = func(p int) string { return unsafe.String(unsafe.SliceData(raw[rawOffs[p]:]), rawOffs[p+1]-rawOffs[p]) }
+	ix.rawText = func(p int) string {
+		s := unsafe.String(unsafe.SliceData(raw[rawOffs[p]:]), rawOffs[p+1]-rawOffs[p])
+		chk.string(s)
+		return s
+	}
 	for s := 0; r.err == nil && s < nShards; s++ {
 		var sh shard
-		sh.data = r.bytes()
-		sh.sa = mkSuffixes(sh.data, r.int32s(1))
+		sh.data = r.lazyBytes()
+		sh.sa = suf(sh.data, r.lazyInt32s())
 		segs := r.int32s(segWidth)
-		sh.jdata = r.bytes()
-		sh.jsa = mkSuffixes(sh.jdata, r.int32s(1))
+		sh.jdata = r.lazyBytes()
+		sh.jsa = suf(sh.jdata, r.lazyInt32s())
 		jsegs := r.int32s(jsegWidth)
 		r.checkSuffixes(&sh.sa)
 		r.checkSuffixes(&sh.jsa)
@@ -506,8 +618,8 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		}
 	}
 	if r.err == nil && nUnmapped > 0 {
-		um := &unmappedIndex{data: r.bytes()}
-		um.sa = mkSuffixes(um.data, r.int32s(1))
+		um := &unmappedIndex{data: r.lazyBytes()}
+		um.sa = suf(um.data, r.lazyInt32s())
 		recs, idx := r.int32s(unmappedWidth), r.int32s(1)
 		r.checkSuffixes(&um.sa)
 		if r.err == nil && len(recs) != nUnmapped*unmappedWidth {
@@ -525,11 +637,11 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 	}
 	if r.err == nil && nAlts > 0 {
 		ai := &altIndex{}
-		recs, offs, araw := r.int32s(altWidth), r.int64s(), r.bytes()
-		ai.data = r.bytes()
-		ai.sa = mkSuffixes(ai.data, r.int32s(1))
-		ai.jdata = r.bytes()
-		ai.jsa = mkSuffixes(ai.jdata, r.int32s(1))
+		recs, offs, araw := r.int32s(altWidth), r.int64s(), r.lazyBytes()
+		ai.data = r.lazyBytes()
+		ai.sa = suf(ai.data, r.lazyInt32s())
+		ai.jdata = r.lazyBytes()
+		ai.jsa = suf(ai.jdata, r.lazyInt32s())
 		r.checkSuffixes(&ai.sa)
 		r.checkSuffixes(&ai.jsa)
 		r.checkOffsets("alternative texts", offs, nAlts, len(araw))
@@ -544,12 +656,16 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 			ai.alts = append(ai.alts, altText{at: v[0], jat: v[1], page: v[2]})
 		}
 		ai.norm = make([]atomic.Pointer[altForms], nAlts)
-		ai.raw = func(k int) string { return unsafe.String(unsafe.SliceData(araw[offs[k]:]), offs[k+1]-offs[k]) }
+		ai.raw = func(k int) string {
+			s := unsafe.String(unsafe.SliceData(araw[offs[k]:]), offs[k+1]-offs[k])
+			chk.string(s)
+			return s
+		}
 		ix.alts = ai
 	}
 	if r.err == nil && nOrders > 0 {
 		oi := &orderIndex{byDoc: map[int]orderRegion{}}
-		recs, runs, offs, oraw := r.int32s(orderWidth), r.int32s(runWidth), r.int64s(), r.bytes()
+		recs, runs, offs, oraw := r.int32s(orderWidth), r.int32s(runWidth), r.int64s(), r.lazyBytes()
 		r.checkOffsets("reading orders", offs, nOrders, len(oraw))
 		if r.err == nil && len(recs) != nOrders*orderWidth {
 			r.fail("%d order records for %d", len(recs)/orderWidth, nOrders)
@@ -573,8 +689,8 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		}
 		for s := 0; r.err == nil && s < nOrderShards; s++ {
 			var sh orderShard
-			sh.data = r.bytes()
-			sh.sa = mkSuffixes(sh.data, r.int32s(1))
+			sh.data = r.lazyBytes()
+			sh.sa = suf(sh.data, r.lazyInt32s())
 			r.checkSuffixes(&sh.sa)
 			for k, p := range r.int32s(1) {
 				if p < 0 || int(p) >= nOrders || k > 0 && oi.pages[p].fb < oi.pages[sh.pages[k-1]].fb {
@@ -600,9 +716,9 @@ func decodeIndex(b []byte, info IndexInfo) (*Index, error) {
 		r.fail("%d arrays, %d read", r.narray, r.next)
 	}
 	if r.err != nil {
-		return nil, r.err
+		return nil, r.eager, r.err
 	}
-	return ix, nil
+	return ix, r.eager, nil
 }
 
 // checkOffsets checks the n+1 offsets of n texts in a blob of size bytes.

@@ -2,9 +2,15 @@ package citations
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/stretchr/testify/require"
 )
 
 // richSources are the test sources with what the persisted index keeps
@@ -33,14 +39,14 @@ func richSources() []Source {
 func roundTrip(t *testing.T, ix *Index, key [32]byte) (*Index, []byte) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := WriteIndex(&buf, ix, key); err != nil {
-		t.Fatal(err)
-	}
+	blocks, err := WriteIndex(&buf, ix, key)
+	require.NoError(t, err)
 	b := buf.Bytes()
-	op, err := OpenIndex(b, key, IndexHash(b))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fromFile, err := IndexBlocks(b)
+	require.NoError(t, err)
+	require.Equal(t, blocks, fromFile, "the digest WriteIndex returns is the one of the file's table")
+	op, err := OpenIndex(b, key, blocks)
+	require.NoError(t, err)
 	return op, b
 }
 
@@ -107,12 +113,13 @@ func TestIndexFileSameAnswers(t *testing.T) {
 	if got := small.LocateAll(qs, 4); !reflect.DeepEqual(got, want) {
 		t.Error("an index keeping three normalized pages answers otherwise")
 	}
+	require.NoError(t, opened.Err())
 	var again bytes.Buffer
-	if err := WriteIndex(&again, opened, key); err != nil || !bytes.Equal(again.Bytes(), b) {
+	if _, err := WriteIndex(&again, opened, key); err != nil || !bytes.Equal(again.Bytes(), b) {
 		t.Errorf("the opened index writes other bytes (err %v)", err)
 	}
 	var twice bytes.Buffer
-	if err := WriteIndex(&twice, built, key); err != nil || !bytes.Equal(twice.Bytes(), b) {
+	if _, err := WriteIndex(&twice, built, key); err != nil || !bytes.Equal(twice.Bytes(), b) {
 		t.Errorf("writing twice gives other bytes (err %v)", err)
 	}
 }
@@ -123,22 +130,25 @@ func TestIndexFileRefused(t *testing.T) {
 	ix := testIndex(t)
 	key := [32]byte{9}
 	var buf bytes.Buffer
-	if err := WriteIndex(&buf, ix, key); err != nil {
-		t.Fatal(err)
-	}
+	blocks, err := WriteIndex(&buf, ix, key)
+	require.NoError(t, err)
 	b := buf.Bytes()
-	hash := IndexHash(b)
-	if _, err := OpenIndex(b, [32]byte{8}, hash); !errors.Is(err, ErrIndexStale) {
+	if _, err := OpenIndex(b, [32]byte{8}, blocks); !errors.Is(err, ErrIndexStale) {
 		t.Errorf("other sources: %v", err)
 	}
 	changed := bytes.Clone(b)
 	changed[len(changed)-3] ^= 1
-	if _, err := OpenIndex(changed, key, hash); !errors.Is(err, ErrIndexIntegrity) {
-		t.Errorf("a changed byte: %v", err)
+	if _, err := OpenIndex(changed, key, blocks); !errors.Is(err, ErrIndexIntegrity) {
+		t.Errorf("a changed byte in the table of block sums: %v", err)
 	}
-	v2 := bytes.Clone(b)
-	copy(v2, "citecheck-quote-index/2\n")
-	if _, err := OpenIndex(v2, key, ""); !errors.Is(err, ErrIndexFormat) {
+	changed = bytes.Clone(b)
+	changed[indexHeaderLen+indexEntryLen+5] ^= 1 // the table of arrays
+	if _, err := OpenIndex(changed, key, blocks); !errors.Is(err, ErrIndexIntegrity) {
+		t.Errorf("a changed byte in the table of arrays: %v", err)
+	}
+	v3 := bytes.Clone(b)
+	copy(v3, "citecheck-quote-index/3\n")
+	if _, err := OpenIndex(v3, key, ""); !errors.Is(err, ErrIndexFormat) {
 		t.Errorf("another version: %v", err)
 	}
 	for _, n := range []int{0, 10, indexHeaderLen, indexHeaderLen + 30, len(b) / 2, len(b) - 1} {
@@ -146,6 +156,57 @@ func TestIndexFileRefused(t *testing.T) {
 			t.Errorf("cut at %d bytes: %v", n, err)
 		}
 	}
+}
+
+// TestIndexBlocksVerifiedWhenRead: an index opened with its digest
+// verifies its texts and suffix arrays a block at a time when a lookup
+// reads them: a lookup reading a changed block gets a fault (Err), one
+// that reads none of it answers as before, with no fault.
+func TestIndexBlocksVerifiedWhenRead(t *testing.T) {
+	// Two documents of distinct words, each page text larger than a
+	// block, so that the last page's stored text lies in blocks nothing
+	// else is verified with.
+	page := func(doc string, p int) string {
+		var sb strings.Builder
+		for w := range 3000 {
+			fmt.Fprintf(&sb, "%s%dw%04d ", doc, p, w)
+		}
+		return sb.String()
+	}
+	srcs := []Source{
+		{Name: "a.pdf", Pages: []SourcePage{{Text: page("alpha", 1)}, {Text: page("alpha", 2)}}},
+		{Name: "b.pdf", Pages: []SourcePage{{Text: page("beta", 1)}, {Text: page("beta", 2)}}},
+	}
+	built, err := Build(srcs, Options{})
+	require.NoError(t, err)
+	key := [32]byte{4}
+	var buf bytes.Buffer
+	blocks, err := WriteIndex(&buf, built, key)
+	require.NoError(t, err)
+	b := buf.Bytes()
+	// The stored page texts are array 5 (docs/formats.md#quote-index);
+	// change a byte in the middle of b.pdf's page 2, the last page.
+	e := b[indexHeaderLen+5*indexEntryLen:]
+	off, n := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
+	changed := bytes.Clone(b)
+	changed[off+n-uint64(len(srcs[1].Pages[1].Text))/2] ^= 0x01
+
+	inA := Query{Document: "a.pdf", Quote: "alpha1w0100 alpha1w0101 alpha1w0102"}
+	inB := Query{Document: "b.pdf", Quote: "beta2w1500 beta2w1501 beta2w1502"}
+	ix, err := OpenIndex(changed, key, blocks)
+	require.NoError(t, err, "opening reads only the tables")
+	require.Equal(t, built.Locate(inA), ix.Locate(inA), "a lookup not reading the changed block answers as before")
+	require.NoError(t, ix.Err())
+	ix.Locate(inB)
+	require.ErrorIs(t, ix.Err(), ErrIndexIntegrity, "a lookup reading the changed block is a fault")
+	require.ErrorIs(t, ix.Err(), corpus.ErrIntegrity)
+	require.ErrorIs(t, ix.Err(), ErrIndexIntegrity, "the fault stays")
+
+	// Without the digest, the same file opens and reads unverified.
+	ix, err = OpenIndex(changed, key, "")
+	require.NoError(t, err)
+	ix.Locate(inB)
+	require.NoError(t, ix.Err())
 }
 
 // FuzzOpenIndex: the index reader, given any bytes, returns an error or an
@@ -159,7 +220,7 @@ func FuzzOpenIndex(f *testing.F) {
 	}
 	key := [32]byte{7}
 	var buf bytes.Buffer
-	if err := WriteIndex(&buf, ix, key); err != nil {
+	if _, err := WriteIndex(&buf, ix, key); err != nil {
 		f.Fatal(err)
 	}
 	b := buf.Bytes()
@@ -184,5 +245,20 @@ func FuzzOpenIndex(f *testing.F) {
 			}
 		}
 		ix.Size()
+		// Verified by the file's own table of sums: a changed block is a
+		// fault when read, never a panic.
+		blocks, err := IndexBlocks(b)
+		require.NoError(t, err)
+		ix, err = OpenIndex(b, key, blocks)
+		if err != nil {
+			require.ErrorIs(t, err, ErrIndexIntegrity)
+			return
+		}
+		for _, d := range ix.Documents() {
+			ix.Locate(Query{Document: d, Quote: "Dann ist U offen"})
+		}
+		if err := ix.Err(); err != nil {
+			require.ErrorIs(t, err, ErrIndexIntegrity)
+		}
 	})
 }

@@ -348,6 +348,7 @@ func (ix *Index) findText(qt *textnorm.Text, doc int) (locs []loc, frequent bool
 				frequent = true
 				if doc >= 0 && ix.docs[doc].shard == shi {
 					e := &ix.docs[doc]
+					ix.blocks.bytes(sh.data[e.regFrom:e.regTo])
 					hits = append(hits, scanAll(sh.data[e.regFrom:e.regTo], pat, e.regFrom)...)
 				}
 			}

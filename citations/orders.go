@@ -166,6 +166,7 @@ func (ix *Index) findOrders(qt *textnorm.Text, doc int) (locs []loc, frequent bo
 			if len(hits) > maxHits {
 				frequent = true
 				if r, ok := oi.byDoc[doc]; ok && r.shard == s {
+					ix.blocks.bytes(sh.data[r.from:r.to])
 					hits = append(hits, scanAll(sh.data[r.from:r.to], pat, r.from)...)
 				}
 			}
@@ -179,6 +180,7 @@ func (ix *Index) findOrders(qt *textnorm.Text, doc int) (locs []loc, frequent bo
 				op := &oi.pages[k]
 				tn := texts[k]
 				if tn == nil {
+					ix.blocks.string(op.raw)
 					tn = ix.profile.Normalize(op.raw)
 					texts[k] = tn
 				}

@@ -17,6 +17,7 @@ type suffixes struct {
 	data []byte
 	sa   []int32
 	pre  *prefixRanges // nil for arrays too small to need it
+	chk  *blockCheck   // an opened index file's: verifies what is read
 }
 
 // prefixRanges remembers, per two-byte prefix, the range of the suffix
@@ -51,12 +52,19 @@ func newSuffixes(data []byte) suffixes {
 	return mkSuffixes(data, sa)
 }
 
-// at is the suffix at rank i. An entry past the data (only a damaged
-// index file holds one) reads as the empty suffix.
-func (x *suffixes) at(i int) []byte {
+// at is the suffix at rank i, of which the caller reads at most n bytes.
+// An entry past the data (only a damaged index file holds one) reads as
+// the empty suffix.
+func (x *suffixes) at(i, n int) []byte {
+	if x.chk != nil {
+		x.chk.int32s(x.sa[i : i+1])
+	}
 	v := x.sa[i]
 	if v < 0 || int(v) > len(x.data) {
 		return nil
+	}
+	if x.chk != nil {
+		x.chk.bytes(x.data[v:min(int(v)+n, len(x.data))])
 	}
 	return x.data[v:]
 }
@@ -68,7 +76,7 @@ func (x *suffixes) Lookup(s []byte, n int) []int {
 		return nil
 	}
 	lo, hi := x.prefixRange(s)
-	i := lo + sort.Search(hi-lo, func(i int) bool { return bytes.Compare(x.at(lo+i), s) >= 0 })
+	i := lo + sort.Search(hi-lo, func(i int) bool { return bytes.Compare(x.at(lo+i, len(s)), s) >= 0 })
 	j := x.prefixEnd(i, hi, s)
 	if n < 0 || j-i < n {
 		n = j - i
@@ -76,6 +84,7 @@ func (x *suffixes) Lookup(s []byte, n int) []int {
 	if n == 0 {
 		return nil
 	}
+	x.chk.int32s(x.sa[i : i+n])
 	out := make([]int, n)
 	for k := range out {
 		out[k] = min(max(int(x.sa[i+k]), 0), len(x.data)) // in range, damaged or not
@@ -89,7 +98,7 @@ func (x *suffixes) Count(s []byte, n int) int {
 		return 0
 	}
 	lo, hi := x.prefixRange(s)
-	i := lo + sort.Search(hi-lo, func(i int) bool { return bytes.Compare(x.at(lo+i), s) >= 0 })
+	i := lo + sort.Search(hi-lo, func(i int) bool { return bytes.Compare(x.at(lo+i, len(s)), s) >= 0 })
 	c := x.prefixEnd(i, hi, s) - i
 	if n >= 0 {
 		c = min(c, n)
@@ -109,7 +118,7 @@ func (x *suffixes) prefixRange(s []byte) (lo, hi int) {
 		return int(v >> 32 & (1<<31 - 1)), int(v & (1<<32 - 1))
 	}
 	p := s[:2]
-	lo = sort.Search(len(x.sa), func(i int) bool { return bytes.Compare(x.at(i), p) >= 0 })
+	lo = sort.Search(len(x.sa), func(i int) bool { return bytes.Compare(x.at(i, 2), p) >= 0 })
 	hi = x.prefixEnd(lo, len(x.sa), p)
 	e.Store(1<<63 | uint64(lo)<<32 | uint64(hi)) // racing goroutines store the same
 	return lo, hi
@@ -122,11 +131,11 @@ func (x *suffixes) prefixEnd(i, hi int, s []byte) int {
 	j, end := i, hi // every suffix in [i, j) has prefix s; the answer is in [j, end]
 	for step := 1; j < end; step *= 2 {
 		k := min(j+step, end) - 1
-		if !bytes.HasPrefix(x.at(k), s) {
+		if !bytes.HasPrefix(x.at(k, len(s)), s) {
 			end = k
 			break
 		}
 		j = k + 1
 	}
-	return j + sort.Search(end-j, func(m int) bool { return !bytes.HasPrefix(x.at(j+m), s) })
+	return j + sort.Search(end-j, func(m int) bool { return !bytes.HasPrefix(x.at(j+m, len(s)), s) })
 }

@@ -141,6 +141,7 @@ func (ix *Index) findUnmapped(qt *textnorm.Text) []loc {
 			continue
 		}
 		up := &um.pages[k]
+		ix.blocks.bytes(um.data[up.at:h])
 		a := utf8.RuneCount(um.data[up.at:h])
 		b := a + qt.Len()
 		if b > len(up.idx) {

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
@@ -71,6 +72,21 @@ func (s *Store) CheckStored(each func(doc *Document, page int, text []byte) erro
 		}
 	}
 	return nil
+}
+
+// CheckPage checks one page's stored files as CheckStored checks every
+// page's, calling each, when not nil, with its text.
+func (s *Store) CheckPage(d *Document, page int, each func(text []byte) error) error {
+	if page < 1 || page > len(d.Pages) {
+		return fmt.Errorf("%s: no page %d", d.Name, page)
+	}
+	c := checker{dir: s.dir}
+	return c.page(s, d, page, func(_ *Document, _ int, text []byte) error {
+		if each == nil {
+			return nil
+		}
+		return each(text)
+	})
 }
 
 // checker is one goroutine's reused path and file buffers.

@@ -76,6 +76,37 @@ func TestCheckStored(t *testing.T) {
 		if want == nil || got == nil || got.Error() != want.Error() || !errors.Is(got, ErrIntegrity) {
 			t.Errorf("%s: CheckStored %v, the reader %v", tc.why, got, want)
 		}
+		// CheckPage checks one page as CheckStored checks each: the page
+		// changed is refused alike, the other page is not.
+		if got := st.CheckPage(d, 1, nil); got == nil || got.Error() != want.Error() {
+			t.Errorf("%s: CheckPage of the page changed %v, the reader %v", tc.why, got, want)
+		}
+		if err := st.CheckPage(d, 2, nil); err != nil {
+			t.Errorf("%s: CheckPage of the page not changed: %v", tc.why, err)
+		}
+	}
+}
+
+// TestCheckPage: CheckPage hands over the page's checked text, the
+// caller's error as it is, and refuses a page the document lacks.
+func TestCheckPage(t *testing.T) {
+	st, err := Open(storeWithEveryFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := st.Manifest().Document("a.pdf")
+	var got string
+	if err := st.CheckPage(d, 2, func(text []byte) error { got = string(text); return nil }); err != nil || got != "two" {
+		t.Errorf("page 2: %q, %v", got, err)
+	}
+	mine := errors.New("the caller's")
+	if err := st.CheckPage(d, 1, func([]byte) error { return mine }); err != mine {
+		t.Errorf("the caller's error came back as %v", err)
+	}
+	for _, p := range []int{0, 3} {
+		if err := st.CheckPage(d, p, nil); err == nil || !strings.Contains(err.Error(), "no page") {
+			t.Errorf("page %d of 2: %v", p, err)
+		}
 	}
 }
 
@@ -94,7 +125,7 @@ func TestSourcesDigestFromBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.WriteQuoteIndex("test-index/1", func(w io.Writer) error { _, err := io.WriteString(w, "index"); return err }); err != nil {
+	if err := st.WriteQuoteIndex("test-index/1", func(w io.Writer) (string, error) { _, err := io.WriteString(w, "index"); return "", err }); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(out, ManifestFile)

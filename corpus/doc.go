@@ -31,15 +31,16 @@
 // stored so that the verbs that locate quotes map it instead of building
 // it (its format: docs/formats.md#quote-index). This package stores and
 // checks it without reading it: Store.WriteQuoteIndex writes the file,
-// then the manifest's quote_index record (format, file, bytes, BLAKE3, and
-// Manifest.SourcesDigest, the hash of the manifest without that record,
+// then the manifest's quote_index record (format, file, bytes, BLAKE3, the
+// writer's digest of its blocks, and Manifest.SourcesDigest, the hash of the manifest without that record,
 // which names every text the index was built from), each atomically;
 // Build, ImportText and Merge keep the record only when nothing it was
 // built from changed (the same SourcesDigest), and otherwise write a
 // manifest without it (the citecheck verbs then store a new index). Store.QuoteIndexPath refuses an
 // index built from other texts (stale), missing or of another size, and
 // Store.CheckQuoteIndex one that no longer hashes as recorded, with
-// ErrQuoteIndex, which wraps ErrIntegrity.
+// ErrQuoteIndex, which wraps ErrIntegrity. Store.CheckPage checks one
+// page's stored files, for a reader that checks only the pages it reads.
 //
 // A page's reading orders (orders.go) are its glyphs read in other orders
 // than the page text's, as layout-ordered extractors read a page (package

@@ -22,10 +22,14 @@ const QuoteIndexDir = "quote-index"
 // file this package stores and checks but does not read (package
 // citations writes and opens it).
 type QuoteIndex struct {
-	Format  string `json:"format"`  // the file's format, as its writer names it
-	File    string `json:"file"`    // "quote-index/<hex>.bin", <hex> its BLAKE3
-	Bytes   int64  `json:"bytes"`   // its size
-	BLAKE3  string `json:"blake3"`  // its hash
+	Format string `json:"format"` // the file's format, as its writer names it
+	File   string `json:"file"`   // "quote-index/<hex>.bin", <hex> its BLAKE3
+	Bytes  int64  `json:"bytes"`  // its size
+	BLAKE3 string `json:"blake3"` // its hash
+	// Blocks is the digest its writer gave of the file's parts (for a
+	// citecheck-quote-index/2, its table of block sums), which a reader
+	// verifies it by without hashing it whole.
+	Blocks  string `json:"blocks,omitempty"`
 	Sources string `json:"sources"` // the SourcesDigest of the manifest it was built from
 }
 
@@ -44,6 +48,11 @@ func (q *QuoteIndex) validate() error {
 	}
 	if _, err := hashHex(q.Sources); err != nil {
 		return fmt.Errorf("quote_index: sources: %v", err)
+	}
+	if q.Blocks != "" {
+		if _, err := hashHex(q.Blocks); err != nil {
+			return fmt.Errorf("quote_index: blocks: %v", err)
+		}
 	}
 	if q.Format == "" || q.File != want || q.Bytes < 0 {
 		return fmt.Errorf("quote_index: format %q, file %q (want %q), %d bytes", q.Format, q.File, want, q.Bytes)
@@ -156,11 +165,12 @@ func (s *Store) CheckQuoteIndex() error {
 }
 
 // WriteQuoteIndex stores a quote index built from this store's texts:
-// write writes its bytes, in format. The file is written under its hash
+// write writes its bytes, in format, and returns the digest its reader
+// verifies it by (QuoteIndex.Blocks; "" for none). The file is written under its hash
 // and then recorded in the manifest, each atomically, and older index
 // files are removed after: a reader sees the manifest before or after,
 // each with its own index file. The Store reads the new manifest.
-func (s *Store) WriteQuoteIndex(format string, write func(io.Writer) error) error {
+func (s *Store) WriteQuoteIndex(format string, write func(io.Writer) (blocks string, err error)) error {
 	if err := os.MkdirAll(filepath.Join(s.dir, QuoteIndexDir), 0o755); err != nil {
 		return err
 	}
@@ -177,10 +187,11 @@ func (s *Store) WriteQuoteIndex(format string, write func(io.Writer) error) erro
 	}()
 	h := blake3.New()
 	cw := &countWriter{w: io.MultiWriter(tmp, h)}
-	if err := write(cw); err != nil {
+	blocks, err := write(cw)
+	if err != nil {
 		return err
 	}
-	q := &QuoteIndex{Format: format, Bytes: cw.n, BLAKE3: "blake3:" + hex.EncodeToString(h.Sum(nil)), Sources: s.SourcesDigest()}
+	q := &QuoteIndex{Format: format, Bytes: cw.n, BLAKE3: "blake3:" + hex.EncodeToString(h.Sum(nil)), Blocks: blocks, Sources: s.SourcesDigest()}
 	if q.File, err = quoteIndexFile(q.BLAKE3); err != nil {
 		return err
 	}

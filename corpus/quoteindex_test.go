@@ -31,7 +31,7 @@ func TestQuoteIndexStored(t *testing.T) {
 	digest := store.Manifest().SourcesDigest()
 	put := func(content string) *QuoteIndex {
 		t.Helper()
-		if err := store.WriteQuoteIndex("test-index/1", func(w io.Writer) error { _, err := io.WriteString(w, content); return err }); err != nil {
+		if err := store.WriteQuoteIndex("test-index/1", func(w io.Writer) (string, error) { _, err := io.WriteString(w, content); return "", err }); err != nil {
 			t.Fatal(err)
 		}
 		return store.Manifest().QuoteIndex

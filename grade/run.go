@@ -67,6 +67,9 @@ var ErrUnknownQuestion = errors.New("no such question in the reference")
 // of records when they arrive in plan order (or without a plan): results
 // are written as they are graded, and in plan order through a spill file
 // whose offsets, 16 bytes per planned attempt, are all that is kept.
+// A fault of the index found while grading (citations.Index.Err: a
+// changed index block or page text read) is returned after the last
+// record, and the results are then not to be used.
 func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, error) {
 	workers := opts.Workers
 	if workers < 1 {
@@ -182,6 +185,11 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 	}
 	if readErr != nil {
 		return nil, readErr
+	}
+	// A changed index block or page text a citation's lookup read: no
+	// result of this run can be trusted (citations.Index.Err).
+	if err := g.ix.Err(); err != nil {
+		return nil, err
 	}
 	if sp, ok := sink.(*spillSink); ok {
 		if err := sp.finish(bw, s, g, sum); err != nil {

@@ -52,8 +52,9 @@ Example:
 
 Exit status: 0 every citation is unique and none was left unread; 1 some
 is not, or some record's citations were not read; 2 bad usage or bad input
-(file:line: field: fault; a file with no records); 3 the corpus's page
-texts changed, or its stored quote index is stale, changed or missing.`
+(file:line: field: fault; a file with no records); 3 a stored page text
+or quote-index block that the lookups read changed, or the stored quote
+index is stale, of another format or missing.`
 
 func runAudit(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
@@ -113,6 +114,9 @@ func runAudit(e *env, args []string) error {
 // report; it reports whether every citation was grounded uniquely.
 func writeAudit(w io.Writer, ix *citations.Index, recs []runs.RunRecord, fileOf []string, asJSON bool) (bool, error) {
 	rep := ix.Audit(recs)
+	if err := ix.Err(); err != nil {
+		return false, err
+	}
 	// Entries follow the runs and their citations in order.
 	var entryFile []string
 	for i, run := range recs {

@@ -59,6 +59,8 @@ func TestExitCodes(t *testing.T) {
 	writeFile(t, "blank.jsonl", "\n  \n\t\n")
 	writeFile(t, "unique.jsonl", `{"id": "a", "document": "price-list.pdf", "quote": "Housing H-310: 18.20 per piece", "page": 1}`+"\n")
 	writeFile(t, "long.jsonl", `{"id": "a", "document": "price-list.pdf", "quote": "`+strings.Repeat("word ", citations.MaxQuoteBytes/5+1)+`"}`+"\n")
+	writeFile(t, "on-changed.jsonl", `{"id": "b", "document": "supplier-policy.pdf", "quote": "Orders must be delivered", "page": 1}`+"\n")
+	writeFile(t, "audit-changed.jsonl", `{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": "10", "citations": [{"id": "c1", "document": "supplier-policy.pdf", "quote": "Orders must be delivered", "page": 1}]}`+"\n")
 	writeFile(t, "audit-ok.jsonl", `{"arm": "A", "session": 1, "question": "q1", "status": "ok", "response": "18.20", "citations": [{"id": "c1", "document": "price-list.pdf", "quote": "Housing H-310: 18.20 per piece", "page": 1}]}`+"\n")
 	writeFile(t, "noquestions.json", `{"format": "`+spans.Format+`", "questions": []}`)
 	writeFile(t, "broken.json", brokenReference())
@@ -193,8 +195,13 @@ func TestExitCodes(t *testing.T) {
 			pages, _ := filepath.Glob(filepath.Join("t", "corpus", "text", "*", "0003.txt"))
 			edit(t, filepath.Join(filepath.Dir(pages[0]), "0001.txt"), "within 10 working days", "within 12 working days")
 		}, args: []string{"show", "--corpus", "t/corpus", "supplier-policy.pdf", "1"}, code: 3, names: "supplier-policy.pdf page 1"},
-		{why: "a page text changed", args: []string{"locate", "--corpus", "t/corpus", "unique.jsonl"}, code: 3, names: "supplier-policy.pdf page 1"},
-		{why: "a page text changed", args: []string{"audit", "--corpus", "t/corpus", "audit-ok.jsonl"}, code: 3, names: "supplier-policy.pdf page 1"},
+		// locate and audit check the stored files of the pages their
+		// lookups read (citations.OpenStored): a changed page another
+		// document's quote never reads changes no answer.
+		{why: "a page text changed that a quote is on", args: []string{"locate", "--corpus", "t/corpus", "on-changed.jsonl"}, code: 3, names: "supplier-policy.pdf page 1"},
+		{why: "a page text changed that no quote reads", args: []string{"locate", "--corpus", "t/corpus", "unique.jsonl"}, code: 0},
+		{why: "a page text changed that a citation is on", args: []string{"audit", "--corpus", "t/corpus", "audit-changed.jsonl"}, code: 3, names: "supplier-policy.pdf page 1"},
+		{why: "a page text changed that no citation reads", args: []string{"audit", "--corpus", "t/corpus", "audit-ok.jsonl"}, code: 0},
 		{why: "a page text changed", args: []string{"spans", "--corpus", "t/corpus", "reference.json"}, code: 3, names: "supplier-policy.pdf page 1"},
 		{why: "a page text changed: the corpus is stale", args: []string{"freeze", "--corpus", "t/corpus", "t/reference.json", "--out", "t/l.lock"}, code: 3, names: "supplier-policy.pdf"},
 		{why: "a frozen input changed: the report names it", args: []string{"freeze", "--verify", "t/eval.lock"}, code: 3},

@@ -40,8 +40,9 @@ Example:
 
 Exit status: 0 every quote is unique (and on its page, when one is given);
 1 some quote is not; 2 bad usage or bad input (file:line: field: fault; a
-file with no records); 3 the corpus's page texts changed, or its stored
-quote index is stale, changed or missing.`
+file with no records); 3 a stored page text or quote-index block that the
+lookups read changed (nothing is written for its batch of 1,024 quotes),
+or the stored quote index is stale, of another format or missing.`
 
 func runLocate(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr

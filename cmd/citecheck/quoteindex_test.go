@@ -28,7 +28,7 @@ func TestStoredQuoteIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := store.Manifest().QuoteIndex
-	if q == nil || q.Format != "citecheck-quote-index/1" {
+	if q == nil || q.Format != "citecheck-quote-index/2" || q.Blocks == "" {
 		t.Fatalf("extract stored no quote index: %+v", q)
 	}
 	quotes := filepath.Join("..", "..", "fixtures", "citations", "quotes.jsonl")
@@ -70,6 +70,16 @@ func TestStoredQuoteIndex(t *testing.T) {
 	edit(t, manifest, q.Sources, "blake3:"+strings.Repeat("0", 64))
 	refused("an index of other texts (stale)", "built from the texts of manifest")
 	writeFile(t, manifest, string(orig))
+	// An index of the format before (written by an older citecheck): its
+	// name is refused, and extract stores this format's again.
+	edit(t, manifest, `"format": "citecheck-quote-index/2"`, `"format": "citecheck-quote-index/1"`)
+	refused("an index of the format before", "this citecheck reads citecheck-quote-index/2")
+	if out, errOut, code := runCLI(t, "extract", "--out", c, "--jobs", "2", in); code != 0 {
+		t.Fatalf("extract over an index of the format before: exit %d\n%s%s", code, out, errOut)
+	}
+	if now, _ := os.ReadFile(manifest); string(now) != string(orig) {
+		t.Error("extract did not store this format's index again")
+	}
 
 	// An index edited in place, its size kept: freeze refuses to pin it,
 	// and freeze --verify reports it after the pin.
@@ -86,11 +96,29 @@ func TestStoredQuoteIndex(t *testing.T) {
 	if code != exitIntegrity || !strings.Contains(out, "quote-index "+q.File) {
 		t.Errorf("freeze --verify of an edited index: exit %d\n%s", code, out)
 	}
-	// The reading verbs hash it whole too: an edit that keeps the file's
-	// structure would otherwise give wrong answers.
-	refused("an index edited in place, its size kept", "it hashes to")
-	if _, errOut, code := runCLI(t, "audit", "--corpus", c, filepath.Join("..", "..", "fixtures", "citations", "run.jsonl")); code != exitIntegrity || !strings.Contains(errOut, "it hashes to") {
-		t.Errorf("audit of an edited index: exit %d, stderr %q", code, errOut)
+	// The reading verbs verify each block of the file they read: an edit
+	// they read is refused, one they do not read changes no answer.
+	if out, errOut, code := runCLI(t, "locate", "--corpus", c, quotes); code == exitIntegrity {
+		if out != "" || !strings.Contains(errOut, "it hashes to") {
+			t.Errorf("an edited block read: stdout %q, stderr %q", out, errOut)
+		}
+	} else if out != stored {
+		t.Errorf("an edited block: exit %d and other answers:\n%s\nwant\n%s", code, out, stored)
+	}
+	for _, at := range []struct {
+		why string
+		off int
+	}{
+		{"the table of arrays, read on opening", 128 + 24 + 3},
+		{"the table of block sums", len(data) - 5},
+	} {
+		changed := []byte(string(data))
+		changed[at.off] ^= 0x20
+		writeFile(t, index, string(changed))
+		refused("an index edited in place in "+at.why, "hashes to")
+		if _, errOut, code := runCLI(t, "audit", "--corpus", c, filepath.Join("..", "..", "fixtures", "citations", "run.jsonl")); code != exitIntegrity || !strings.Contains(errOut, "hashes to") {
+			t.Errorf("audit of an index edited in %s: exit %d, stderr %q", at.why, code, errOut)
+		}
 	}
 
 	// extract again: the PDFs did not change, so the manifest stays; the
