@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestBoxesRoundTrip(t *testing.T) {
@@ -122,7 +124,20 @@ func FuzzDecodeManifest(f *testing.F) {
 	}
 	f.Add(seed)
 	f.Add([]byte(`{"format": "citecheck-corpus/1", "documents": [{"name": "b"}, {"name": "a"}]}`))
+	// What decoders disagree on: invalid UTF-8, escapes, keys differing in
+	// case or repeated, numbers out of range, data after the object.
+	f.Add([]byte("{\"format\": \"citecheck-corpus/1\", \"documents\": [{\"name\": \"\xff\\ud800\\u00e9\"}]}"))
+	f.Add([]byte(`{"FORMAT": "citecheck-corpus/1", "format": "x", "Documents": [{"Name": "a", "pages": [{"chars": 1e2}]}]} {}`))
+	f.Add([]byte(`{"documents": [{"name": "a", "pages": [{"chars": 99999999999999999999}]}], "quote_index": null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The fast decoder accepts only what encoding/json accepts, and
+		// decodes it alike (decodeManifest falls back to encoding/json
+		// when the fast one refuses).
+		var fast, std Manifest
+		if decodeManifestFast(data, &fast) == nil {
+			require.NoError(t, decodeManifestStd(data, &std), "accepted by go-json only")
+			require.Equal(t, std, fast, "decoded otherwise by go-json")
+		}
 		m, err := decodeManifest(data, "manifest.json")
 		if err != nil {
 			return
