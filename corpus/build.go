@@ -481,24 +481,34 @@ func fill(doc *Document, ex Extraction) error {
 	}
 	doc.PageCount = len(ex.Pages)
 	for i, p := range ex.Pages {
-		if !utf8.ValidString(p.Text) {
-			return fmt.Errorf("extractor returned invalid UTF-8 on page %d", i+1)
-		}
-		if strings.ContainsRune(p.Text, '\f') {
-			return fmt.Errorf("extractor returned a form feed on page %d", i+1)
-		}
-		if p.Boxes == nil {
-			// no geometry recorded
-		} else if err := ValidateBoxes(p.Boxes, utf8.RuneCountInString(p.Text)); err != nil {
-			return fmt.Errorf("extractor returned bad glyph boxes on page %d: %v", i+1, err)
-		}
-		if err := ValidateAlts(p.Alts, p.Text); err != nil {
-			return fmt.Errorf("extractor returned bad alternative texts on page %d: %v", i+1, err)
-		}
-		if err := ValidateOrders(p.Orders, p.Text); err != nil {
-			return fmt.Errorf("extractor returned bad reading orders on page %d: %v", i+1, err)
+		if err := checkPage(i+1, p); err != nil {
+			return fmt.Errorf("extractor returned %w", err)
 		}
 		doc.Pages = append(doc.Pages, pageEntry(i+1, p))
+	}
+	return nil
+}
+
+// checkPage checks one page (1-based) against the store's invariants: its
+// text valid UTF-8 without form feeds, its glyph boxes, alternative texts
+// and reading orders fitting it.
+func checkPage(page int, p PageText) error {
+	if !utf8.ValidString(p.Text) {
+		return fmt.Errorf("invalid UTF-8 on page %d", page)
+	}
+	if strings.ContainsRune(p.Text, '\f') {
+		return fmt.Errorf("a form feed on page %d", page)
+	}
+	if p.Boxes == nil {
+		// no geometry recorded
+	} else if err := ValidateBoxes(p.Boxes, utf8.RuneCountInString(p.Text)); err != nil {
+		return fmt.Errorf("bad glyph boxes on page %d: %v", page, err)
+	}
+	if err := ValidateAlts(p.Alts, p.Text); err != nil {
+		return fmt.Errorf("bad alternative texts on page %d: %v", page, err)
+	}
+	if err := ValidateOrders(p.Orders, p.Text); err != nil {
+		return fmt.Errorf("bad reading orders on page %d: %v", page, err)
 	}
 	return nil
 }

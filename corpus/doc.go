@@ -158,6 +158,19 @@
 //     input, name and page order). Importing the same folders again gives the
 //     same bytes; a folder whose pages changed replaces its document.
 //
+// # Reading page texts: Texts
+//
+// What reads a corpus after extraction (package spans' checks, package
+// citations' quote index) reads it through Texts: the documents as a
+// manifest describes them, sorted by name, and per page its stored text,
+// alternative texts and reading orders. *Store implements it, every read
+// checked against the manifest (below). *Memory is Texts held in memory,
+// for tests and tools: NewMemory takes documents as page texts (PageText,
+// what an extractor returns) and describes them exactly as Build would
+// record them (hashes, lengths, flags, "malformed" for an "ok" document
+// without pages, TextHash as the identity unless one is given), refusing
+// pages Build would refuse; MemoryOf takes plain page strings.
+//
 // # Failure classes
 //
 // Per-document outcomes are data (Status), not errors. Build returns an
