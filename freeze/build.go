@@ -81,7 +81,7 @@ func Build(in Inputs) (*Frozen, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{})
+	rep, err := spans.Validate(ref, store, spans.Options{})
 	if err != nil {
 		if errors.Is(err, corpus.ErrIntegrity) {
 			return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)

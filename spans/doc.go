@@ -4,9 +4,13 @@
 // "Reference contract and concise values").
 //
 //	ref, err := spans.ReadFile("refs.json")              // strict decoding
-//	rep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{Fill: true})
+//	rep, err := spans.Validate(ref, store, spans.Options{Fill: true}) // store: a corpus.Texts
 //	for _, p := range rep.Problems { log(p.String()) }    // one line per problem
 //	fixed, err := spans.Fix(ref, rep)                     // the file, with offsets filled in
+//
+// Validate reads the page texts through corpus.Texts: an opened
+// *corpus.Store, whose every read is checked against its manifest, or a
+// *corpus.Memory of texts held in memory.
 //
 // # Units
 //

@@ -28,7 +28,7 @@ func ExampleValidate() {
 		log.Fatal(err) // a *spans.DecodeError with file:line:col and JSON path
 	}
 
-	rep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{Fill: true})
+	rep, err := spans.Validate(ref, store, spans.Options{Fill: true})
 	if err != nil {
 		log.Fatal(err)
 	}

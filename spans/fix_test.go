@@ -36,7 +36,7 @@ func TestFixKeepsLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := spans.Validate(ref, spans.StoreCorpus(demoCorpus(t)), spans.Options{Fill: true})
+	rep, err := spans.Validate(ref, demoCorpus(t), spans.Options{Fill: true})
 	if err != nil {
 		t.Fatal(err)
 	}

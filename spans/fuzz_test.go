@@ -5,8 +5,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/spans"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzDecodeReference feeds arbitrary bytes to the decoder and whatever it
@@ -19,10 +21,11 @@ func FuzzDecodeReference(f *testing.F) {
 	f.Add([]byte(refWith(`{"document": "a.pdf", "page": 1, "start": 0, "end": 3, "end_page": 2, "text": "abc"}`)))
 	f.Add([]byte(`{"format": "citecheck-reference/1.5", "questions": [{"id": "U", "question": "q", "required_fields": [{"field": "f", "label": "F"}], "expected_abstention": true, "absence_audit": {"topic": "t", "sources": ["a.pdf"], "statements": []}, "abstention_evidence": [{"document": "a.pdf", "page": 2, "text": "d\nx"}]}]}`))
 	f.Add([]byte(`{"format": "citecheck-reference/1.5", "questions": [{"id": "U", "question": "q", "required_fields": [{"field": "f", "label": "F"}, {"field": "g", "label": "G"}], "expected_abstention": true, "absence_audit": {"topic": "t", "sources": ["a.pdf"], "source_names": ["the a", " "], "statements": {"f": ["s"], "g": [], "h": [""]}}}]}`))
-	corpus := spans.Pages{
+	texts, err := corpus.MemoryOf(map[string][]string{
 		"a.pdf": {"x abc x 10 days", "day 2 text\nmore"},
 		"b.pdf": {"x"},
-	}
+	})
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ref, err := spans.Decode(data, "f.json")
 		if err != nil {
@@ -39,7 +42,7 @@ func FuzzDecodeReference(f *testing.F) {
 		if !reflect.DeepEqual(back.Questions, ref.Questions) {
 			t.Fatalf("canonical round trip changed the questions")
 		}
-		rep, err := spans.Validate(ref, corpus, spans.Options{Fill: true})
+		rep, err := spans.Validate(ref, texts, spans.Options{Fill: true})
 		if err != nil {
 			t.Fatalf("validate: %v", err)
 		}
@@ -54,7 +57,7 @@ func FuzzDecodeReference(f *testing.F) {
 		if err != nil {
 			t.Fatalf("fixed file does not decode: %v", err)
 		}
-		rep2, err := spans.Validate(ref2, corpus, spans.Options{Fill: true})
+		rep2, err := spans.Validate(ref2, texts, spans.Options{Fill: true})
 		if err != nil {
 			t.Fatal(err)
 		}

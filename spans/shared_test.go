@@ -8,20 +8,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/shareddata"
 	"github.com/citecheck/citecheck/spans"
+	"github.com/stretchr/testify/require"
 )
 
 // sharedPages reads ../shared/grading/pages/<document>/NNNN.txt into an
 // in-memory corpus: the page texts are stored exactly, in page order.
-func sharedPages(t *testing.T) spans.Pages {
+func sharedPages(t *testing.T) *corpus.Memory {
 	t.Helper()
 	dir := shareddata.Path(t, "grading/pages")
 	docs, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := spans.Pages{}
+	pages := map[string][]string{}
 	for _, d := range docs {
 		if !d.IsDir() {
 			continue
@@ -45,7 +47,9 @@ func sharedPages(t *testing.T) spans.Pages {
 	if len(pages) == 0 {
 		t.Fatalf("no documents under %s", dir)
 	}
-	return pages
+	m, err := corpus.MemoryOf(pages)
+	require.NoError(t, err)
+	return m
 }
 
 // TestSharedGradingReference: the grading examples' reference

@@ -83,10 +83,10 @@ func plural(n int, word string) string {
 // error is only for a corpus that could not be read (a page text that no
 // longer matches its hash gives an error wrapping corpus.ErrIntegrity).
 // Validate does not modify ref.
-func Validate(ref *Reference, c Corpus, opts Options) (*Report, error) {
+func Validate(ref *Reference, c corpus.Texts, opts Options) (*Report, error) {
 	v := &validator{
 		ref: ref, c: c, opts: opts, rep: &Report{},
-		docs:   c.Documents(),
+		docs:   documentNames(c),
 		counts: map[string]docCount{},
 		texts:  map[pageKey]string{},
 		norms:  map[pageKey]*textnorm.Text{},
@@ -110,6 +110,23 @@ func Validate(ref *Reference, c Corpus, opts Options) (*Report, error) {
 	return v.rep, nil
 }
 
+// Outcomes of a document lookup that validation reports as problems
+// rather than failing.
+var (
+	ErrUnknownDocument = errors.New("no such document in the corpus")
+	ErrNoText          = errors.New("the document has no extracted text")
+)
+
+// documentNames returns the names of c's documents, sorted.
+func documentNames(c corpus.Texts) []string {
+	docs := c.Documents()
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		names[i] = d.Name
+	}
+	return names
+}
+
 type pageKey struct {
 	doc  string
 	page int
@@ -122,7 +139,7 @@ type docCount struct {
 
 type validator struct {
 	ref    *Reference
-	c      Corpus
+	c      corpus.Texts
 	opts   Options
 	rep    *Report
 	docs   []string
@@ -147,11 +164,15 @@ func (v *validator) pageCount(doc string) docCount {
 	if dc, ok := v.counts[doc]; ok {
 		return dc
 	}
-	n, err := v.c.PageCount(doc)
-	if err != nil && !errors.Is(err, ErrUnknownDocument) && !errors.Is(err, ErrNoText) {
-		v.err = err
+	var dc docCount
+	switch d, ok := v.c.Document(doc); {
+	case !ok:
+		dc.err = fmt.Errorf("%q: %w", doc, ErrUnknownDocument)
+	case d.Status != corpus.StatusOK:
+		dc.err = fmt.Errorf("%q: %w: extraction ended %s", doc, ErrNoText, d.Status)
+	default:
+		dc.n = len(d.Pages)
 	}
-	dc := docCount{n, err}
 	v.counts[doc] = dc
 	return dc
 }
@@ -162,7 +183,7 @@ func (v *validator) text(doc string, page int) string {
 	if s, ok := v.texts[k]; ok {
 		return s
 	}
-	s, err := v.c.Text(doc, page)
+	s, err := corpus.TextOf(v.c, doc, page)
 	if err != nil && v.err == nil {
 		v.err = err
 	}

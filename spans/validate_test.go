@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/stretchr/testify/assert"
@@ -26,7 +27,7 @@ const (
 )
 
 func TestFixtureOffsets(t *testing.T) {
-	c := spans.StoreCorpus(demoCorpus(t))
+	c := demoCorpus(t)
 	for _, tc := range []struct {
 		doc   string
 		page  int
@@ -40,7 +41,7 @@ func TestFixtureOffsets(t *testing.T) {
 		{"supplier-policy.pdf", 2, 0, heading2, false},
 		{"supplier-policy.pdf", 2, invoiceAt, invoices, false},
 	} {
-		text, err := c.Text(tc.doc, tc.page)
+		text, err := corpus.TextOf(c, tc.doc, tc.page)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +123,7 @@ func validate(t *testing.T, data []byte, opts spans.Options) (*spans.Reference, 
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	rep, err := spans.Validate(ref, spans.StoreCorpus(demoCorpus(t)), opts)
+	rep, err := spans.Validate(ref, demoCorpus(t), opts)
 	if err != nil {
 		t.Fatalf("validate: %v", err)
 	}

@@ -143,7 +143,7 @@ func demoEvaluation(e *env, dir string) error {
 
 	// The reference is written by its passages' text; its offsets come
 	// from the extracted pages, as "citecheck spans --fix" would fill them.
-	refData, err := fixtures.EvalReference(spans.StoreCorpus(store).Text)
+	refData, err := fixtures.EvalReference(func(name string, page int) (string, error) { return corpus.TextOf(store, name, page) })
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
@@ -156,7 +156,7 @@ func demoEvaluation(e *env, dir string) error {
 		return fmt.Errorf("demo: %w", err)
 	}
 	fmt.Fprintf(stdout, "\n$ citecheck spans --corpus corpus %s\n", fixtures.EvalReferenceName)
-	srep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{})
+	srep, err := spans.Validate(ref, store, spans.Options{})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

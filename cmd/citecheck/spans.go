@@ -77,7 +77,7 @@ func runSpans(e *env, args []string) error {
 	if len(ref.Questions) == 0 {
 		return fmt.Errorf("spans: %w: the reference has no questions", noRecords(rest[0]))
 	}
-	rep, err := spans.Validate(ref, spans.StoreCorpus(store), spans.Options{Fill: *fix})
+	rep, err := spans.Validate(ref, store, spans.Options{Fill: *fix})
 	if err != nil {
 		return err
 	}
