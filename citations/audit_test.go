@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -45,10 +47,10 @@ func TestAuditFixtureRun(t *testing.T) {
 // counted relaxed, even where a joined-words copy of it exists (stages stop
 // at the strictest level that finds the quote in the document).
 func TestAuditRelaxedByChosenLocation(t *testing.T) {
-	ix, err := Build([]Source{{Name: "r.pdf", Pages: []SourcePage{
+	ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "r.pdf", Pages: []corpus.PageText{
 		{Text: "Ordersmustbedeliveredwithin ten working days here."},
 		{Text: "Orders must be delivered within ten working days here."},
-	}}}, Options{})
+	}}}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

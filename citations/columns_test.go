@@ -3,6 +3,9 @@ package citations
 import (
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 )
 
 // A page and a quote built to make a column run expensive: every row holds
@@ -12,7 +15,7 @@ import (
 func TestColumnRunGivesUp(t *testing.T) {
 	row := strings.TrimSpace(strings.Repeat("0 ", 100))
 	page := strings.TrimSpace(strings.Repeat(row+"\n", 600))
-	ix, err := Build([]Source{{Name: "zeros.pdf", Pages: []SourcePage{{Text: page}}}}, Options{})
+	ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "zeros.pdf", Pages: []corpus.PageText{{Text: page}}}}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +44,7 @@ func TestColumnRunGivesUp(t *testing.T) {
 func TestColumnRunOverflowGivesUpOnThePage(t *testing.T) {
 	wide := strings.TrimSpace(strings.Repeat("10 x ", 200))
 	page := strings.Repeat(wide+"\n", 6) + strings.TrimSpace(strings.Repeat("a 10 b\n", 6))
-	ix, err := Build([]Source{{Name: "wide.pdf", Pages: []SourcePage{{Text: page}}}}, Options{})
+	ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "wide.pdf", Pages: []corpus.PageText{{Text: page}}}}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,18 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/runs"
 )
 
-// manyQueries are windows of every page of the test sources, each as
+// manyQueries are windows of every page of the test documents, each as
 // sampled, with a digit changed, on the wrong page, under another document
 // and elided: every stage of the locator and every status, a few thousand
 // queries in all.
-func manyQueries() []Query { return queriesOf(append(demoSources(), extraSources()...)) }
+func manyQueries() []Query { return queriesOf(testDocuments()) }
 
-// queriesOf makes those queries from windows of the sources' page texts,
+// queriesOf makes those queries from windows of the documents' page texts,
 // and of their reading orders and alternative texts.
-func queriesOf(srcs []Source) []Query {
+func queriesOf(srcs []corpus.MemoryDocument) []Query {
 	var qs []Query
 	for _, s := range srcs {
 		for p, sp := range s.Pages {
@@ -103,8 +105,8 @@ func TestAuditWorkersSameReport(t *testing.T) {
 // the records are the bytes of one goroutine's run, in input order, and
 // the clean verdict the same; more requests than a batch holds.
 func TestWriteLocatedSameBytes(t *testing.T) {
-	srcs := demoSources()
-	ix, err := Build(srcs, Options{})
+	srcs := testcorpus.DemoDocuments()
+	ix, err := Build(testcorpus.Memory(t, srcs), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

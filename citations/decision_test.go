@@ -3,22 +3,24 @@ package citations
 import (
 	"testing"
 
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 )
 
-// decisionSources hold "calendar days" three times, once in prices.pdf.
-var decisionSources = []Source{
-	{Name: "policy.pdf", Pages: []SourcePage{
+// decisionDocuments hold "calendar days" three times, once in prices.pdf.
+var decisionDocuments = []corpus.MemoryDocument{
+	{Name: "policy.pdf", Pages: []corpus.PageText{
 		{Text: "Delivery terms.\nOrders must be delivered within 10 working days of the purchase order date.\npolicy.pdf Page 1"},
 		{Text: "Payment terms.\nInvoices are paid within 45 calendar days of receipt.\nSummary: payment within 45 calendar days.\npolicy.pdf Page 2"},
 	}},
-	{Name: "prices.pdf", Pages: []SourcePage{{Text: "Minimum order: 250 pieces.\nPayment within 45 calendar days."}}},
+	{Name: "prices.pdf", Pages: []corpus.PageText{{Text: "Minimum order: 250 pieces.\nPayment within 45 calendar days."}}},
 }
 
 func verdictIndex(t *testing.T) *Index {
 	t.Helper()
-	ix, err := Build(decisionSources, Options{})
+	ix, err := Build(testcorpus.Memory(t, decisionDocuments), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

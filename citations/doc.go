@@ -12,8 +12,11 @@
 //	r := ix.Locate(citations.Query{Document: "report.pdf", Quote: q, Page: 3})
 //	r.Status, r.Level, r.Pages(), r.Spans(), r.PageCheck, r.CrossesPage()
 //
-// Build(sources) indexes texts that are not in a store. An Index is
-// immutable; Locate is safe for concurrent use and needs no locking.
+// Build(texts, opts) indexes any corpus.Texts: NewIndex is Build of a
+// store, and a corpus.Memory indexes texts that are not in one. Build reads
+// every page (text, alternative texts, reading orders) on opts.Workers
+// goroutines. An Index is immutable; Locate is safe for concurrent use and
+// needs no locking.
 // LocateAll(queries, workers) locates many quotes on several goroutines,
 // results in the queries' order.
 //
@@ -124,9 +127,11 @@
 // whose quote is longer than MaxQuoteBytes (64 KiB) is refused as too long
 // (ErrTooLarge), not searched: locating costs memory in proportion to the
 // quote's length. Run records are not capped per quote (only per line,
-// runs.MaxLineBytes): a model's long quote is still graded. NewIndex returns
-// corpus.ErrIntegrity (wrapped) when a page text no longer matches its hash;
-// Build returns ErrDuplicateDocument. Nothing else fails: an unknown document,
+// runs.MaxLineBytes): a model's long quote is still graded. Build (and
+// NewIndex) returns what reading the texts returned, for a store
+// corpus.ErrIntegrity (wrapped) when a page text no longer matches its hash,
+// and ErrDuplicateDocument for a corpus.Texts that breaks its contract by
+// naming a document twice. Nothing else fails: an unknown document,
 // an empty quote or an unreadable document is a status or a note.
 //
 // # Ordering

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 )
 
 // FuzzLocate indexes two pages cut from the input, locates the quote in
@@ -36,9 +37,13 @@ func FuzzLocate(f *testing.F) {
 		if len(text) > 4096 || len(quote) > 1024 {
 			return
 		}
-		p1, p2, _ := strings.Cut(text, "\f")
-		pages := []SourcePage{{Text: p1, Label: "i", Alts: fuzzAlts(p1), Orders: fuzzOrders(p1)}, {Text: p2}}
-		ix, err := Build([]Source{{Name: "f.pdf", Pages: pages}, {Name: "g.pdf", Pages: []SourcePage{{Text: p2 + " " + p1}}}}, Options{Workers: 1})
+		// A stored page text is valid UTF-8 without form feeds (NewMemory
+		// refuses others); the quote may be anything, so the normalizer
+		// still meets invalid bytes.
+		p1, p2, _ := strings.Cut(strings.ToValidUTF8(text, "\uFFFD"), "\f")
+		p2 = strings.ReplaceAll(p2, "\f", " ")
+		pages := []corpus.PageText{{Text: p1, Label: "i", Alts: fuzzAlts(p1), Orders: fuzzOrders(p1)}, {Text: p2}}
+		ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "f.pdf", Pages: pages}, {Name: "g.pdf", Pages: []corpus.PageText{{Text: p2 + " " + p1}}}}), Options{Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -164,11 +164,9 @@ func sameLoc(a, b loc) bool {
 }
 
 // checkAlts refuses alternative texts that do not fit their page.
-func checkAlts(src Source) error {
-	for p, sp := range src.Pages {
-		if err := corpus.ValidateAlts(sp.Alts, sp.Text); err != nil {
-			return fmt.Errorf("citations: %s page %d: alternative texts: %w", src.Name, p+1, err)
-		}
+func checkAlts(name string, page int, alts []string, text string) error {
+	if err := corpus.ValidateAlts(alts, text); err != nil {
+		return fmt.Errorf("citations: %s page %d: alternative texts: %w", name, page, err)
 	}
 	return nil
 }

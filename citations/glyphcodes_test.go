@@ -2,8 +2,12 @@ package citations
 
 import (
 	"slices"
-	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestGlyphCodes(t *testing.T) {
@@ -12,9 +16,9 @@ func TestGlyphCodes(t *testing.T) {
 	page := "Sei x \u2208 U mit x \u0338= 0 und f(x, y) = 1.\n\u25b6 Dann ist U offen."
 	names := "Sei x \u2208 U mit x 6= 0 und f(x, y) = 1.\nI Dann ist U offen."
 	codes := "Sei x 2 U mit x 6= 0 und f(x; y) = 1.\nI Dann ist U offen."
-	ix, err := Build([]Source{
-		{Name: "topo.pdf", Pages: []SourcePage{{Text: "Kapitel 1"}, {Text: page, Alts: []string{names, codes}}}},
-	}, Options{})
+	ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{
+		{Name: "topo.pdf", Pages: []corpus.PageText{{Text: "Kapitel 1"}, {Text: page, Alts: []string{names, codes}}}},
+	}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,9 +60,15 @@ func TestGlyphCodes(t *testing.T) {
 	}
 }
 
+// badAlts is a corpus.Texts giving alternative texts that do not fit their
+// page, as no corpus.Texts of package corpus does.
+type badAlts struct{ *corpus.Memory }
+
+func (badAlts) AltTexts(*corpus.Document, int) ([]string, error) { return []string{"x 6 = y"}, nil }
+
 func TestBuildRefusesBadAlts(t *testing.T) {
-	_, err := Build([]Source{{Name: "a.pdf", Pages: []SourcePage{{Text: "x \u0338= y", Alts: []string{"x 6 = y"}}}}}, Options{})
-	if err == nil || !strings.Contains(err.Error(), "a.pdf page 1") {
-		t.Errorf("an alternative of another length: error %v, want one naming a.pdf page 1", err)
-	}
+	m := testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "a.pdf", Pages: []corpus.PageText{{Text: "x \u0338= y"}}}})
+	_, err := Build(badAlts{m}, Options{})
+	require.Error(t, err, "an alternative of another length")
+	assert.Contains(t, err.Error(), "a.pdf page 1", "the error names the page")
 }

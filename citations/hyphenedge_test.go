@@ -3,6 +3,8 @@ package citations
 import (
 	"testing"
 
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,7 +15,7 @@ import (
 // tracemonkey p1 that pdf.js's text_layer_spec.mjs expects, and pypdf's
 // multicolumn lines ending "Maece-"); anywhere else inside a word it may not.
 func TestQuoteEdgeInsideHyphenatedWord(t *testing.T) {
-	ix, err := Build([]Source{{Name: "trace.pdf", Pages: []SourcePage{{Text: "Unlike method-based dynamic compilers, our dynamic com-\npiler operates at the granularity of individual loops.\nNullam quis leo. Maece-\nnas nec magna vel."}}}}, Options{})
+	ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "trace.pdf", Pages: []corpus.PageText{{Text: "Unlike method-based dynamic compilers, our dynamic com-\npiler operates at the granularity of individual loops.\nNullam quis leo. Maece-\nnas nec magna vel."}}}}), Options{})
 	require.NoError(t, err)
 	cases := []struct {
 		quote string

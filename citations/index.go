@@ -16,35 +16,14 @@ import (
 	"github.com/citecheck/citecheck/textnorm"
 )
 
-// Source is one document to index: what NewIndex reads from a corpus
-// store, or what a test or another tool supplies to Build.
-type Source struct {
-	Name   string        // file name, unique
-	BLAKE3 string        // "blake3:<hex>", optional
-	Status corpus.Status // "" is taken as ok
-	Pages  []SourcePage  // page 1 first
-}
-
-// SourcePage is one page's stored text and manifest facts.
-type SourcePage struct {
-	Text  string
-	Label string   // the /PageLabels label, if any
-	Flags []string // corpus page flags (no_text_layer, unreliable_text)
-	// Alts are the page's alternative texts (corpus.ValidateAlts), searched
-	// at the glyph_codes level.
-	Alts []string
-	// Orders are the page's reading orders (corpus.ValidateOrders),
-	// searched after the page text at the same levels (orders.go).
-	Orders []corpus.Order
-}
-
 // Options tunes index construction.
 type Options struct {
 	// Workers normalizing pages in parallel; 0 means GOMAXPROCS.
 	Workers int
 }
 
-// ErrDuplicateDocument reports two sources with the same name given to Build.
+// ErrDuplicateDocument reports a corpus.Texts giving Build two documents
+// with the same name, which no corpus.Texts of package corpus does.
 var ErrDuplicateDocument = errors.New("two documents with the same name")
 
 // CrossPageWindow is how far, in normalized code points, a quote may reach
@@ -237,56 +216,11 @@ type jsegment struct {
 	page int32
 }
 
-// NewIndex reads every page of store and builds the index. A page whose
-// stored text no longer matches the manifest's hash is an error
-// (corpus.ErrIntegrity): an index over altered text would report false
-// offsets.
+// NewIndex is Build(store, opts): it reads every page of store, each
+// checked against the manifest's hash (corpus.ErrIntegrity otherwise: an
+// index over altered text would report false offsets).
 func NewIndex(store *corpus.Store, opts Options) (*Index, error) {
-	srcs, err := ReadSources(store, opts.Workers)
-	if err != nil {
-		return nil, err
-	}
-	return Build(srcs, opts)
-}
-
-// ReadSources reads every document of a corpus store, with its page texts,
-// labels and flags (workers read in parallel; 0 means GOMAXPROCS).
-func ReadSources(store *corpus.Store, workers int) ([]Source, error) {
-	m := store.Manifest()
-	type job struct{ d, p int }
-	var jobs []job
-	srcs := make([]Source, len(m.Documents))
-	for d := range m.Documents {
-		doc := &m.Documents[d]
-		srcs[d] = Source{Name: doc.Name, BLAKE3: doc.BLAKE3, Status: doc.Status}
-		if doc.Status != corpus.StatusOK {
-			continue
-		}
-		srcs[d].Pages = make([]SourcePage, len(doc.Pages))
-		for p, pg := range doc.Pages {
-			srcs[d].Pages[p] = SourcePage{Label: pg.Label, Flags: pg.Flags}
-			jobs = append(jobs, job{d, p})
-		}
-	}
-	errs := make([]error, len(jobs))
-	parallel(len(jobs), workers, func(i int) {
-		j := jobs[i]
-		doc := &m.Documents[j.d]
-		sp := &srcs[j.d].Pages[j.p]
-		sp.Text, errs[i] = store.Text(doc, j.p+1)
-		if errs[i] == nil {
-			sp.Alts, errs[i] = store.AltTexts(doc, j.p+1)
-		}
-		if errs[i] == nil {
-			sp.Orders, errs[i] = store.OrdersOf(doc, j.p+1, sp.Text)
-		}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("citations: read corpus: %w", err)
-		}
-	}
-	return srcs, nil
+	return Build(store, opts)
 }
 
 // parallel runs f(0..n-1) on workers goroutines (0: GOMAXPROCS).
@@ -317,60 +251,71 @@ func parallel(n, workers int, f func(int)) {
 	wg.Wait()
 }
 
-// Build indexes the given documents (in any order; they are sorted by
-// name). Pages of a document whose Status is not ok are not searched.
-func Build(docs []Source, opts Options) (*Index, error) {
-	docs = append([]Source(nil), docs...)
-	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Name < docs[j].Name })
+// Build reads every page of texts (its text, alternative texts and
+// reading orders; opts.Workers read in parallel) and indexes them. Pages
+// of a document whose Status is not ok are not searched. A page texts
+// cannot give (for a corpus.Store, one no longer matching the manifest:
+// corpus.ErrIntegrity) is an error.
+func Build(texts corpus.Texts, opts Options) (*Index, error) {
+	docs := texts.Documents()
 	names := make([]string, len(docs))
-	for i, d := range docs {
-		if d.Name == "" {
+	for i := range docs {
+		d := &docs[i]
+		switch {
+		case d.Name == "":
 			return nil, fmt.Errorf("citations: document %d has no name", i)
-		}
-		if i > 0 && docs[i-1].Name == d.Name {
+		case i > 0 && docs[i-1].Name == d.Name:
 			return nil, fmt.Errorf("citations: %q: %w", d.Name, ErrDuplicateDocument)
+		case i > 0 && docs[i-1].Name > d.Name:
+			return nil, fmt.Errorf("citations: %q: documents not sorted by name", d.Name)
 		}
 		names[i] = d.Name
-		if err := checkAlts(d); err != nil {
-			return nil, err
-		}
-		if err := checkOrders(d); err != nil {
-			return nil, err
-		}
 	}
 	ix := &Index{
 		profile: textnorm.QuoteV2(textnorm.Options{FooterNames: names}),
 		byHash:  map[string]int{},
 	}
-	for d, src := range docs {
-		st := src.Status
-		if st == "" {
-			st = corpus.StatusOK
-		}
-		e := docEntry{name: src.Name, hash: src.BLAKE3, status: st, first: len(ix.pages)}
-		if st == corpus.StatusOK {
-			e.n = len(src.Pages)
-			for p, sp := range src.Pages {
-				ix.pages = append(ix.pages, pageEntry{doc: d, num: p + 1, label: sp.Label, flags: sp.Flags})
+	for d := range docs {
+		doc := &docs[d]
+		e := docEntry{name: doc.Name, hash: doc.BLAKE3, status: doc.Status, first: len(ix.pages)}
+		if doc.Status == corpus.StatusOK {
+			e.n = len(doc.Pages)
+			for p, pg := range doc.Pages {
+				ix.pages = append(ix.pages, pageEntry{doc: d, num: p + 1, label: pg.Label, flags: pg.Flags})
 			}
 		}
-		if src.BLAKE3 != "" {
-			ix.byHash[src.BLAKE3] = d
+		if doc.BLAKE3 != "" {
+			ix.byHash[doc.BLAKE3] = d
 		}
 		ix.docs = append(ix.docs, e)
 	}
-	// Normalize every page, in parallel; results placed by index.
+	// Read every page, in parallel; results placed by index.
 	raws := make([]string, len(ix.pages))
 	alts := make([][]string, len(ix.pages))
 	orders := make([][]corpus.Order, len(ix.pages))
-	for d, src := range docs {
-		if ix.docs[d].status != corpus.StatusOK {
-			continue
+	errs := make([]error, len(ix.pages))
+	parallel(len(ix.pages), opts.Workers, func(i int) {
+		pe := &ix.pages[i]
+		doc := &docs[pe.doc]
+		raws[i], errs[i] = texts.Text(doc, pe.num)
+		if errs[i] == nil {
+			alts[i], errs[i] = texts.AltTexts(doc, pe.num)
 		}
-		for p, sp := range src.Pages {
-			raws[ix.docs[d].first+p] = sp.Text
-			alts[ix.docs[d].first+p] = sp.Alts
-			orders[ix.docs[d].first+p] = sp.Orders
+		if errs[i] == nil {
+			orders[i], errs[i] = texts.OrdersOf(doc, pe.num, raws[i])
+		}
+		if errs[i] != nil {
+			errs[i] = fmt.Errorf("citations: read corpus: %w", errs[i])
+		} else {
+			errs[i] = checkAlts(doc.Name, pe.num, alts[i], raws[i])
+		}
+		if errs[i] == nil {
+			errs[i] = checkOrders(doc.Name, pe.num, orders[i], raws[i])
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	ix.texts = make([]atomic.Pointer[textnorm.Text], len(ix.pages))

@@ -10,14 +10,18 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/stretchr/testify/require"
 )
 
-// richSources are the test sources with what the persisted index keeps
+// listingHash is listing.pdf's identity in richDocuments.
+var listingHash = corpus.Hash([]byte("listing.pdf"))
+
+// richDocuments are the test documents with what the persisted index keeps
 // beside page texts: reading orders, alternative texts and unmapped glyphs
 // on some pages, and documents without text.
-func richSources() []Source {
-	srcs := append(demoSources(), extraSources()...)
+func richDocuments() []corpus.MemoryDocument {
+	srcs := testDocuments()
 	for d := range srcs {
 		for p := range srcs[d].Pages {
 			sp := &srcs[d].Pages[p]
@@ -28,8 +32,8 @@ func richSources() []Source {
 	}
 	page := "Sei x \u2208 U mit x \u0338= 0 und f(x, y) = 1.\n\u25b6 Dann ist U offen."
 	srcs = append(srcs,
-		Source{Name: "topo.pdf", Pages: []SourcePage{{Text: "Kapitel 1"}, {Text: page, Alts: fuzzAlts(page), Orders: fuzzOrders(page)}}},
-		Source{Name: "listing.pdf", BLAKE3: "blake3:00ff", Pages: []SourcePage{
+		corpus.MemoryDocument{Name: "topo.pdf", Pages: []corpus.PageText{{Text: "Kapitel 1"}, {Text: page, Alts: fuzzAlts(page), Orders: fuzzOrders(page)}}},
+		corpus.MemoryDocument{Name: "listing.pdf", BLAKE3: listingHash, Pages: []corpus.PageText{
 			{Text: "ctx, err \uFFFD\uFFFD NewContext(rs) returns the context\nand an error when 1\uFFFD2 fails"},
 			{Text: "Nothing to see on this page\n7"},
 		}})
@@ -55,18 +59,18 @@ func roundTrip(t *testing.T, ix *Index, key [32]byte) (*Index, []byte) {
 // (page texts, orders, alternatives, unmapped glyphs, elisions, columns),
 // and writes the same bytes again.
 func TestIndexFileSameAnswers(t *testing.T) {
-	srcs := richSources()
-	built, err := Build(srcs, Options{})
+	srcs := richDocuments()
+	built, err := Build(testcorpus.Memory(t, srcs), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if built.orders == nil || built.alts == nil || built.unmapped == nil {
-		t.Fatal("the sources do not exercise orders, alternatives and unmapped glyphs")
+		t.Fatal("the documents do not exercise orders, alternatives and unmapped glyphs")
 	}
 	key := [32]byte{1, 2, 3}
 	opened, b := roundTrip(t, built, key)
 	qs := append(queriesOf(srcs), Query{Document: "listing.pdf", Quote: "ctx, err NewContext(rs) returns the context"},
-		Query{Document: "blake3:00ff", Quote: "returns the context and an error"})
+		Query{Document: listingHash, Quote: "returns the context and an error"})
 	want := built.LocateAll(qs, 0)
 	got := opened.LocateAll(qs, 0)
 	levels := map[Level]bool{}
@@ -173,11 +177,11 @@ func TestIndexBlocksVerifiedWhenRead(t *testing.T) {
 		}
 		return sb.String()
 	}
-	srcs := []Source{
-		{Name: "a.pdf", Pages: []SourcePage{{Text: page("alpha", 1)}, {Text: page("alpha", 2)}}},
-		{Name: "b.pdf", Pages: []SourcePage{{Text: page("beta", 1)}, {Text: page("beta", 2)}}},
+	srcs := []corpus.MemoryDocument{
+		{Name: "a.pdf", Pages: []corpus.PageText{{Text: page("alpha", 1)}, {Text: page("alpha", 2)}}},
+		{Name: "b.pdf", Pages: []corpus.PageText{{Text: page("beta", 1)}, {Text: page("beta", 2)}}},
 	}
-	built, err := Build(srcs, Options{})
+	built, err := Build(testcorpus.Memory(t, srcs), Options{})
 	require.NoError(t, err)
 	key := [32]byte{4}
 	var buf bytes.Buffer
@@ -214,7 +218,7 @@ func TestIndexBlocksVerifiedWhenRead(t *testing.T) {
 // reads outside the bytes. (A structurally valid but changed index is
 // caught by its hash, which OpenIndex checks before reading.)
 func FuzzOpenIndex(f *testing.F) {
-	ix, err := Build(richSources()[len(richSources())-2:], Options{})
+	ix, err := Build(testcorpus.Memory(f, richDocuments()[len(richDocuments())-2:]), Options{})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 )
 
 func TestLocate(t *testing.T) {
@@ -17,7 +20,7 @@ func TestLocate(t *testing.T) {
 		check  PageCheck
 	}{
 		{"exact", Query{Document: "supplier-policy.pdf", Quote: "Orders must be delivered within 10 working days of the purchase order date."}, StatusUnique, "exact", []int{1}, ""},
-		{"by hash", Query{Document: demoSources()[2].BLAKE3, Quote: "Orders must be delivered within 10 working days"}, StatusUnique, "exact", []int{1}, ""},
+		{"by hash", Query{Document: testcorpus.DemoDocuments()[2].BLAKE3, Quote: "Orders must be delivered within 10 working days"}, StatusUnique, "exact", []int{1}, ""},
 		{"whitespace", Query{Document: "supplier-policy.pdf", Quote: "Orders  must be\tdelivered\nwithin 10 working days"}, StatusUnique, "whitespace", []int{1}, ""},
 		{"typography", Query{Document: "supplier-policy.pdf", Quote: "An early‐payment discount of 1.5% applies"}, StatusUnique, "typography", []int{2}, ""},
 		{"ligature", Query{Document: "inspection-manual.pdf", Quote: "Calibration certiﬁcates are kept"}, StatusUnique, "ligature", []int{1}, ""},
@@ -134,7 +137,7 @@ func TestLocateOffsets(t *testing.T) {
 // the page hyphenated at a line end, whose hyphen a match may start or end
 // at.
 func TestDecisionEdgesOnWordBoundaries(t *testing.T) {
-	ix, err := Build([]Source{{Name: "a.pdf", Pages: []SourcePage{{Text: "Delivery takes 110 days. The limit is 3.5 mm for batches of parts. Ref B-200 applies. Value -5 dB."}}}}, Options{})
+	ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "a.pdf", Pages: []corpus.PageText{{Text: "Delivery takes 110 days. The limit is 3.5 mm for batches of parts. Ref B-200 applies. Value -5 dB."}}}}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,12 +156,12 @@ func TestDecisionEdgesOnWordBoundaries(t *testing.T) {
 // TestDecisionFurnitureOnly: only page-number and footer lines are skipped
 // at a page break; a running head with words is not.
 func TestDecisionFurnitureOnly(t *testing.T) {
-	ix, err := Build([]Source{{Name: "b.pdf", Pages: []SourcePage{
+	ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "b.pdf", Pages: []corpus.PageText{
 		{Text: "First page ends with this sentence.\n- 7 -"},
 		{Text: "Chapter Two Heading\nSecond page starts here."},
 		{Text: "Third page text.\nb.pdf Page 3"},
 		{Text: "Fourth page text."},
-	}}}, Options{})
+	}}}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +199,7 @@ func TestDecisionElision(t *testing.T) {
 		}
 	}
 	filler := strings.Repeat("lorem ipsum dolor sit amet ", 80) // 2160 code points
-	far, err := Build([]Source{{Name: "far.pdf", Pages: []SourcePage{{Text: "The opening claim is here. " + filler + "The closing claim is there."}}}}, Options{})
+	far, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "far.pdf", Pages: []corpus.PageText{{Text: "The opening claim is here. " + filler + "The closing claim is there."}}}}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +221,7 @@ func TestDecisionElision(t *testing.T) {
 // level.
 func TestDecisionChangedNumberNeverFound(t *testing.T) {
 	ix := testIndex(t)
-	srcs := append(demoSources(), extraSources()...)
+	srcs := testDocuments()
 	checked := 0
 	for _, s := range srcs {
 		for p, pg := range s.Pages {

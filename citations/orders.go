@@ -96,11 +96,9 @@ func orderReader(name string) string {
 	return "another extractor's"
 }
 
-func checkOrders(src Source) error {
-	for p, sp := range src.Pages {
-		if err := corpus.ValidateOrders(sp.Orders, sp.Text); err != nil {
-			return fmt.Errorf("citations: %s page %d: reading orders: %w", src.Name, p+1, err)
-		}
+func checkOrders(name string, page int, orders []corpus.Order, text string) error {
+	if err := corpus.ValidateOrders(orders, text); err != nil {
+		return fmt.Errorf("citations: %s page %d: reading orders: %w", name, page, err)
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 )
@@ -15,11 +17,13 @@ import (
 // documents mapping, a value being one name or a list of candidates; one
 // reason per case.
 func TestResolveMapping(t *testing.T) {
-	ix, err := Build([]Source{
-		{Name: "price-list.pdf", BLAKE3: "blake3:pp", Pages: []SourcePage{{Text: "Prices valid until 31 December 2024."}}},
-		{Name: "supplier-qa.pdf", Pages: []SourcePage{{Text: "The supplier shall draw 12 samples per batch."}}},
-		{Name: "warehouse-sop.pdf", BLAKE3: "blake3:ww", Pages: []SourcePage{{Text: "Pallets are stored 50 cm apart."}}},
-	}, Options{Workers: 1})
+	// Mappings name warehouse-sop.pdf by its hash as "blake3:ww".
+	ww := corpus.Hash([]byte("warehouse-sop.pdf"))
+	ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{
+		{Name: "price-list.pdf", Pages: []corpus.PageText{{Text: "Prices valid until 31 December 2024."}}},
+		{Name: "supplier-qa.pdf", Pages: []corpus.PageText{{Text: "The supplier shall draw 12 samples per batch."}}},
+		{Name: "warehouse-sop.pdf", BLAKE3: ww, Pages: []corpus.PageText{{Text: "Pallets are stored 50 cm apart."}}},
+	}), Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +66,7 @@ func TestResolveMapping(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var m runs.Mapping
-			if err := json.Unmarshal([]byte(tc.mapping), &m); err != nil {
+			if err := json.Unmarshal([]byte(strings.ReplaceAll(tc.mapping, "blake3:ww", ww)), &m); err != nil {
 				t.Fatal(err)
 			}
 			got := ix.Resolve(tc.ref, m)

@@ -3,6 +3,9 @@ package citations
 import (
 	"slices"
 	"testing"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 )
 
 func TestSkipUnmapped(t *testing.T) {
@@ -40,10 +43,10 @@ func TestSkipUnmapped(t *testing.T) {
 func TestUnmappedGlyphs(t *testing.T) {
 	page := "59 ctx, err \uFFFD\uFFFD NewContext(rs, conf)\n60 if err \uFFFD\uFFFD nil {\n61 return nil, err\n" +
 		"62 x := 1\uFFFD2 + total of the lines\n63 \uFFFD\uFFFD count the wor\uFFFDd of a summary line"
-	ix, err := Build([]Source{
-		{Name: "read.go.pdf", Pages: []SourcePage{{Text: "Listing of read.go"}, {Text: page}}},
-		{Name: "clean.pdf", Pages: []SourcePage{{Text: "ctx, err NewContext(rs, conf) is not on an unmapped page"}}},
-	}, Options{})
+	ix, err := Build(testcorpus.Memory(t, []corpus.MemoryDocument{
+		{Name: "read.go.pdf", Pages: []corpus.PageText{{Text: "Listing of read.go"}, {Text: page}}},
+		{Name: "clean.pdf", Pages: []corpus.PageText{{Text: "ctx, err NewContext(rs, conf) is not on an unmapped page"}}},
+	}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

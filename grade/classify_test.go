@@ -6,28 +6,29 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 )
 
-var verdictSources = []citations.Source{
-	{Name: "policy.pdf", Pages: []citations.SourcePage{
+var verdictDocuments = []corpus.MemoryDocument{
+	{Name: "policy.pdf", Pages: []corpus.PageText{
 		{Text: "Delivery terms.\nOrders must be delivered within 10 working days of the purchase order date.\nLate orders are charged 2.5% per day.\npolicy.pdf Page 1"},
 		{Text: "Payment terms.\nInvoices are paid within 45 calendar days of receipt.\nSummary: payment within 45 calendar days.\nThe warranty period is 24 months from delivery.\npolicy.pdf Page 2"},
 		{Text: "Warranty.\nThe warranty period is 24 months from delivery.\nClaims go to the quality team.\npolicy.pdf Page 3"},
 	}},
-	{Name: "prices.pdf", Pages: []citations.SourcePage{{Text: "Minimum order: 250 pieces.\nPayment within 45 calendar days."}}},
-	{Name: "scan.pdf", Pages: []citations.SourcePage{{Text: "Cover page text."}, {Text: "", Flags: []string{corpus.FlagNoTextLayer}}}},
+	{Name: "prices.pdf", Pages: []corpus.PageText{{Text: "Minimum order: 250 pieces.\nPayment within 45 calendar days."}}},
+	{Name: "scan.pdf", Pages: []corpus.PageText{{Text: "Cover page text."}, {Text: "", Flags: []string{corpus.FlagNoTextLayer}}}},
 	{Name: "locked.pdf", Status: corpus.StatusEncrypted},
-	{Name: "report.pdf", Pages: []citations.SourcePage{{Text: "Preface.", Label: "i"}, {Text: "Net debt fell to 310 million in the year.", Label: "1"}}},
-	{Name: "lemma.pdf", Pages: []citations.SourcePage{{Text: "Lemma 3. For all a \u0338= 0 the map is injective.", Alts: []string{"Lemma 3. For all a 6= 0 the map is injective."}}}},
-	{Name: "listing.pdf", Pages: []citations.SourcePage{{Text: "Open returns ctx, err \uFFFD\uFFFD NewContext(rs, conf) on success."}}},
+	{Name: "report.pdf", Pages: []corpus.PageText{{Text: "Preface.", Label: "i"}, {Text: "Net debt fell to 310 million in the year.", Label: "1"}}},
+	{Name: "lemma.pdf", Pages: []corpus.PageText{{Text: "Lemma 3. For all a \u0338= 0 the map is injective.", Alts: []string{"Lemma 3. For all a 6= 0 the map is injective."}}}},
+	{Name: "listing.pdf", Pages: []corpus.PageText{{Text: "Open returns ctx, err \uFFFD\uFFFD NewContext(rs, conf) on success."}}},
 }
 
 // ev declares the evidence span where text first occurs on the page.
 func ev(t *testing.T, doc string, page int, text string) EvidenceSpan {
 	t.Helper()
-	for _, s := range verdictSources {
+	for _, s := range verdictDocuments {
 		if s.Name == doc {
 			raw := s.Pages[page-1].Text
 			i := strings.Index(raw, text)
@@ -43,7 +44,7 @@ func ev(t *testing.T, doc string, page int, text string) EvidenceSpan {
 }
 
 func TestClassify(t *testing.T) {
-	ix, err := citations.Build(verdictSources, citations.Options{})
+	ix, err := citations.Build(testcorpus.Memory(t, verdictDocuments), citations.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestClassify(t *testing.T) {
 
 func verdictIndex(t *testing.T) *citations.Index {
 	t.Helper()
-	ix, err := citations.Build(verdictSources, citations.Options{})
+	ix, err := citations.Build(testcorpus.Memory(t, verdictDocuments), citations.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestDecisionWrongPageBeforeAmbiguity(t *testing.T) {
 	if v.Reason != ReasonPageConvention {
 		t.Errorf("page 1 -> %s", v.Reason)
 	}
-	ix2, _ := citations.Build([]citations.Source{{Name: "r.pdf", Pages: []citations.SourcePage{{Text: "Same sentence on many pages here."}, {Text: "Same sentence on many pages here."}, {Text: "Other."}, {Text: "Other."}, {Text: "Other."}, {Text: "Other."}}}}, citations.Options{})
+	ix2, _ := citations.Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "r.pdf", Pages: []corpus.PageText{{Text: "Same sentence on many pages here."}, {Text: "Same sentence on many pages here."}, {Text: "Other."}, {Text: "Other."}, {Text: "Other."}, {Text: "Other."}}}}), citations.Options{})
 	v = Classify(ix2, citations.Citation{Document: "r.pdf", Page: 5, Quote: "Same sentence on many pages here."}, nil, Expected{CanonicalValues: []string{"Same"}})
 	if v.Outcome != Fail || v.Reason != ReasonWrongPage || v.Grounded.Result.Status != citations.StatusAmbiguous {
 		t.Errorf("ambiguous quote on a wrong page: %s %s %s", v.Outcome, v.Reason, v.Grounded.Result.Status)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/stretchr/testify/assert"
@@ -13,12 +15,12 @@ import (
 
 // The decision tests grade against this small bank: page texts and
 // questions written for the tests, in the shape of ../shared/grading.
-var decisionPages = []citations.Source{
-	{Name: "qa.pdf", Pages: []citations.SourcePage{
+var decisionDocuments = []corpus.MemoryDocument{
+	{Name: "qa.pdf", Pages: []corpus.PageText{
 		{Text: "QUALITY AGREEMENT QA-1 | Rev. B\n4.1 The supplier shall draw 12 samples per batch for dimensional checks.\n4.2 The flatness of plate P-220 must not exceed 0.5 mm.\n4.3 Deviations require written approval from the buyer before dispatch.\nqa.pdf Page 1"},
 		{Text: "QUALITY AGREEMENT QA-1 | Rev. B\n5. Complaints are answered within 10 working days unless agreed otherwise in writing.\n6. Spare plates are supplied under part number P-225.\nqa.pdf Page 2"},
 	}},
-	{Name: "sop.pdf", Pages: []citations.SourcePage{
+	{Name: "sop.pdf", Pages: []corpus.PageText{
 		{Text: "Export orders are consolidated into the Tuesday and Friday dispatch batches.\nThe gap between adjacent pallets must be at least 10 cm.\nFrozen goods must be stored at -18 °C or colder.\nAt final inspection, the seal width must be at least 5 mm.\nPrices are valid until 31 March 2025.\nNo discount applies to orders below 10 boxes.\nsop.pdf Page 1"},
 	}},
 }
@@ -73,7 +75,7 @@ func decisionReference(t *testing.T) *spans.Reference {
 
 func evidence(t *testing.T, doc, text string) spans.Span {
 	t.Helper()
-	for _, d := range decisionPages {
+	for _, d := range decisionDocuments {
 		if d.Name != doc {
 			continue
 		}
@@ -91,7 +93,7 @@ func evidence(t *testing.T, doc, text string) spans.Span {
 
 func decisionGrader(t *testing.T) *Grader {
 	t.Helper()
-	ix, err := citations.Build(decisionPages, citations.Options{})
+	ix, err := citations.Build(testcorpus.Memory(t, decisionDocuments), citations.Options{})
 	require.NoError(t, err)
 	g, err := New(ix, decisionReference(t), false)
 	require.NoError(t, err)

@@ -2,11 +2,12 @@ package grade
 
 import (
 	"errors"
-	"github.com/citecheck/citecheck/citations"
-	"github.com/citecheck/citecheck/corpus"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/spans"
@@ -21,7 +22,7 @@ func TestExpectedForFixtureReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := citations.Build(demoSources(), citations.Options{})
+	ix, err := citations.Build(testcorpus.Memory(t, testcorpus.DemoDocuments()), citations.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestDecisionUnknownQuestionEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := citations.Build(verdictSources, citations.Options{})
+	ix, err := citations.Build(testcorpus.Memory(t, verdictDocuments), citations.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestDecisionUnknownQuestionEvidence(t *testing.T) {
 // end_page) is contained by a quote across that break, with the page's
 // furniture between; not by the part on either page alone.
 func TestCrossPageEvidence(t *testing.T) {
-	ix, err := citations.Build(verdictSources, citations.Options{})
+	ix, err := citations.Build(testcorpus.Memory(t, verdictDocuments), citations.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,18 +138,4 @@ func TestCrossPageEvidence(t *testing.T) {
 			t.Errorf("%q: %s %s (%s); want %s: %s", tt.quote, v.Outcome, v.Reason, v.Detail, tt.want, tt.why)
 		}
 	}
-}
-
-// demoSources are the demo fixture PDFs' page texts, as the extractor
-// stores them.
-func demoSources() []citations.Source {
-	var out []citations.Source
-	for _, d := range fixtures.Demo() {
-		s := citations.Source{Name: d.Name, BLAKE3: corpus.Hash(d.Data)}
-		for _, lines := range d.Pages {
-			s.Pages = append(s.Pages, citations.SourcePage{Text: strings.Join(lines, "\n")})
-		}
-		out = append(out, s)
-	}
-	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 )
 
 // TestLayoutOrderCitationPasses: a citation found only in a page's layout
@@ -37,7 +38,7 @@ func TestLayoutOrderCitationPasses(t *testing.T) {
 	add(27, 44, "\n")
 	add(73, 88, "")
 	require.NoError(t, corpus.ValidateOrders([]corpus.Order{order}, text))
-	ix, err := citations.Build([]citations.Source{{Name: "terms.pdf", Pages: []citations.SourcePage{{Text: text, Orders: []corpus.Order{order}}}}}, citations.Options{})
+	ix, err := citations.Build(testcorpus.Memory(t, []corpus.MemoryDocument{{Name: "terms.pdf", Pages: []corpus.PageText{{Text: text, Orders: []corpus.Order{order}}}}}), citations.Options{})
 	require.NoError(t, err)
 
 	quote := "Orders ship within 10 days\nof the purchase order date."

@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/citations"
-	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/runs"
@@ -46,15 +46,7 @@ func validateResult(t *testing.T, s *jsonschema.Schema, line string) error {
 // missing citation, failing, unresolved and passing citations.
 func gradeDemo(t *testing.T) []byte {
 	t.Helper()
-	var sources []citations.Source
-	for _, d := range fixtures.Demo() {
-		src := citations.Source{Name: d.Name, BLAKE3: corpus.Hash(d.Data)}
-		for _, lines := range d.Pages {
-			src.Pages = append(src.Pages, citations.SourcePage{Text: strings.Join(lines, "\n")})
-		}
-		sources = append(sources, src)
-	}
-	ix, err := citations.Build(sources, citations.Options{})
+	ix, err := citations.Build(testcorpus.Memory(t, testcorpus.DemoDocuments()), citations.Options{})
 	require.NoError(t, err)
 	ref, err := spans.Decode(fixtures.Reference(), "reference.json")
 	require.NoError(t, err)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,15 +44,19 @@ var (
 func realIndex(t testing.TB) *citations.Index {
 	t.Helper()
 	realOnce.Do(func() {
-		srcs := demoSources()
+		srcs := testcorpus.DemoDocuments()
 		for name, file := range realDocs {
 			text, err := os.ReadFile(filepath.Join("testdata", "adapters", "corpus", file))
 			if err != nil {
 				panic(err)
 			}
-			srcs = append(srcs, citations.Source{Name: name, Pages: []citations.SourcePage{{Text: string(text)}}})
+			srcs = append(srcs, corpus.MemoryDocument{Name: name, Pages: []corpus.PageText{{Text: string(text)}}})
 		}
-		ix, err := citations.Build(srcs, citations.Options{})
+		m, err := corpus.NewMemory(srcs...)
+		if err != nil {
+			panic(err)
+		}
+		ix, err := citations.Build(m, citations.Options{})
 		if err != nil {
 			panic(err)
 		}

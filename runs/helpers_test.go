@@ -1,29 +1,13 @@
 package runs_test
 
 import (
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
-	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 )
-
-// demoSources are the demo PDFs' page texts as extraction stores them
-// (fixtures.Demo lists the lines each page draws; the extractor joins them
-// with line breaks).
-func demoSources() []citations.Source {
-	var out []citations.Source
-	for _, d := range fixtures.Demo() {
-		s := citations.Source{Name: d.Name, BLAKE3: corpus.Hash(d.Data)}
-		for _, lines := range d.Pages {
-			s.Pages = append(s.Pages, citations.SourcePage{Text: strings.Join(lines, "\n")})
-		}
-		out = append(out, s)
-	}
-	return out
-}
 
 var (
 	demoOnce sync.Once
@@ -35,7 +19,11 @@ var (
 func testIndex(t testing.TB) *citations.Index {
 	t.Helper()
 	demoOnce.Do(func() {
-		ix, err := citations.Build(demoSources(), citations.Options{})
+		m, err := corpus.NewMemory(testcorpus.DemoDocuments()...)
+		if err != nil {
+			panic(err)
+		}
+		ix, err := citations.Build(m, citations.Options{})
 		if err != nil {
 			panic(err)
 		}

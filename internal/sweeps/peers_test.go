@@ -10,7 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/pdftext"
 )
 
@@ -69,19 +71,19 @@ func TestPeersExpectations(t *testing.T) {
 			docs = append(docs, d)
 		}
 	}
-	var srcs []citations.Source
+	var docs2 []corpus.MemoryDocument
 	for _, d := range docs {
 		data, err := os.ReadFile(filepath.Join(shareddata.Path(t, d.corpus), d.file))
 		require.NoError(t, err)
 		ex, err := pdftext.Extract(data, pdftext.Options{})
 		require.NoError(t, err, d.file)
-		src := citations.Source{Name: d.file}
+		md := corpus.MemoryDocument{Name: d.file}
 		for _, p := range ex.Pages {
-			src.Pages = append(src.Pages, citations.SourcePage{Text: p.Text, Label: p.Label, Flags: p.Flags, Alts: p.Alts, Orders: p.Orders})
+			md.Pages = append(md.Pages, corpus.PageText{Text: p.Text, Label: p.Label, Flags: p.Flags, Alts: p.Alts, Orders: p.Orders})
 		}
-		srcs = append(srcs, src)
+		docs2 = append(docs2, md)
 	}
-	ix, err := citations.Build(srcs, citations.Options{})
+	ix, err := citations.Build(testcorpus.Memory(t, docs2), citations.Options{})
 	require.NoError(t, err)
 	for _, q := range peerQuotes {
 		r := ix.Locate(citations.Query{Document: q.file, Quote: q.quote})

@@ -2,7 +2,8 @@
 // need a corpus: the TestMain that lets a test binary serve as pdftext's
 // extraction child, the builder of a corpus from fixture PDFs, as
 // "citecheck extract" builds one, and of one from page texts, as
-// "citecheck import-text" does. Only tests import this package.
+// "citecheck import-text" does, and in-memory corpora (corpus.Memory) of
+// the fixtures' texts. Only tests import this package.
 package testcorpus
 
 import (
@@ -10,8 +11,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
@@ -133,4 +137,29 @@ func Import(docs map[string][]string) (store *corpus.Store, remove func(), err e
 		return nil, nil, err
 	}
 	return store, remove, nil
+}
+
+// DemoDocuments are the demo PDFs' page texts (fixtures.Demo lists the
+// lines each page draws) as extraction stores them: a page's lines joined
+// by line breaks, each document identified by its PDF's hash. Offsets into
+// them are those "citecheck show" prints.
+func DemoDocuments() []corpus.MemoryDocument {
+	var out []corpus.MemoryDocument
+	for _, d := range fixtures.Demo() {
+		md := corpus.MemoryDocument{Name: d.Name, BLAKE3: corpus.Hash(d.Data)}
+		for _, lines := range d.Pages {
+			md.Pages = append(md.Pages, corpus.PageText{Text: strings.Join(lines, "\n")})
+		}
+		out = append(out, md)
+	}
+	return out
+}
+
+// Memory returns the corpus.Memory of docs (corpus.NewMemory), failing t
+// when it refuses them.
+func Memory(t testing.TB, docs []corpus.MemoryDocument) *corpus.Memory {
+	t.Helper()
+	m, err := corpus.NewMemory(docs...)
+	require.NoError(t, err, "the test's documents")
+	return m
 }

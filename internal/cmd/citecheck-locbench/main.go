@@ -32,6 +32,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -84,7 +85,7 @@ func run(stdout io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	srcs, err := citations.ReadSources(st, *workers)
+	srcs, err := readDocuments(st)
 	if err != nil {
 		return err
 	}
@@ -92,7 +93,10 @@ func run(stdout io.Writer, args []string) error {
 	for _, s := range srcs {
 		pages += len(s.Pages)
 	}
-	all := replicate(srcs, *scale)
+	all, err := corpus.NewMemory(replicate(srcs, *scale)...)
+	if err != nil {
+		return err
+	}
 	runtime.GC()
 	t0 := time.Now()
 	ix, err := citations.Build(all, citations.Options{Workers: *workers})
@@ -171,14 +175,44 @@ func vmHWM() string {
 	return "unavailable"
 }
 
-// replicate returns the sources and scale-1 perturbed copies of them.
-func replicate(srcs []citations.Source, scale int) []citations.Source {
-	out := append([]citations.Source(nil), srcs...)
+// readDocuments reads every document of a corpus store, with its pages'
+// texts, alternative texts, reading orders, labels and flags: what the
+// index is built from, held in memory so that the build's timing leaves
+// out reading the store.
+func readDocuments(st *corpus.Store) ([]corpus.MemoryDocument, error) {
+	var out []corpus.MemoryDocument
+	docs := st.Documents()
+	for i := range docs {
+		d := &docs[i]
+		md := corpus.MemoryDocument{Name: d.Name, BLAKE3: d.BLAKE3, Status: d.Status}
+		for p, pg := range d.Pages {
+			text, err := st.Text(d, p+1)
+			if err != nil {
+				return nil, err
+			}
+			alts, err := st.AltTexts(d, p+1)
+			if err != nil {
+				return nil, err
+			}
+			orders, err := st.OrdersOf(d, p+1, text)
+			if err != nil {
+				return nil, err
+			}
+			md.Pages = append(md.Pages, corpus.PageText{Text: text, Alts: alts, Orders: orders, Label: pg.Label, Flags: pg.Flags})
+		}
+		out = append(out, md)
+	}
+	return out, nil
+}
+
+// replicate returns the documents and scale-1 perturbed copies of them.
+func replicate(srcs []corpus.MemoryDocument, scale int) []corpus.MemoryDocument {
+	out := slices.Clone(srcs)
 	for k := 1; k < scale; k++ {
 		for _, s := range srcs {
-			c := citations.Source{Name: fmt.Sprintf("copy%d-%s", k, s.Name), Status: s.Status}
+			c := corpus.MemoryDocument{Name: fmt.Sprintf("copy%d-%s", k, s.Name), Status: s.Status}
 			for _, p := range s.Pages {
-				c.Pages = append(c.Pages, citations.SourcePage{Text: perturb(p.Text, k), Label: p.Label, Flags: p.Flags})
+				c.Pages = append(c.Pages, corpus.PageText{Text: perturb(p.Text, k), Label: p.Label, Flags: p.Flags})
 			}
 			out = append(out, c)
 		}

@@ -32,11 +32,11 @@ func TestCorpusSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs, err := citations.ReadSources(st, 0)
+	srcs, err := readDocuments(st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := citations.Build(srcs, citations.Options{})
+	ix, err := citations.Build(st, citations.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestPerturb(t *testing.T) {
 }
 
 func TestSampleDeterministic(t *testing.T) {
-	srcs := []citations.Source{{Name: "a.pdf", Pages: []citations.SourcePage{
+	srcs := []corpus.MemoryDocument{{Name: "a.pdf", Pages: []corpus.PageText{
 		{Text: "one two three four five six seven eight nine ten 11 twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"},
 		{Text: "alpha beta gamma delta epsilon zeta eta theta iota kappa 12 lambda mu nu xi omicron pi rho sigma tau upsilon"},
 	}}}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/corpus"
 )
 
 type kind string
@@ -83,7 +84,7 @@ func contentWord(w string) (core string, pre, post string, ok bool) {
 // sample draws n quotes from the sources' pages, deterministically for a
 // seed: 40% genuine, 20% one content word changed, 20% one digit changed,
 // 20% across a page break. Half of them give the page they come from.
-func sample(srcs []citations.Source, n int, seed uint64) []quote {
+func sample(srcs []corpus.MemoryDocument, n int, seed uint64) []quote {
 	r := rand.New(rand.NewPCG(seed, 0x1f50a2335457b15b))
 	var pages []pageWords
 	var digitPages []int
