@@ -18,7 +18,8 @@ import (
 
 // Options tunes index construction.
 type Options struct {
-	// Workers normalizing pages in parallel; 0 means GOMAXPROCS.
+	// Workers reading and normalizing pages in parallel; 0 means
+	// GOMAXPROCS.
 	Workers int
 }
 
@@ -252,7 +253,8 @@ func parallel(n, workers int, f func(int)) {
 }
 
 // Build reads every page of texts (its text, alternative texts and
-// reading orders; opts.Workers read in parallel) and indexes them. Pages
+// reading orders; opts.Workers read and normalize pages in parallel) and
+// indexes them. Pages
 // of a document whose Status is not ok are not searched. A page texts
 // cannot give (for a corpus.Store, one no longer matching the manifest:
 // corpus.ErrIntegrity) is an error.
@@ -289,42 +291,19 @@ func Build(texts corpus.Texts, opts Options) (*Index, error) {
 		}
 		ix.docs = append(ix.docs, e)
 	}
-	// Read every page, in parallel; results placed by index.
-	raws := make([]string, len(ix.pages))
+	// Read and normalize every page, in parallel; results placed by index.
+	ix.texts = make([]atomic.Pointer[textnorm.Text], len(ix.pages))
 	alts := make([][]string, len(ix.pages))
 	orders := make([][]corpus.Order, len(ix.pages))
 	errs := make([]error, len(ix.pages))
 	parallel(len(ix.pages), opts.Workers, func(i int) {
-		pe := &ix.pages[i]
-		doc := &docs[pe.doc]
-		raws[i], errs[i] = texts.Text(doc, pe.num)
-		if errs[i] == nil {
-			alts[i], errs[i] = texts.AltTexts(doc, pe.num)
-		}
-		if errs[i] == nil {
-			orders[i], errs[i] = texts.OrdersOf(doc, pe.num, raws[i])
-		}
-		if errs[i] != nil {
-			errs[i] = fmt.Errorf("citations: read corpus: %w", errs[i])
-		} else {
-			errs[i] = checkAlts(doc.Name, pe.num, alts[i], raws[i])
-		}
-		if errs[i] == nil {
-			errs[i] = checkOrders(doc.Name, pe.num, orders[i], raws[i])
-		}
+		alts[i], orders[i], errs[i] = ix.readPage(texts, &docs[ix.pages[i].doc], i, names)
 	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
 	}
-	ix.texts = make([]atomic.Pointer[textnorm.Text], len(ix.pages))
-	parallel(len(ix.pages), opts.Workers, func(i int) {
-		pe := &ix.pages[i]
-		t := ix.profile.Normalize(raws[i])
-		ix.texts[i].Store(t)
-		pe.contentFrom, pe.contentTo = furniture(t, names)
-	})
 	if err := ix.layout(); err != nil {
 		return nil, err
 	}
@@ -357,6 +336,34 @@ func Build(texts corpus.Texts, opts Options) (*Index, error) {
 	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].bytes > jobs[j].bytes })
 	parallel(len(jobs), opts.Workers, func(i int) { jobs[i].build() })
 	return ix, nil
+}
+
+// readPage reads page i of doc from texts (its text, alternative texts
+// and reading orders), checks them and normalizes the text.
+func (ix *Index) readPage(texts corpus.Texts, doc *corpus.Document, i int, names []string) ([]string, []corpus.Order, error) {
+	pe := &ix.pages[i]
+	raw, err := texts.Text(doc, pe.num)
+	var alts []string
+	if err == nil {
+		alts, err = texts.AltTexts(doc, pe.num)
+	}
+	var orders []corpus.Order
+	if err == nil {
+		orders, err = texts.OrdersOf(doc, pe.num, raw)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("citations: read corpus: %w", err)
+	}
+	if err := checkAlts(doc.Name, pe.num, alts, raw); err != nil {
+		return nil, nil, err
+	}
+	if err := checkOrders(doc.Name, pe.num, orders, raw); err != nil {
+		return nil, nil, err
+	}
+	t := ix.profile.Normalize(raw)
+	ix.texts[i].Store(t)
+	pe.contentFrom, pe.contentTo = furniture(t, names)
+	return alts, orders, nil
 }
 
 // layout writes every shard's data and jdata with their segment tables.

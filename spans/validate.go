@@ -121,8 +121,8 @@ var (
 func documentNames(c corpus.Texts) []string {
 	docs := c.Documents()
 	names := make([]string, len(docs))
-	for i, d := range docs {
-		names[i] = d.Name
+	for i := range docs {
+		names[i] = docs[i].Name
 	}
 	return names
 }
