@@ -77,3 +77,27 @@ func TestTempDirOutlivesTheTest(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, fi.IsDir())
 }
+
+// TestDemoDocumentsAreWhatExtractionStores: DemoDocuments hold, per
+// fixture PDF, the identity and page texts the extractor stores for it, so
+// offsets into them are a store's; Memory makes them a corpus.Texts.
+func TestDemoDocumentsAreWhatExtractionStores(t *testing.T) {
+	dir, _, err := testcorpus.Build(t.TempDir(), fixtures.Demo(), testcorpus.Options{})
+	require.NoError(t, err)
+	store, err := corpus.Open(dir)
+	require.NoError(t, err)
+	docs := testcorpus.DemoDocuments()
+	m := testcorpus.Memory(t, docs)
+	require.Len(t, m.Documents(), len(docs))
+	for _, md := range docs {
+		d, ok := store.Document(md.Name)
+		require.True(t, ok, md.Name)
+		assert.Equal(t, d.BLAKE3, md.BLAKE3, md.Name)
+		require.Len(t, md.Pages, len(d.Pages), md.Name)
+		for p, pt := range md.Pages {
+			text, err := store.Text(d, p+1)
+			require.NoError(t, err)
+			assert.Equal(t, text, pt.Text, "%s page %d", md.Name, p+1)
+		}
+	}
+}
