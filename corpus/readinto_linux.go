@@ -8,7 +8,7 @@ import (
 // readInto appends the file at path (NUL-terminated) to buf and returns it. On Linux it
 // opens, reads and closes with bare system calls: an os.File would add a
 // stat, a poller registration and an allocation with a finalizer, which
-// for the thousands of small files CheckStored reads cost more than the
+// for the thousands of small files CheckPage reads in a long run cost more than the
 // reading.
 func readInto(path, buf []byte) ([]byte, error) {
 	dirfd := _AT_FDCWD

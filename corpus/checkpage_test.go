@@ -15,33 +15,10 @@ import (
 	"testing"
 )
 
-// TestCheckStored: CheckStored hands each page's checked text to its
-// caller, once per page, and refuses a changed page or alternative text
-// with the very error Text and AltTexts give (the CLI's exit 3 and its
-// message), and the caller's own error as it is.
-func TestCheckStored(t *testing.T) {
-	dir := storeWithEveryFile(t)
-	st, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	seen := map[string]string{}
-	if err := st.CheckStored(func(d *Document, p int, text []byte) error {
-		mu.Lock()
-		defer mu.Unlock()
-		seen[fmt.Sprintf("%s/%d", d.Name, p)] = string(text)
-		return nil
-	}); err != nil {
-		t.Fatalf("an untouched store: %v", err)
-	}
-	if want := map[string]string{"a.pdf/1": "hi there", "a.pdf/2": "two"}; fmt.Sprint(seen) != fmt.Sprint(want) {
-		t.Errorf("texts handed over %v, want %v", seen, want)
-	}
-	mine := errors.New("the caller's")
-	if err := st.CheckStored(func(*Document, int, []byte) error { return mine }); err != mine {
-		t.Errorf("the caller's error came back as %v", err)
-	}
+// TestCheckPageRefusesAsTheReaders: CheckPage refuses a changed page or
+// alternative text with the very error Text and AltTexts give (the CLI's
+// exit 3 and its message), and leaves the pages not changed alone.
+func TestCheckPageRefusesAsTheReaders(t *testing.T) {
 
 	text := func(s *Store, d *Document) error { _, err := s.Text(d, 1); return err }
 	alts := func(s *Store, d *Document) error { _, err := s.AltTexts(d, 1); return err }
@@ -72,13 +49,7 @@ func TestCheckStored(t *testing.T) {
 		}
 		d, _ = st.Manifest().Document("a.pdf")
 		want := tc.read(st, d)
-		got := st.CheckStored(func(*Document, int, []byte) error { return nil })
-		if want == nil || got == nil || got.Error() != want.Error() || !errors.Is(got, ErrIntegrity) {
-			t.Errorf("%s: CheckStored %v, the reader %v", tc.why, got, want)
-		}
-		// CheckPage checks one page as CheckStored checks each: the page
-		// changed is refused alike, the other page is not.
-		if got := st.CheckPage(d, 1, nil); got == nil || got.Error() != want.Error() {
+		if got := st.CheckPage(d, 1, nil); want == nil || got == nil || got.Error() != want.Error() || !errors.Is(got, ErrIntegrity) {
 			t.Errorf("%s: CheckPage of the page changed %v, the reader %v", tc.why, got, want)
 		}
 		if err := st.CheckPage(d, 2, nil); err != nil {
@@ -156,12 +127,12 @@ func TestSourcesDigestFromBytes(t *testing.T) {
 	}
 }
 
-// BenchmarkCheckStored: opening a store and checking every stored page
-// text, alternative text and reading orders, as locate does on every run
-// with a stored index, over 2,000 pages in 100 documents (2,000 page
-// texts, 1,000 reading orders, 200 alternative texts): the per-file cost,
-// the files being small.
-func BenchmarkCheckStored(b *testing.B) {
+// BenchmarkCheckPage: checking every stored page text, alternative text
+// and reading orders of a store, as a long locate run may check them one
+// page at a time, over 2,000 pages in 100 documents (2,000 page texts,
+// 1,000 reading orders, 200 alternative texts): the per-file cost, the
+// files being small, against the readers Text, AltTexts and CheckOrders.
+func BenchmarkCheckPage(b *testing.B) {
 	in, dir := b.TempDir(), b.TempDir()
 	var paths []string
 	for d := range 100 {
@@ -196,16 +167,22 @@ func BenchmarkCheckStored(b *testing.B) {
 		}
 		return st
 	}
-	b.Run("CheckStored", func(b *testing.B) {
+	b.Run("CheckPage", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := open(b).CheckStored(func(*Document, int, []byte) error { return nil }); err != nil {
-				b.Fatal(err)
+			st := open(b)
+			docs := st.Manifest().Documents
+			for i := range docs {
+				for p := range docs[i].Pages {
+					if err := st.CheckPage(&docs[i], p+1, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
 			}
 		}
 	})
-	// What locate did before CheckStored: each file through the readers,
-	// pages shared among GOMAXPROCS goroutines.
+	// The same through the readers, pages shared among GOMAXPROCS
+	// goroutines.
 	b.Run("readers", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

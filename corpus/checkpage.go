@@ -2,94 +2,29 @@ package corpus
 
 import (
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/zeebo/blake3"
 )
 
-// CheckStored reads every stored page text, alternative text and
-// reading-orders file of the corpus's extracted documents and checks each
-// against the manifest's hash, as Text, AltText and CheckOrders do, on
-// GOMAXPROCS goroutines. each is called with every page text once it is
-// checked; the bytes are valid only during the call, and calls run
-// concurrently. The first fault in document and page order is returned,
-// worded as Text, AltText, CheckOrders or each word it.
-//
-// It is the check a stored quote index needs on every run (a changed page
-// text must still be refused), so it reads each file into a reused buffer
-// with as few system calls as the platform allows, and allocates nothing
-// per file; a file that fails the check is read again the ordinary way to
-// report it.
-func (s *Store) CheckStored(each func(doc *Document, page int, text []byte) error) error {
-	type pageRef struct{ doc, page int32 }
-	var pages []pageRef
-	docs := s.manifest.Documents
-	for d := range docs {
-		if docs[d].Status == StatusOK {
-			for p := range docs[d].Pages {
-				pages = append(pages, pageRef{int32(d), int32(p + 1)})
-			}
-		}
-	}
-	errs := make([]error, len(pages))
-	var failed atomic.Bool
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(pages), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := checker{dir: s.dir}
-			// Pages are claimed a few at a time: fewer contended atomics.
-			const claim = 8
-			for {
-				at := int(next.Add(claim)) - claim
-				if at >= len(pages) {
-					return
-				}
-				for i := at; i < min(at+claim, len(pages)); i++ {
-					d := &docs[pages[i].doc]
-					if err := c.page(s, d, int(pages[i].page), each); err != nil {
-						errs[i] = err
-						failed.Store(true)
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if !failed.Load() {
-		return nil
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// CheckPage checks one page's stored files as CheckStored checks every
-// page's, calling each, when not nil, with its text.
+// CheckPage reads one page's stored text, alternative texts and reading
+// orders and checks each against the manifest's hash, as Text, AltText
+// and CheckOrders do, then calls each, when not nil, with its text. Its
+// faults are worded as theirs. A reader that checks only the pages it
+// reads calls it once per page (citations.OpenStored), so it reads each
+// file into one buffer with as few system calls as the platform allows; a
+// file that fails the check is read again the ordinary way to report it.
 func (s *Store) CheckPage(d *Document, page int, each func(text []byte) error) error {
 	if page < 1 || page > len(d.Pages) {
 		return fmt.Errorf("%s: no page %d", d.Name, page)
 	}
 	c := checker{dir: s.dir}
-	return c.page(s, d, page, func(_ *Document, _ int, text []byte) error {
-		if each == nil {
-			return nil
-		}
-		return each(text)
-	})
+	return c.page(s, d, page, each)
 }
 
-// checker is one goroutine's reused path and file buffers.
+// checker holds the path and file buffers a page's files are read into.
 type checker struct {
 	dir    string
 	path   []byte
@@ -98,7 +33,7 @@ type checker struct {
 }
 
 // page checks the stored files of one page, then calls each on its text.
-func (c *checker) page(s *Store, d *Document, page int, each func(*Document, int, []byte) error) error {
+func (c *checker) page(s *Store, d *Document, page int, each func([]byte) error) error {
 	p := &d.Pages[page-1]
 	c.pagePath(d, page)
 	text, ok := c.read(p.BLAKE3, 0, ".txt")
@@ -109,8 +44,10 @@ func (c *checker) page(s *Store, d *Document, page int, each func(*Document, int
 		}
 		text = []byte(t) // changed between the two reads; the second holds
 	}
-	if err := each(d, page, text); err != nil {
-		return err
+	if each != nil {
+		if err := each(text); err != nil {
+			return err
+		}
 	}
 	for k := range p.Alts {
 		b, ok := c.read(p.Alts[k], k+1, ".txt")
