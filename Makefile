@@ -85,6 +85,7 @@ bench: build
 	bin/citecheck-bench grade --citecheck bin/citecheck --grading $(GRADING) --attempts 10000,100000
 	rm -rf $(BENCHTMP) && bin/citecheck extract --out $(BENCHTMP) --jobs $(JOBS) $(CORPUS) > /dev/null || true
 	bin/citecheck-bench spacing --corpus-store $(BENCHTMP)
+	bin/citecheck-bench locate --citecheck bin/citecheck --store $(BENCHTMP)
 	bin/citecheck-locbench --store $(BENCHTMP)
 	bin/citecheck-locbench --store $(BENCHTMP) --scale 10
 

@@ -20,6 +20,9 @@
 //	citecheck-bench grade --citecheck BIN [--grading DIR] [--attempts 10000,100000]
 //	    wall time, attempts per second and peak memory of "citecheck grade"
 //	    on runs made by repeating the worked examples of ../shared/grading.
+//	citecheck-bench locate --citecheck BIN --store STORE [--runs 21]
+//	    wall and CPU time of whole "citecheck locate" processes of one quote
+//	    taken from STORE, alternated with "citecheck version".
 package main
 
 import (
@@ -53,7 +56,7 @@ func main() {
 
 func run(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: citecheck-bench extract|spacing|fidelity|grade [flags]")
+		return errors.New("usage: citecheck-bench extract|spacing|fidelity|grade|locate [flags]")
 	}
 	switch args[0] {
 	case "extract":
@@ -64,6 +67,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return benchFidelity(stdout, args[1:])
 	case "grade":
 		return benchGrade(stdout, args[1:])
+	case "locate":
+		return benchLocate(stdout, args[1:])
 	}
 	return fmt.Errorf("unknown bench %q", args[0])
 }
