@@ -98,17 +98,7 @@ var lineBreaks = "\n\r\f\v\u0085\u2028\u2029"
 
 // rawBreakAt reports whether normalized position i holds a space that
 // stands for raw white space containing a line break.
-func rawBreakAt(t *textnorm.Text, i int) bool {
-	if i < 0 || i >= t.Len() || t.Slice(i, i+1) != " " {
-		return false
-	}
-	a, _ := t.RawSpan(i, i+1)
-	b := t.RawLen()
-	if i+1 < t.Len() {
-		b, _ = t.RawSpan(i+1, i+2)
-	}
-	return strings.ContainsAny(t.RawSlice(a, b), lineBreaks)
-}
+func rawBreakAt(t *textnorm.Text, i int) bool { return t.RawBreakAt(i, lineBreaks) }
 
 func lineStartAt(t *textnorm.Text, n int) bool { return n == 0 || rawBreakAt(t, n-1) }
 func lineEndAt(t *textnorm.Text, n int) bool   { return n == t.Len() || rawBreakAt(t, n) }

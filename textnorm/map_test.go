@@ -346,3 +346,46 @@ func TestConcurrentUse(t *testing.T) {
 		<-done
 	}
 }
+
+// TestRawBreakAt: RawBreakAt is the space test spelled through RawSpan and
+// RawSlice (the raw text from the code point's start to the next one's),
+// on texts whose spaces stand for line breaks, soft hyphens, joined
+// hyphens, runs of white space and none.
+func TestRawBreakAt(t *testing.T) {
+	const breaks = "\n\r\f\v\u0085\u2028\u2029"
+	p := QuoteV2(Options{FooterNames: []string{"report.pdf"}})
+	seen := 0
+	for _, raw := range []string{
+		"one two\nthree  \r\n four\u00adfive",
+		"a line-\nend hyphen and a dash \u2014\nthen",
+		"no break at all",
+		"ends with a break\n",
+		"\nstarts with one, \u2028 and a line separator",
+		"ﬁnal ligature\fform feed",
+	} {
+		tx := p.Normalize(raw)
+		for i := range tx.Len() {
+			want := false
+			if tx.Slice(i, i+1) == " " {
+				a, _ := tx.RawSpan(i, i+1)
+				b := tx.RawLen()
+				if i+1 < tx.Len() {
+					b, _ = tx.RawSpan(i+1, i+2)
+				}
+				want = strings.ContainsAny(tx.RawSlice(a, b), breaks)
+			}
+			if want {
+				seen++
+			}
+			if got := tx.RawBreakAt(i, breaks); got != want {
+				t.Errorf("%q: code point %d (%q): RawBreakAt %v, want %v", raw, i, tx.Slice(i, i+1), got, want)
+			}
+		}
+		if tx.RawBreakAt(-1, breaks) || tx.RawBreakAt(tx.Len(), breaks) {
+			t.Errorf("%q: a position outside the text is a break", raw)
+		}
+	}
+	if seen < 5 {
+		t.Errorf("only %d spaces stand for line breaks: the texts test too little", seen)
+	}
+}

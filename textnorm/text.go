@@ -3,6 +3,7 @@ package textnorm
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -174,6 +175,21 @@ func (t *Text) RawSpan(a, b int) (rawStart, rawEnd int) {
 		return c, c
 	}
 	return t.rawCP(t.rs[a]), t.rawCP(t.re[b-1])
+}
+
+// RawBreakAt reports whether normalized code point i is a space that
+// stands for raw white space holding a line break (one of breaks): the raw
+// text from i's start to the next code point's start (to the raw text's
+// end after the last) contains one.
+func (t *Text) RawBreakAt(i int, breaks string) bool {
+	if i < 0 || i >= len(t.lev) || t.s[byteOf(t.s, t.nck(), i)] != ' ' {
+		return false
+	}
+	from, to := int(t.rs[i]), len(t.raw)
+	if i+1 < len(t.lev) {
+		to = int(t.rs[i+1])
+	}
+	return from < to && strings.ContainsAny(t.raw[from:to], breaks)
 }
 
 // RawSlice returns the raw code points [rawStart, rawEnd).
