@@ -165,19 +165,21 @@ func decodeManifest(b []byte, path string) (*Manifest, error) {
 }
 
 func decodeManifestFast(b []byte, m *Manifest) error {
-	dec := gojson.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(m); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errDataAfterManifest
-	}
-	return nil
+	return decodeManifestWith(gojson.NewDecoder(bytes.NewReader(b)), m)
 }
 
 func decodeManifestStd(b []byte, m *Manifest) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
+	return decodeManifestWith(json.NewDecoder(bytes.NewReader(b)), m)
+}
+
+// jsonDecoder is what encoding/json's and go-json's decoders share.
+type jsonDecoder interface {
+	DisallowUnknownFields()
+	Decode(any) error
+	More() bool
+}
+
+func decodeManifestWith(dec jsonDecoder, m *Manifest) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(m); err != nil {
 		return err
