@@ -29,7 +29,7 @@ type AuditEntry struct {
 	Session   int
 	Question  string
 	Line      int // the run record's line
-	Citation  runs.RunCitation
+	Citation  runs.Citation
 	Grounding Grounding
 	Result    Result
 	Detail    string
@@ -39,7 +39,7 @@ type AuditEntry struct {
 }
 
 // AuditUnread is a run record of which the adapter left citations unread
-// (runs.RunRecord.Unread): the audit reports it by line and is never clean.
+// (runs.Record.Unread): the audit reports it by line and is never clean.
 type AuditUnread struct {
 	Arm      string
 	Session  int
@@ -110,13 +110,13 @@ func (r *AuditReport) Clean() bool {
 // no reference: it says whether each quote is grounded, not whether it
 // supports the answer. Citations are located on GOMAXPROCS goroutines
 // (AuditWorkers).
-func (ix *Index) Audit(recs []runs.RunRecord) AuditReport { return ix.AuditWorkers(recs, 0) }
+func (ix *Index) Audit(recs []runs.Record) AuditReport { return ix.AuditWorkers(recs, 0) }
 
 // AuditWorkers is Audit with the citations located on workers goroutines
 // (0: GOMAXPROCS). The report is the same for every workers: entries are
 // placed by their run and citation, and totals added up in that order
 // afterwards.
-func (ix *Index) AuditWorkers(recs []runs.RunRecord, workers int) AuditReport {
+func (ix *Index) AuditWorkers(recs []runs.Record, workers int) AuditReport {
 	var rep AuditReport
 	type ref struct{ run, cit int }
 	var refs []ref
@@ -209,14 +209,14 @@ func (ix *Index) AuditWorkers(recs []runs.RunRecord, workers int) AuditReport {
 	return rep
 }
 
-func (ix *Index) auditOne(run runs.RunRecord, rc runs.RunCitation) AuditEntry {
+func (ix *Index) auditOne(run runs.Record, rc runs.Citation) AuditEntry {
 	g := ix.Ground(FromRun(rc), run.Documents)
 	return AuditEntry{Arm: run.Arm, Session: run.Session, Question: run.Question, Line: run.Line, Citation: rc,
 		Grounding: g.Grounding, Result: g.Result, Detail: g.Detail, Note: g.Note}
 }
 
 // FromRun converts a run record's citation for the classifier.
-func FromRun(c runs.RunCitation) Citation {
+func FromRun(c runs.Citation) Citation {
 	out := Citation{ID: c.ID, Document: c.Document, PageLabel: c.PageLabel, NoQuote: c.Quote == nil,
 		External: c.External, PagePhysical: c.PagePhysical, Title: c.Title}
 	if c.Quote != nil {

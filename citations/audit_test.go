@@ -14,7 +14,7 @@ import (
 
 func TestAuditFixtureRun(t *testing.T) {
 	ix := testIndex(t)
-	recs, err := runs.ReadRunRecords(strings.NewReader(string(fixtures.Run())), "run.jsonl")
+	recs, err := runs.ReadRecords(strings.NewReader(string(fixtures.Run())), "run.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestAuditRelaxedByChosenLocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := "Orders must be delivered within ten working days here."
-	recs := []runs.RunRecord{{Arm: "A", Session: 1, Question: "q", Status: "ok", Citations: []runs.RunCitation{{ID: "c", Document: "r.pdf", Quote: &q, Page: ptr(2)}}}}
+	recs := []runs.Record{{Arm: "A", Session: 1, Question: "q", Status: "ok", Citations: []runs.Citation{{ID: "c", Document: "r.pdf", Quote: &q, Page: ptr(2)}}}}
 	rep := ix.Audit(recs)
 	if rep.Entries[0].Grounding != GroundedUnique || rep.Totals[0].Relaxed != 0 {
 		t.Errorf("%+v %+v", rep.Entries[0], rep.Totals[0])
@@ -65,7 +65,7 @@ func TestAuditRelaxedByChosenLocation(t *testing.T) {
 // TestFromRun: a run record's citation reaches the classifier with its
 // pages and quote, and NoQuote where the record has none.
 func TestFromRun(t *testing.T) {
-	recs, err := runs.ReadRunRecords(strings.NewReader(`{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "quote": "y"}, {"id": "c2", "document": "b.pdf", "quote": null}]}`+"\n"), "run.jsonl")
+	recs, err := runs.ReadRecords(strings.NewReader(`{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "quote": "y"}, {"id": "c2", "document": "b.pdf", "quote": null}]}`+"\n"), "run.jsonl")
 	require.NoError(t, err)
 	assert.Equal(t, Citation{ID: "c1", Document: "a.pdf", Page: 2, LastPage: 3, Quote: "y"}, FromRun(recs[0].Citations[0]))
 	assert.Equal(t, Citation{ID: "c2", Document: "b.pdf", NoQuote: true}, FromRun(recs[0].Citations[1]))

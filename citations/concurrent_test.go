@@ -77,16 +77,16 @@ func TestLocateAllSameAsSequential(t *testing.T) {
 func TestAuditWorkersSameReport(t *testing.T) {
 	ix := testIndex(t)
 	qs := manyQueries()
-	var recs []runs.RunRecord
+	var recs []runs.Record
 	for i := 0; i < len(qs); i += 7 {
-		run := runs.RunRecord{Arm: fmt.Sprint("A", i%3), Session: 1 + i%2, Question: fmt.Sprint("q", i), Status: "ok", Line: i/7 + 1}
+		run := runs.Record{Arm: fmt.Sprint("A", i%3), Session: 1 + i%2, Question: fmt.Sprint("q", i), Status: "ok", Line: i/7 + 1}
 		for _, q := range qs[i:min(i+7, len(qs))] {
 			quote := q.Quote
 			var page *int
 			if q.Page > 0 {
 				page = ptr(q.Page)
 			}
-			run.Citations = append(run.Citations, runs.RunCitation{ID: fmt.Sprint("c", len(run.Citations)), Document: q.Document, Quote: &quote, Page: page})
+			run.Citations = append(run.Citations, runs.Citation{ID: fmt.Sprint("c", len(run.Citations)), Document: q.Document, Quote: &quote, Page: page})
 		}
 		recs = append(recs, run)
 	}

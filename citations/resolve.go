@@ -45,7 +45,7 @@ func (m DocumentMatch) Why(ref string) string {
 // matches only loosely (case, a folder prefix, a missing ".pdf") is
 // ambiguous too, never silently accepted: the citation needs review. A
 // reference the mapping sends only to names the corpus lacks is unknown;
-// an empty list of candidates (an input error, see RunRecord.Validate)
+// an empty list of candidates (an input error, see Record.Validate)
 // counts as no mapping.
 func (ix *Index) Resolve(ref string, m runs.Mapping) DocumentMatch {
 	got := map[int]bool{}

@@ -100,15 +100,15 @@ func decisionGrader(t *testing.T) *Grader {
 	return g
 }
 
-func attempt(question, response string, cites ...runs.RunCitation) *runs.RunRecord {
+func attempt(question, response string, cites ...runs.Citation) *runs.Record {
 	if cites == nil {
-		cites = []runs.RunCitation{}
+		cites = []runs.Citation{}
 	}
-	return &runs.RunRecord{Arm: "A", Session: 1, Question: question, Status: "ok", Response: response, Citations: cites}
+	return &runs.Record{Arm: "A", Session: 1, Question: question, Status: "ok", Response: response, Citations: cites}
 }
 
-func cite(doc, quote string, page int) runs.RunCitation {
-	c := runs.RunCitation{ID: "c1", Document: doc, Quote: &quote}
+func cite(doc, quote string, page int) runs.Citation {
+	c := runs.Citation{ID: "c1", Document: doc, Quote: &quote}
 	if page > 0 {
 		c.Page = &page
 	}

@@ -48,7 +48,7 @@ func gradeExamples(t *testing.T, recs string) string {
 	f, err := os.Create(out)
 	require.NoError(t, err)
 	defer f.Close()
-	in := grade.Input{File: recs, Each: func(fn func(*runs.RunRecord) error) error {
+	in := grade.Input{File: recs, Each: func(fn func(*runs.Record) error) error {
 		r, err := os.Open(recs)
 		if err != nil {
 			return err
@@ -168,11 +168,11 @@ func BenchmarkGradeExamples(b *testing.B) {
 	require.NoError(b, err)
 	f, err := os.Open(filepath.Join(shared, "runs.jsonl"))
 	require.NoError(b, err)
-	recs, err := runs.ReadRunRecords(f, "runs.jsonl")
+	recs, err := runs.ReadRecords(f, "runs.jsonl")
 	f.Close()
 	require.NoError(b, err)
 	const n = 20000
-	in := grade.Input{File: "bench", Each: func(fn func(*runs.RunRecord) error) error {
+	in := grade.Input{File: "bench", Each: func(fn func(*runs.Record) error) error {
 		for i := range n {
 			r := recs[i%len(recs)]
 			r.Session = i/len(recs) + 1

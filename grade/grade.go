@@ -70,7 +70,7 @@ type Result struct {
 	// Retrieval are the run's native retrieval cards, kept, never citations.
 	Retrieval []json.RawMessage `json:"retrieval,omitempty"`
 	// Unread are the adapter's notes of what in the vendor's response looks
-	// like citations but could not be read (runs.RunRecord.Unread):
+	// like citations but could not be read (runs.Record.Unread):
 	// the result is then never a pass, whatever its verdicts.
 	Unread []string `json:"unread,omitempty"`
 	// Source is where the record was read (absent for missing work).
@@ -164,7 +164,7 @@ func (g *Grader) Known(id string) bool { _, ok := g.questions[id]; return ok }
 // (AttemptOK for a record the plan expects, or AttemptDuplicate /
 // AttemptExtra). The record's question must be known (Known); position is
 // set by the caller.
-func (g *Grader) Grade(rec *runs.RunRecord, file string, attempt string, position int) Result {
+func (g *Grader) Grade(rec *runs.Record, file string, attempt string, position int) Result {
 	qq := g.questions[rec.Question]
 	r := g.base(qq, rec.Arm, rec.Session, attempt, position)
 	r.Response = rec.Response
@@ -257,7 +257,7 @@ func (g *Grader) failAttempt(qq *question, r *Result, attempt string) {
 	r.Factual, r.Supported = &fail, &f2
 }
 
-func citationResult(rc runs.RunCitation, v Verdict, q *spans.Question) CitationResult {
+func citationResult(rc runs.Citation, v Verdict, q *spans.Question) CitationResult {
 	id := rc.ID
 	cr := CitationResult{ID: &id, Verdict: v.Outcome, Reason: v.Reason, Cited: rc.Document, Page: rc.Page, Quote: rc.Quote, Detail: v.Detail}
 	res := v.Grounded.Result

@@ -20,7 +20,7 @@ import (
 // returns the first error (a read or input error, or fn's).
 type Input struct {
 	File string
-	Each func(fn func(rec *runs.RunRecord) error) error
+	Each func(fn func(rec *runs.Record) error) error
 }
 
 // RunOptions configure Run.
@@ -161,7 +161,7 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 	seq := 0
 	var readErr error
 	for _, in := range inputs {
-		err := in.Each(func(rec *runs.RunRecord) error {
+		err := in.Each(func(rec *runs.Record) error {
 			if !g.Known(rec.Question) {
 				return &runs.InputError{File: in.File, Line: rec.Line, Field: "question",
 					Err: fmt.Errorf("%w: %q", ErrUnknownQuestion, rec.Question)}
@@ -210,7 +210,7 @@ type armSession struct {
 
 type job struct {
 	seq        int
-	rec        *runs.RunRecord
+	rec        *runs.Record
 	file       string
 	attempt    string
 	position   int
@@ -270,7 +270,7 @@ func (s *scheduler) index() {
 	s.filled = make([]bool, len(s.slots))
 }
 
-func (s *scheduler) place(rec *runs.RunRecord) job {
+func (s *scheduler) place(rec *runs.Record) job {
 	if s.plan == nil {
 		if s.qIndex == nil {
 			s.qIndex = map[string]int{}

@@ -14,8 +14,8 @@ import (
 )
 
 // recordsInput is an Input over records built in Go, numbered as lines.
-func recordsInput(file string, recs []*runs.RunRecord) Input {
-	return Input{File: file, Each: func(fn func(*runs.RunRecord) error) error {
+func recordsInput(file string, recs []*runs.Record) Input {
+	return Input{File: file, Each: func(fn func(*runs.Record) error) error {
 		for i, r := range recs {
 			r.Line = i + 1
 			if err := fn(r); err != nil {
@@ -46,7 +46,7 @@ func TestRunAgainstPlan(t *testing.T) {
 	p, err := plan.New(g.ref, plan.Options{Arms: []string{"A", "B"}, Repetitions: 2, Seed: 7})
 	require.NoError(t, err)
 	order1 := p.Orders[0].Questions
-	rec := func(arm string, session int, q string) *runs.RunRecord {
+	rec := func(arm string, session int, q string) *runs.Record {
 		r := attempt(q, "UNKNOWN")
 		r.Arm, r.Session = arm, session
 		return r
@@ -54,7 +54,7 @@ func TestRunAgainstPlan(t *testing.T) {
 	// Arm A session 1: every question but the first, in plan order except
 	// the last two swapped, the third answered twice; an extra session 3;
 	// an arm the plan does not have.
-	var a []*runs.RunRecord
+	var a []*runs.Record
 	for i := 1; i < len(order1); i++ {
 		a = append(a, rec("A", 1, order1[i]))
 	}
@@ -107,7 +107,7 @@ func TestRunAgainstPlan(t *testing.T) {
 
 func TestRunWithoutPlan(t *testing.T) {
 	g := decisionGrader(t)
-	recs := []*runs.RunRecord{
+	recs := []*runs.Record{
 		attempt("samples", "Samples: 12 samples per batch"),
 		attempt("gap", "Minimum gap: at least 10 cm"),
 		attempt("samples", "Samples: 12 samples per batch"),
@@ -124,7 +124,7 @@ func TestRunWithoutPlan(t *testing.T) {
 
 func TestRunInputErrors(t *testing.T) {
 	g := decisionGrader(t)
-	recs := []*runs.RunRecord{attempt("samples", "x"), attempt("Q404", "x")}
+	recs := []*runs.Record{attempt("samples", "x"), attempt("Q404", "x")}
 	var buf bytes.Buffer
 	_, err := g.Run([]Input{recordsInput("runs.jsonl", recs)}, &buf, RunOptions{})
 	var ie *runs.InputError
@@ -134,7 +134,7 @@ func TestRunInputErrors(t *testing.T) {
 	assert.Equal(t, 2, ie.Line)
 	assert.Contains(t, err.Error(), "runs.jsonl:2")
 
-	broken := Input{File: "b.jsonl", Each: func(fn func(*runs.RunRecord) error) error {
+	broken := Input{File: "b.jsonl", Each: func(fn func(*runs.Record) error) error {
 		return runs.EachRun(strings.NewReader(`{"arm": "A"`+"\n"), "b.jsonl", "run", fn)
 	}}
 	_, err = g.Run([]Input{broken}, &buf, RunOptions{})
@@ -153,14 +153,14 @@ func TestRunInputErrors(t *testing.T) {
 func BenchmarkRun(b *testing.B) {
 	t := &testing.T{}
 	g := decisionGrader(t)
-	responses := []*runs.RunRecord{
+	responses := []*runs.Record{
 		attempt("samples", "Samples: 12 samples per batch", cite("qa.pdf", "The supplier shall draw 12 samples per batch for dimensional checks.", 1)),
 		attempt("flatness", "Maximum flatness deviation: at most 0,5 mm", cite("qa.pdf", "The flatness of plate P-220 must not exceed 0.5 mm.", 1)),
 		attempt("storage", "Free storage period: the first 14 calendar days\nStorage fee: 2.50 EUR per pallet per calendar day"),
 		attempt("batches", "Dispatch batches: Friday and Tuesday", cite("sop.pdf", "Export orders are consolidated into the Tuesday and Friday dispatch batches.", 0)),
 	}
 	const n = 10000
-	in := Input{File: "bench", Each: func(fn func(*runs.RunRecord) error) error {
+	in := Input{File: "bench", Each: func(fn func(*runs.Record) error) error {
 		for i := range n {
 			r := *responses[i%len(responses)]
 			r.Session = i/len(responses) + 1

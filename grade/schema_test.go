@@ -54,7 +54,7 @@ func gradeDemo(t *testing.T) []byte {
 	require.NoError(t, err)
 	g, err := grade.New(ix, ref, true)
 	require.NoError(t, err)
-	in := grade.Input{File: "graded.jsonl", Each: func(fn func(*runs.RunRecord) error) error {
+	in := grade.Input{File: "graded.jsonl", Each: func(fn func(*runs.Record) error) error {
 		return runs.EachRun(bytes.NewReader(fixtures.GradedRun()), "graded.jsonl", "run", fn)
 	}}
 	var out bytes.Buffer

@@ -140,7 +140,7 @@ func gradeRuns(store *corpus.Store, ref *spans.Reference, pl *plan.Plan, recs, s
 	if err != nil {
 		return nil, err
 	}
-	in := grade.Input{File: "runs.jsonl", Each: func(fn func(*runs.RunRecord) error) error {
+	in := grade.Input{File: "runs.jsonl", Each: func(fn func(*runs.Record) error) error {
 		return runs.EachRun(strings.NewReader(recs), "runs.jsonl", "run", fn)
 	}}
 	var out bytes.Buffer

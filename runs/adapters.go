@@ -16,7 +16,7 @@ import (
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
-// Formats lists the run formats ReadRuns reads: "run" is RunRecord JSON
+// Formats lists the run formats ReadRuns reads: "run" is Record JSON
 // Lines; the others are envelopes around a vendor's native response.
 // FormatAuto tells them apart by shape (DetectFormat).
 var Formats = []string{"run", "anthropic", "openai", "gemini", "lmstudio", "langchain", "llamaindex"}
@@ -83,9 +83,9 @@ func keySet(fields string) map[string]string {
 // read through their adapter; no adapter trusts a vendor's offsets: they
 // are kept in the citation's Native field and every quote is located again
 // in the corpus's own text.
-func ReadRuns(r io.Reader, file, format string) ([]RunRecord, error) {
-	var out []RunRecord
-	err := EachRun(r, file, format, func(rec *RunRecord) error {
+func ReadRuns(r io.Reader, file, format string) ([]Record, error) {
+	var out []Record
+	err := EachRun(r, file, format, func(rec *Record) error {
 		out = append(out, *rec)
 		return nil
 	})
@@ -97,7 +97,7 @@ func ReadRuns(r io.Reader, file, format string) ([]RunRecord, error) {
 // length; it stops at the first input error or error of fn. fn may keep
 // the record. What an adapter left unread although it looks like
 // citations is noted in the record's Unread, never dropped in silence.
-func EachRun(r io.Reader, file, format string, fn func(*RunRecord) error) error {
+func EachRun(r io.Reader, file, format string, fn func(*Record) error) error {
 	if format == "run" || format == "" {
 		return eachRunRecord(r, file, fn)
 	}
@@ -117,8 +117,8 @@ func EachRun(r io.Reader, file, format string, fn func(*RunRecord) error) error 
 		if k := v.Missing("arm", "session", "question", "response"); k != "" {
 			return fail(k, ErrMissing)
 		}
-		rec := &RunRecord{Arm: env.Arm, Session: env.Session, Question: env.Question, Status: env.Status,
-			StopReason: env.StopReason, Timing: env.Timing, Format: format, Line: n, Citations: []RunCitation{}}
+		rec := &Record{Arm: env.Arm, Session: env.Session, Question: env.Question, Status: env.Status,
+			StopReason: env.StopReason, Timing: env.Timing, Format: format, Line: n, Citations: []Citation{}}
 		m, f, err := envelopeDocuments(env.Documents)
 		if err != nil {
 			return fail(f, err)
@@ -182,7 +182,7 @@ func ref(m Mapping, key string, fallbacks ...string) string {
 	return key
 }
 
-type adapter func(rec *RunRecord, resp json.RawMessage) (field string, err error)
+type adapter func(rec *Record, resp json.RawMessage) (field string, err error)
 
 var adapters = map[string]adapter{
 	"anthropic":  adaptAnthropic,
@@ -219,7 +219,7 @@ func ptr[T any](v T) *T { return &v }
 // corpus by Ground). search_result_location cites a search result by its
 // source; web_search_result_location a web page: an external source. A
 // citation of another type is noted as unread, never guessed.
-func adaptAnthropic(rec *RunRecord, raw json.RawMessage) (string, error) {
+func adaptAnthropic(rec *Record, raw json.RawMessage) (string, error) {
 	var msg struct {
 		Type    string `json:"type"`
 		Content []struct {
@@ -257,7 +257,7 @@ func adaptAnthropic(rec *RunRecord, raw json.RawMessage) (string, error) {
 			if f, err := unmarshal(cr, &c); err != nil {
 				return at + f, err
 			}
-			rc := RunCitation{Quote: c.CitedText, Claim: block.Text, Native: cr}
+			rc := Citation{Quote: c.CitedText, Claim: block.Text, Native: cr}
 			switch c.Type {
 			case "char_location", "page_location", "content_block_location":
 				if c.DocumentIndex == nil || *c.DocumentIndex < 0 {
@@ -328,7 +328,7 @@ func firstOf(ss ...string) string {
 // cited file is the quote, marked QuoteFromRetrieval; without one the
 // citation has no quote and can be counted, never verified. url_citation
 // annotations cite web pages: external sources.
-func adaptOpenAI(rec *RunRecord, raw json.RawMessage) (string, error) {
+func adaptOpenAI(rec *Record, raw json.RawMessage) (string, error) {
 	type annotation struct {
 		Type         string `json:"type"`
 		FileID       string `json:"file_id"`
@@ -357,7 +357,7 @@ func adaptOpenAI(rec *RunRecord, raw json.RawMessage) (string, error) {
 			switch a.Type {
 			case "file_citation":
 			case "url_citation":
-				rec.Citations = append(rec.Citations, RunCitation{Document: firstOf(a.URL, a.Title, "url_citation"), Title: a.Title, External: true, Native: ar})
+				rec.Citations = append(rec.Citations, Citation{Document: firstOf(a.URL, a.Title, "url_citation"), Title: a.Title, External: true, Native: ar})
 				continue
 			default:
 				if strings.Contains(a.Type, "citation") {
@@ -377,7 +377,7 @@ func adaptOpenAI(rec *RunRecord, raw json.RawMessage) (string, error) {
 			if quote != nil && strings.TrimSpace(*quote) == "" {
 				quote, from = nil, ""
 			}
-			rec.Citations = append(rec.Citations, RunCitation{Document: ref(rec.Documents, id, a.Filename), Quote: quote, QuoteFrom: from, Native: ar})
+			rec.Citations = append(rec.Citations, Citation{Document: ref(rec.Documents, id, a.Filename), Quote: quote, QuoteFrom: from, Native: ar})
 		}
 		return "", nil
 	}
@@ -489,7 +489,7 @@ type openAIResult struct {
 // cites an unknown document "groundingChunks[N]". Chunks no support
 // references are retrieval results, not citations, and go verbatim to the
 // record's Retrieval.
-func adaptGemini(rec *RunRecord, raw json.RawMessage) (string, error) {
+func adaptGemini(rec *Record, raw json.RawMessage) (string, error) {
 	v, err := strictjson.Parse(raw, "", strictjson.Limits{})
 	if err != nil { // checked by the envelope's reader already
 		return "", fmt.Errorf("%w: %v", ErrInvalid, err)
@@ -551,7 +551,7 @@ func adaptGemini(rec *RunRecord, raw json.RawMessage) (string, error) {
 			}
 			k, seen := byChunk[ci]
 			if !seen {
-				var rc RunCitation
+				var rc Citation
 				var chunkRaw json.RawMessage
 				if ci < len(chunks) {
 					chunkRaw = t.raw(chunks[ci])
@@ -591,8 +591,8 @@ func adaptGemini(rec *RunRecord, raw json.RawMessage) (string, error) {
 }
 
 // geminiChunk turns one grounding chunk into a citation.
-func geminiChunk(t *vtree, ch *strictjson.Value, path string, m Mapping) RunCitation {
-	var rc RunCitation
+func geminiChunk(t *vtree, ch *strictjson.Value, path string, m Mapping) Citation {
+	var rc Citation
 	if rctx, rp := t.get(ch, path, "retrievedContext", "retrieved_context"); rctx != nil {
 		uri := t.str(t.get(rctx, rp, "uri"))
 		title := t.str(t.get(rctx, rp, "title"))
@@ -714,7 +714,7 @@ func geminiSegment(part string, start, end int, text string, ok bool) string {
 // [start, end] pair (lmstudio-js ProcessingUpdate.ts), taken as 1-based
 // although no contract says so: the locator reports a 0-based page as
 // such. stats.stopReason, when present, is the stop reason.
-func adaptLMStudio(rec *RunRecord, raw json.RawMessage) (string, error) {
+func adaptLMStudio(rec *Record, raw json.RawMessage) (string, error) {
 	type citation struct {
 		CitedText      *string         `json:"citedText"`
 		FileName       string          `json:"fileName"`
@@ -737,7 +737,7 @@ func adaptLMStudio(rec *RunRecord, raw json.RawMessage) (string, error) {
 		if f, err := unmarshal(cr, &c); err != nil {
 			return at + f, err
 		}
-		rc := RunCitation{Document: ref(rec.Documents, c.FileIdentifier, c.FileName), Quote: c.CitedText, Native: cr}
+		rc := Citation{Document: ref(rec.Documents, c.FileIdentifier, c.FileName), Quote: c.CitedText, Native: cr}
 		first, last, err := lmstudioPages(c.PageNumber)
 		if err != nil {
 			return at + ".pageNumber", err
@@ -839,7 +839,7 @@ type langchainDoc struct {
 // citation without a quote quotes its whole Document (QuoteFromRetrieval).
 // A Document whose source is a web address the run does not map is an
 // external source.
-func adaptLangChain(rec *RunRecord, raw json.RawMessage) (string, error) {
+func adaptLangChain(rec *Record, raw json.RawMessage) (string, error) {
 	var out struct {
 		Context     []json.RawMessage `json:"context"`
 		Answer      json.RawMessage   `json:"answer"`
@@ -901,7 +901,7 @@ func adaptLangChain(rec *RunRecord, raw json.RawMessage) (string, error) {
 			return at + ".source_id", fmt.Errorf("%w: %s (want an index into context)", ErrInvalid, c.SourceID)
 		}
 		if id < 0 || id >= len(out.Context) {
-			rec.Citations = append(rec.Citations, RunCitation{Document: fmt.Sprintf("context[%d]", id), Quote: c.Quote, Native: natives[i]})
+			rec.Citations = append(rec.Citations, Citation{Document: fmt.Sprintf("context[%d]", id), Quote: c.Quote, Native: natives[i]})
 			continue
 		}
 		var d langchainDoc
@@ -912,7 +912,7 @@ func adaptLangChain(rec *RunRecord, raw json.RawMessage) (string, error) {
 		if src == "" {
 			src = d.Metadata.FilePath
 		}
-		rc := RunCitation{Document: ref(rec.Documents, src, path.Base(strings.ReplaceAll(src, `\`, "/"))), Quote: c.Quote}
+		rc := Citation{Document: ref(rec.Documents, src, path.Base(strings.ReplaceAll(src, `\`, "/"))), Quote: c.Quote}
 		if isWebURL(src) && !mapped(rec.Documents, src) {
 			rc.Document, rc.External = src, true
 		}
@@ -1026,7 +1026,7 @@ var llamaSource = regexp.MustCompile(`^\s*Source \d+:\s*`)
 // n:" prefix the engine adds is not part of the quote, which is the node's
 // retrieved text (QuoteFromRetrieval); start_char_idx is recorded, not
 // trusted.
-func adaptLlamaIndex(rec *RunRecord, raw json.RawMessage) (string, error) {
+func adaptLlamaIndex(rec *Record, raw json.RawMessage) (string, error) {
 	var resp struct {
 		Response    string `json:"response"`
 		SourceNodes []struct {
@@ -1059,7 +1059,7 @@ func adaptLlamaIndex(rec *RunRecord, raw json.RawMessage) (string, error) {
 	}
 	for _, n := range cited {
 		if n < 1 || n > len(resp.SourceNodes) {
-			rec.Citations = append(rec.Citations, RunCitation{ID: fmt.Sprintf("[%d]", n), Document: fmt.Sprintf("source_nodes[%d]", n-1)})
+			rec.Citations = append(rec.Citations, Citation{ID: fmt.Sprintf("[%d]", n), Document: fmt.Sprintf("source_nodes[%d]", n-1)})
 			continue
 		}
 		sn := resp.SourceNodes[n-1].Node
@@ -1067,7 +1067,7 @@ func adaptLlamaIndex(rec *RunRecord, raw json.RawMessage) (string, error) {
 		if name == "" {
 			name = path.Base(strings.ReplaceAll(sn.Metadata.FilePath, `\`, "/"))
 		}
-		rc := RunCitation{ID: fmt.Sprintf("[%d]", n), Document: ref(rec.Documents, sn.Metadata.FileName, name),
+		rc := Citation{ID: fmt.Sprintf("[%d]", n), Document: ref(rec.Documents, sn.Metadata.FileName, name),
 			Quote: ptr(llamaSource.ReplaceAllString(sn.Text, "")), QuoteFrom: QuoteFromRetrieval,
 			PageLabel: labelString(sn.Metadata.PageLabel), Native: nodes[n-1]}
 		rec.Citations = append(rec.Citations, rc)

@@ -83,7 +83,7 @@ func realPayloads(t testing.TB) map[string]string {
 
 // checkRunsGolden compares the run records read from a testdata file with
 // its golden <name>.want.json, or rewrites it with -update.
-func checkRunsGolden(t *testing.T, path string, recs []runs.RunRecord) {
+func checkRunsGolden(t *testing.T, path string, recs []runs.Record) {
 	t.Helper()
 	got, err := json.MarshalIndent(recs, "", "  ")
 	require.NoError(t, err)

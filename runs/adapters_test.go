@@ -80,7 +80,7 @@ func TestAdapters(t *testing.T) {
 	}
 }
 
-func readFormat(t *testing.T, format string) []runs.RunRecord {
+func readFormat(t *testing.T, format string) []runs.Record {
 	t.Helper()
 	path := filepath.Join("testdata", "adapters", format+".jsonl")
 	b, err := os.ReadFile(path)
@@ -94,7 +94,7 @@ func readFormat(t *testing.T, format string) []runs.RunRecord {
 	return recs
 }
 
-func groundings(ix *citations.Index, recs []runs.RunRecord) []citations.Grounding {
+func groundings(ix *citations.Index, recs []runs.Record) []citations.Grounding {
 	var out []citations.Grounding
 	for _, e := range ix.Audit(recs).Entries {
 		out = append(out, e.Grounding)

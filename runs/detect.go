@@ -208,7 +208,7 @@ var errDetected = errors.New("format detected")
 // again in that format from the bytes it kept, so that a stream (stdin)
 // is read once and line numbers are the file's. A first line that is not
 // JSON is left to the run record reader, whose errors name the fault.
-func eachAuto(r io.Reader, file string, fn func(*RunRecord) error) error {
+func eachAuto(r io.Reader, file string, fn func(*Record) error) error {
 	var seen bytes.Buffer
 	format := ""
 	err := strictjson.EachLine(io.TeeReader(r, &seen), file, lineLimits, func(n int, data []byte) error {

@@ -194,7 +194,7 @@ func TestDetectFormat(t *testing.T) {
 // its own format does, line numbers included, from a stream read once;
 // an unclear first record is an input error naming file and line.
 func TestEachRunAuto(t *testing.T) {
-	read := func(data, format string) ([]RunRecord, error) {
+	read := func(data, format string) ([]Record, error) {
 		// A reader that is not a strings.Reader: nothing may seek back.
 		return ReadRuns(bufio.NewReader(strings.NewReader(data)), "f.jsonl", format)
 	}

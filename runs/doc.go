@@ -1,4 +1,4 @@
-// Package runs reads what an AI system answered: run records (RunRecord,
+// Package runs reads what an AI system answered: run records (Record,
 // DESIGN §4) and the six vendors' native responses in their envelopes
 // (Anthropic, OpenAI, Gemini, LM Studio, LangChain, LlamaIndex), each
 // turned into run records by its adapter (ReadRuns, EachRun; FormatAuto
@@ -13,11 +13,11 @@
 //
 // An adapter keeps the vendor's citation objects verbatim (Native) and
 // never trusts their offsets; what it leaves unread although it looks
-// like citations is noted on the record (RunRecord.Unread).
+// like citations is noted on the record (Record.Unread).
 //
 // # Input formats
 //
-// A run record (RunRecord, one JSON Lines record; ReadRunRecords) holds
+// A run record (Record, one JSON Lines record; ReadRecords) holds
 // arm, session, question, status, response and citations (required), and
 // optionally stop_reason, fields, timing, format, documents and retrieval.
 // documents maps how a citation names a document to a corpus name or
@@ -53,7 +53,7 @@
 //     read (Gemini camelCase and snake_case; both in one object is a
 //     duplicate key); a record with citation markers of which no citation
 //     was read, or a citation-like key of an unknown shape, is noted in
-//     RunRecord.Unread and citations' audit is not clean.
+//     Record.Unread and citations' audit is not clean.
 //   - TestExternalSources: web pages (Anthropic web_search_result_location,
 //     OpenAI url_citation, Gemini web chunks, an unmapped LangChain web
 //     source) are external citations, never a refused file.

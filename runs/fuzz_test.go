@@ -60,7 +60,7 @@ func FuzzReadRuns(f *testing.F) {
 			if err != nil || v.Kind != strictjson.Object {
 				continue
 			}
-			var got, want RunRecord
+			var got, want Record
 			_, err = decodeRunRecord(v, []byte(line), &got)
 			jerr := json.Unmarshal([]byte(line), &want)
 			if (err == nil) != (jerr == nil) || err == nil && !reflect.DeepEqual(got, want) {

@@ -16,7 +16,7 @@ import (
 //
 // In JSON a value is a string (one name) or a list of names; a one-name
 // list reads like the string, and MarshalJSON writes one name as a string.
-// An empty list is kept as read: RunRecord.Validate refuses it.
+// An empty list is kept as read: Record.Validate refuses it.
 type Mapping map[string][]string
 
 // UnmarshalJSON reads an object whose values are a name or a list of names.

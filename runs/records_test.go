@@ -16,12 +16,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestReadRunRecords(t *testing.T) {
+func TestReadRecords(t *testing.T) {
 	good := `{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "quote": "y", "native": {"Type": 1, "type": 2}}], "timing": {"total_ms": 12.5}}`
-	_, err := ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
+	_, err := ReadRecords(strings.NewReader(good+"\n"), "run.jsonl")
 	require.ErrorIs(t, err, ErrDuplicateKey, `"Type" and "type" in native differ only in case: refused even there`)
 	good = strings.Replace(good, `"Type": 1, `, "", 1)
-	runs, err := ReadRunRecords(strings.NewReader(good+"\n"), "run.jsonl")
+	runs, err := ReadRecords(strings.NewReader(good+"\n"), "run.jsonl")
 	require.NoError(t, err)
 	require.Len(t, runs, 1)
 	assert.Equal(t, 1, runs[0].Line)
@@ -43,7 +43,7 @@ func TestReadRunRecords(t *testing.T) {
 		{"documents a list", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": ["a.pdf"]}`, "documents"},
 	}
 	for _, tc := range bad {
-		_, err := ReadRunRecords(strings.NewReader(tc.in), "run.jsonl")
+		_, err := ReadRecords(strings.NewReader(tc.in), "run.jsonl")
 		var ie *InputError
 		if !errors.As(err, &ie) || ie.Field != tc.field || ie.Line != 1 {
 			t.Errorf("%s: %v (want field %q)", tc.name, err, tc.field)
@@ -51,14 +51,14 @@ func TestReadRunRecords(t *testing.T) {
 	}
 }
 
-// TestRunRecordRetrievalAndCandidates: a run record's retrieval cards are
+// TestRecordRetrievalAndCandidates: a run record's retrieval cards are
 // kept verbatim and shown with the record, never as citations; a documents
 // value may list several candidate names.
-func TestRunRecordRetrievalAndCandidates(t *testing.T) {
+func TestRecordRetrievalAndCandidates(t *testing.T) {
 	in := `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "x", "citations": [], ` +
 		`"retrieval": [{"title": "price-list.pdf", "text": "Prices valid until 31 December 2024.", "score": 0.82, "extra": {"k": [1, 2.50]}}], ` +
 		`"documents": {"file-1": "a.pdf", "file-2": ["warehouse-sop.pdf", "price-list.pdf"], "file-3": ["b.pdf"]}}`
-	runs, err := ReadRunRecords(strings.NewReader(in), "run.jsonl")
+	runs, err := ReadRecords(strings.NewReader(in), "run.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestRunRecordRetrievalAndCandidates(t *testing.T) {
 			t.Errorf("the record shows\n%s\nwithout\n%s", out, want)
 		}
 	}
-	back, err := ReadRunRecords(bytes.NewReader(out), "again.jsonl")
+	back, err := ReadRecords(bytes.NewReader(out), "again.jsonl")
 	require.NoError(t, err, "a written record reads back")
 	require.Len(t, back, 1)
 	assert.Len(t, back[0].Retrieval, 1)
@@ -100,7 +100,7 @@ func TestSharedGradingRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := ReadRunRecords(f, "runs.jsonl")
+	runs, err := ReadRecords(f, "runs.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestLongLineRefused(t *testing.T) {
 		io.LimitReader(repeatReader('a'), 10_000_000),
 		strings.NewReader(`"}`+"\n"),
 	)
-	_, err := ReadRunRecords(long, "big.jsonl")
+	_, err := ReadRecords(long, "big.jsonl")
 	var ie *InputError
 	if !errors.As(err, &ie) || !errors.Is(err, ErrTooLarge) || ie.File != "big.jsonl" || ie.Line != 2 {
 		t.Fatalf("a 10 MB line: %v, want ErrTooLarge at big.jsonl:2", err)
@@ -183,9 +183,9 @@ func TestRunDecoderAgreesWithEncodingJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got RunRecord
+			var got Record
 			field, err := decodeRunRecord(v, data, &got)
-			var want RunRecord
+			var want Record
 			jerr := json.Unmarshal(data, &want)
 			if (err == nil) != (jerr == nil) {
 				t.Fatalf("tree decoder: %v; encoding/json: %v", err, jerr)

@@ -13,7 +13,7 @@ import (
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
-// RunRecord is one attempt of a run (DESIGN §4), one JSON Lines record:
+// Record is one attempt of a run (DESIGN §4), one JSON Lines record:
 //
 //	{"arm": "A", "session": 1, "question": "q01", "status": "ok",
 //	 "stop_reason": "eos", "response": "...", "fields": {"limit": "..."},
@@ -30,7 +30,7 @@ import (
 // (any JSON objects), verbatim: they are shown with the record and never
 // treated as citations ("Native retrieval cards alone are not answer
 // citations").
-type RunRecord struct {
+type Record struct {
 	Arm        string            `json:"arm"`
 	Session    int               `json:"session"`
 	Question   string            `json:"question"`
@@ -38,7 +38,7 @@ type RunRecord struct {
 	StopReason string            `json:"stop_reason,omitempty"`
 	Response   string            `json:"response"`
 	Fields     map[string]string `json:"fields,omitempty"`
-	Citations  []RunCitation     `json:"citations"`
+	Citations  []Citation        `json:"citations"`
 	// Retrieval are the retrieval results (cards, chunks, source nodes) the
 	// attempt reports beside its citations, each a JSON object kept
 	// verbatim; adapters put here what a vendor retrieved but the answer
@@ -59,8 +59,8 @@ type RunRecord struct {
 	Line int `json:"-"`
 }
 
-// RunCitation is one citation an answer emitted.
-type RunCitation struct {
+// Citation is one citation an answer emitted.
+type Citation struct {
 	ID        string  `json:"id"`
 	Document  string  `json:"document"`
 	Page      *int    `json:"page,omitempty"`      // 1-based
@@ -109,7 +109,7 @@ type Timing struct {
 	IndexingMS   *float64 `json:"indexing_ms,omitempty"`
 }
 
-// AttemptStatuses are the valid RunRecord.Status values.
+// AttemptStatuses are the valid Record.Status values.
 var AttemptStatuses = []string{"ok", "error", "timeout", "interrupted"}
 
 // timingShape and runShape list the keys of a run record (DESIGN §4).
@@ -128,20 +128,20 @@ var (
 	}}
 )
 
-// ReadRunRecords reads run records strictly (see ReadLocateRequests for
+// ReadRecords reads run records strictly (see ReadLocateRequests for
 // what is refused), in file order.
-func ReadRunRecords(r io.Reader, file string) ([]RunRecord, error) {
-	var out []RunRecord
-	err := eachRunRecord(r, file, func(rec *RunRecord) error {
+func ReadRecords(r io.Reader, file string) ([]Record, error) {
+	var out []Record
+	err := eachRunRecord(r, file, func(rec *Record) error {
 		out = append(out, *rec)
 		return nil
 	})
 	return out, err
 }
 
-func eachRunRecord(r io.Reader, file string, fn func(*RunRecord) error) error {
+func eachRunRecord(r io.Reader, file string, fn func(*Record) error) error {
 	return strictjson.EachObject(r, file, lineLimits, runShape, nil, func(n int, v *strictjson.Value, data []byte) error {
-		rec := &RunRecord{}
+		rec := &Record{}
 		if f, err := decodeRunRecord(v, data, rec); err != nil {
 			return &InputError{File: file, Line: n, Field: f, Err: err}
 		}
@@ -158,7 +158,7 @@ func eachRunRecord(r io.Reader, file string, fn func(*RunRecord) error) error {
 
 // Validate checks a record's values (adapters call it on what they build)
 // and returns the field at fault.
-func (rec *RunRecord) Validate() (string, error) {
+func (rec *Record) Validate() (string, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 	}

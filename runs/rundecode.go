@@ -14,7 +14,7 @@ import (
 // parsing the line a second time: grading reads run files at tens of
 // thousands of records a second. null leaves a field at its zero value,
 // as encoding/json does. It returns the JSON path of a fault.
-func decodeRunRecord(v *strictjson.Value, data []byte, rec *RunRecord) (string, error) {
+func decodeRunRecord(v *strictjson.Value, data []byte, rec *Record) (string, error) {
 	d := &strictjson.TreeDecoder{Data: data}
 	at := attempt{&rec.Arm, &rec.Session, &rec.Question, &rec.Status, &rec.StopReason, &rec.Timing}
 	for _, m := range v.Members {
@@ -41,8 +41,8 @@ func decodeRunRecord(v *strictjson.Value, data []byte, rec *RunRecord) (string, 
 			if val.Kind == strictjson.Null {
 				continue
 			}
-			if d.Want(val, m.Key, strictjson.Array, "[]citations.RunCitation") {
-				rec.Citations = make([]RunCitation, len(val.Elems))
+			if d.Want(val, m.Key, strictjson.Array, "[]citations.Citation") {
+				rec.Citations = make([]Citation, len(val.Elems))
 				for i, e := range val.Elems {
 					decodeCitation(d, e, fmt.Sprintf("citations[%d]", i), &rec.Citations[i])
 				}
@@ -81,11 +81,11 @@ func decodeRunRecord(v *strictjson.Value, data []byte, rec *RunRecord) (string, 
 	return d.Path, d.Err
 }
 
-func decodeCitation(d *strictjson.TreeDecoder, v *strictjson.Value, path string, c *RunCitation) {
+func decodeCitation(d *strictjson.TreeDecoder, v *strictjson.Value, path string, c *Citation) {
 	if v.Kind == strictjson.Null {
 		return
 	}
-	if !d.Want(v, path, strictjson.Object, "citations.RunCitation") {
+	if !d.Want(v, path, strictjson.Object, "citations.Citation") {
 		return
 	}
 	for _, m := range v.Members {

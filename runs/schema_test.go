@@ -99,12 +99,12 @@ func TestRunSchema(t *testing.T) {
 		{"unread not a list", strings.Replace(minimal, `"citations": []`, `"citations": [], "unread": "x"`, 1), false, false, "notes are a list of text"},
 	}
 	checkAgreement(t, s, cases, func(line string) error {
-		_, err := ReadRunRecords(strings.NewReader(line+"\n"), "r.jsonl")
+		_, err := ReadRecords(strings.NewReader(line+"\n"), "r.jsonl")
 		return err
 	})
 	doc := schematest.Doc(t, "run.schema.json")
-	schematest.CheckProperties(t, "run record", doc, RunRecord{})
-	schematest.CheckProperties(t, "citation", schematest.At(t, doc, "$defs", "citation"), RunCitation{})
+	schematest.CheckProperties(t, "run record", doc, Record{})
+	schematest.CheckProperties(t, "citation", schematest.At(t, doc, "$defs", "citation"), Citation{})
 	schematest.CheckProperties(t, "timing", schematest.At(t, doc, "$defs", "timing"), Timing{})
 }
 

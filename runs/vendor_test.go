@@ -17,7 +17,7 @@ import (
 
 // readEnvelope reads one envelope around response in format; docs is the
 // envelope's documents value or "".
-func readEnvelope(format, docs, response string) ([]runs.RunRecord, error) {
+func readEnvelope(format, docs, response string) ([]runs.Record, error) {
 	line := `{"arm": "A", "session": 1, "question": "q"`
 	if docs != "" {
 		line += `, "documents": ` + docs
@@ -26,7 +26,7 @@ func readEnvelope(format, docs, response string) ([]runs.RunRecord, error) {
 	return runs.ReadRuns(strings.NewReader(line), "v.jsonl", format)
 }
 
-func mustRead(t *testing.T, format, docs, response string) runs.RunRecord {
+func mustRead(t *testing.T, format, docs, response string) runs.Record {
 	t.Helper()
 	recs, err := readEnvelope(format, docs, response)
 	require.NoError(t, err)
@@ -49,14 +49,14 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-func quoteOf(c runs.RunCitation) string {
+func quoteOf(c runs.Citation) string {
 	if c.Quote == nil {
 		return "<nil>"
 	}
 	return *c.Quote
 }
 
-func pageOf(c runs.RunCitation) [2]int {
+func pageOf(c runs.Citation) [2]int {
 	var p [2]int
 	if c.Page != nil {
 		p[0] = *c.Page
@@ -237,7 +237,7 @@ func TestExternalSources(t *testing.T) {
 		g := ix.Ground(citations.FromRun(rc), r.Documents)
 		assert.Equal(t, citations.GroundedExternal, g.Grounding, c.name)
 		assert.Contains(t, g.Detail, "outside the corpus", c.name)
-		rep := ix.Audit([]runs.RunRecord{r})
+		rep := ix.Audit([]runs.Record{r})
 		assert.Equal(t, 1, rep.Totals[len(rep.Totals)-1].External, "%s: counted apart", c.name)
 	}
 }
@@ -272,7 +272,7 @@ func TestAnthropicDocumentTitle(t *testing.T) {
 		assert.Equal(t, c.note, g.Note, c.name)
 	}
 	r := mustRead(t, "anthropic", `["price-list.pdf", "supplier-policy.pdf"]`, msg(`"supplier-policy.pdf"`))
-	rep := ix.Audit([]runs.RunRecord{r})
+	rep := ix.Audit([]runs.Record{r})
 	assert.Contains(t, rep.Entries[0].Note, "the title is used", "the audit reports the disagreement")
 }
 

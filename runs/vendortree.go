@@ -176,7 +176,7 @@ var ignoredKeys = map[string][]string{
 // unread in the response resp: keys of a citation-like name that the
 // adapter does not read, with a value (a shape it does not know), and,
 // when it read no citation, the citation markers of the answer text.
-func noteUnread(rec *RunRecord, format string, resp *strictjson.Value) {
+func noteUnread(rec *Record, format string, resp *strictjson.Value) {
 	var keys []string
 	var walk func(v *strictjson.Value, path string)
 	walk = func(v *strictjson.Value, path string) {

@@ -79,10 +79,10 @@ func runAudit(e *env, args []string) error {
 	if !known {
 		return usageErrorf("audit: unknown --format %q (want auto or one of %s)", *format, strings.Join(runs.Formats, ", "))
 	}
-	var recs []runs.RunRecord
+	var recs []runs.Record
 	var fileOf []string
 	for _, path := range files {
-		rs, err := readInput(e.stdin, path, func(r io.Reader, name string) ([]runs.RunRecord, error) {
+		rs, err := readInput(e.stdin, path, func(r io.Reader, name string) ([]runs.Record, error) {
 			return runs.ReadRuns(r, name, *format)
 		})
 		if err != nil {
@@ -112,7 +112,7 @@ func runAudit(e *env, args []string) error {
 
 // writeAudit audits the runs (fileOf names each run's file) and renders the
 // report; it reports whether every citation was grounded uniquely.
-func writeAudit(w io.Writer, ix *citations.Index, recs []runs.RunRecord, fileOf []string, asJSON bool) (bool, error) {
+func writeAudit(w io.Writer, ix *citations.Index, recs []runs.Record, fileOf []string, asJSON bool) (bool, error) {
 	rep := ix.Audit(recs)
 	if err := ix.Err(); err != nil {
 		return false, err
@@ -214,7 +214,7 @@ func writeAuditTable(w io.Writer, rep citations.AuditReport, files, runFiles []s
 	return nil
 }
 
-func citedAs(c runs.RunCitation) string {
+func citedAs(c runs.Citation) string {
 	s := c.Document
 	if c.Page != nil {
 		s += fmt.Sprintf(" page %d", *c.Page)

@@ -350,7 +350,7 @@ func demoPieces(stdout io.Writer, dir string) error {
 	}
 	const runName = "fixtures/citations/run.jsonl"
 	fmt.Fprintf(stdout, "\n$ citecheck audit --corpus corpus %s\n", runName)
-	recs, err := runs.ReadRunRecords(bytes.NewReader(fixtures.Run()), runName)
+	recs, err := runs.ReadRecords(bytes.NewReader(fixtures.Run()), runName)
 	if err != nil {
 		return err
 	}

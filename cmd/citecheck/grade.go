@@ -203,9 +203,9 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 	}
 	inputs := make([]grade.Input, len(job.runs))
 	for i, path := range job.runs {
-		inputs[i] = grade.Input{File: names[i], Each: func(fn func(*runs.RunRecord) error) error {
+		inputs[i] = grade.Input{File: names[i], Each: func(fn func(*runs.Record) error) error {
 			n := 0
-			count := func(rec *runs.RunRecord) error { n++; return fn(rec) }
+			count := func(rec *runs.Record) error { n++; return fn(rec) }
 			var err error
 			if path == "-" {
 				err = runs.EachRun(job.stdin, "stdin", job.format, count)
@@ -256,7 +256,7 @@ func firstRun(path, name, format string) error {
 		return err
 	}
 	defer f.Close()
-	err = runs.EachRun(f, name, format, func(*runs.RunRecord) error { return errFirstRun })
+	err = runs.EachRun(f, name, format, func(*runs.Record) error { return errFirstRun })
 	switch {
 	case errors.Is(err, errFirstRun):
 		return nil
