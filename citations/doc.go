@@ -168,6 +168,8 @@ package citations
 // found; nor is one whose accents another extractor moved after their base
 // letter (poppler's "f˜" for our "˜ f").
 
-// BUG(citations): the index keeps every page's textnorm.Text (about 11
-// bytes per code point) in memory beside its suffix arrays; docs/benchmarks.md
-// has the peak memory of locate at one and ten times the test corpus.
+// BUG(citations): a built index keeps every page's textnorm.Text (about
+// 10 bytes per code point) in memory beside its suffix arrays, and an
+// opened one the last 4,096 pages it normalized, most of its heap at ten
+// times the test corpus; docs/benchmarks.md has the peak memory at one
+// and ten times it.
