@@ -3,6 +3,7 @@ package corpus_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -103,6 +104,17 @@ func importedStore(t *testing.T) string {
 func TestManifestSchema(t *testing.T) {
 	s, tree := manifestSchema(t)
 	built := builtStore(t)
+	// A stored quote index, with the digest its reader verifies it by.
+	st, err := corpus.Open(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.WriteQuoteIndex("test-index/1", func(w io.Writer) (string, error) {
+		_, err := io.WriteString(w, "index")
+		return corpus.Hash([]byte("sums")), err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	manifests := map[string]string{}
 	for name, dir := range map[string]string{"Build": built, "ImportText": importedStore(t)} {
 		data, err := os.ReadFile(filepath.Join(dir, corpus.ManifestFile))
@@ -114,7 +126,7 @@ func TestManifestSchema(t *testing.T) {
 			t.Errorf("%s's manifest: %v\n%s", name, err, data)
 		}
 	}
-	for _, want := range []string{`"label"`, `"boxes"`, `"alts"`, `"flags"`, `"warnings"`, `"encrypted"`, `"error"`} {
+	for _, want := range []string{`"label"`, `"boxes"`, `"alts"`, `"flags"`, `"warnings"`, `"encrypted"`, `"error"`, `"quote_index"`, `"blocks"`} {
 		if !strings.Contains(manifests["Build"], want) {
 			t.Errorf("the built manifest has no %s: the test does not exercise it", want)
 		}
