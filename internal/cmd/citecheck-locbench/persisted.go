@@ -127,8 +127,8 @@ func runOpened(stdout io.Writer, path string, workers int) error {
 	}
 	var mem runtime.MemStats
 	runtime.ReadMemStats(&mem)
-	fmt.Fprintf(stdout, "opened index process: peak memory (VmHWM) %s, resident now (VmRSS) %s: %s of the mapped file (RssFile), %s of heap and stacks (RssAnon; Go heap in use %.0f MiB, the 100,000 results included)\n",
-		vmHWM(), vmStatus("VmRSS"), vmStatus("RssFile"), vmStatus("RssAnon"), float64(mem.HeapAlloc)/(1<<20))
+	fmt.Fprintf(stdout, "opened index process: peak memory (VmHWM) %s, resident now (VmRSS) %s: %s of the mapped file (RssFile), %s of heap and stacks (RssAnon; Go heap in use %.0f MiB, the %d results included)\n",
+		vmHWM(), vmStatus("VmRSS"), vmStatus("RssFile"), vmStatus("RssAnon"), float64(mem.HeapAlloc)/(1<<20), len(qs))
 	runtime.KeepAlive(results) // counted above, collected below
 	runtime.GC()
 	debug.FreeOSMemory()
