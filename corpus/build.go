@@ -158,6 +158,20 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	if err != nil {
 		return nil, err
 	}
+	// A folder without a manifest yet goes again (is emptied, when it
+	// existed) if the build does not finish, interrupted or failing:
+	// half-written, it would hold no manifest, and the next Build would
+	// refuse it as not a corpus.
+	committed := false
+	if old == nil {
+		_, statErr := os.Stat(dir)
+		existed := statErr == nil
+		defer func() {
+			if !committed {
+				removeMade(dir, existed)
+			}
+		}()
+	}
 
 	results := make([]Document, len(jobs))
 	errs := make([]error, len(jobs))
@@ -217,6 +231,7 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	if err := commit(dir, old, opts.Extractor, jobNames(jobs), kept); err != nil {
 		return nil, err
 	}
+	committed = true
 	return report, nil
 }
 

@@ -3,12 +3,15 @@ package corpus
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // fakeExtractor returns canned pages keyed by the PDF's bytes and counts its
@@ -371,4 +374,71 @@ func TestHash(t *testing.T) {
 	if got, want := Hash(nil), "blake3:af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262"; got != want {
 		t.Errorf("Hash(empty) = %s, want %s", got, want)
 	}
+}
+
+// TestBuildInterruptedLeavesNoHalfCorpus: a first build that does not
+// finish (interrupted here after its first document) takes away what it
+// wrote, so that the folder is absent, or empty as it was, and the next
+// build into it runs (before, it refused the folder as not a corpus); a
+// build into an existing corpus that does not
+// finish leaves that corpus as it was.
+func TestBuildInterruptedLeavesNoHalfCorpus(t *testing.T) {
+	in := t.TempDir()
+	writeFiles(t, in, map[string]string{"a.pdf": "A", "b.pdf": "B", "c.pdf": "C"})
+	fx := &fakeExtractor{pages: map[string][]string{"A": {"alpha"}, "B": {"beta"}, "C": {"gamma"}}}
+	files, err := Inputs([]string{in})
+	require.NoError(t, err)
+	interrupted := func(out string) error {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var n atomic.Int32
+		_, err := Build(ctx, out, files, BuildOptions{Extractor: testExtractor, Jobs: 1,
+			Extract: func(c context.Context, name string, pdf []byte) Extraction {
+				if n.Add(1) == 2 {
+					cancel() // as an interrupt once the first document is stored
+				}
+				return fx.extract(c, name, pdf)
+			}})
+		return err
+	}
+	for _, tc := range []struct {
+		why    string
+		exists bool
+	}{{"a folder the build made", false}, {"an empty folder the user made", true}} {
+		out := filepath.Join(t.TempDir(), "corpus")
+		if tc.exists {
+			require.NoError(t, os.Mkdir(out, 0o755))
+		}
+		require.ErrorIs(t, interrupted(out), context.Canceled, tc.why)
+		entries, err := os.ReadDir(out)
+		if tc.exists {
+			require.NoError(t, err, tc.why)
+			require.Empty(t, entries, tc.why)
+		} else {
+			require.ErrorIs(t, err, fs.ErrNotExist, tc.why)
+		}
+		_, err = build(t, out, []string{in}, fx)
+		require.NoError(t, err, "%s: the next build runs", tc.why)
+	}
+
+	// An existing corpus stays as it was: its manifest and page texts.
+	out := filepath.Join(t.TempDir(), "corpus")
+	_, err = build(t, out, []string{in}, fx)
+	require.NoError(t, err)
+	before, err := os.ReadFile(filepath.Join(out, ManifestFile))
+	require.NoError(t, err)
+	fx.pages["D"], fx.pages["E"] = []string{"delta"}, []string{"epsilon"}
+	writeFiles(t, in, map[string]string{"d.pdf": "D", "e.pdf": "E"})
+	files, err = Inputs([]string{in})
+	require.NoError(t, err)
+	require.ErrorIs(t, interrupted(out), context.Canceled)
+	after, err := os.ReadFile(filepath.Join(out, ManifestFile))
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after))
+	st, err := Open(out)
+	require.NoError(t, err)
+	d, _ := st.Manifest().Document("a.pdf")
+	text, err := st.Text(d, 1)
+	require.NoError(t, err)
+	require.Equal(t, "alpha", text)
 }

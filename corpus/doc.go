@@ -176,8 +176,11 @@
 // Per-document outcomes are data (Status), not errors. Build returns an
 // error only for faults that stop the whole job: unreadable inputs,
 // ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus (the output folder holds
-// something else), ErrNotShard, or I/O errors writing the store. Merge
-// returns a *ShardError, ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus,
+// something else), ErrNotShard, the context's error when interrupted, or
+// I/O errors writing the store; a first Build into a folder that does not
+// finish removes what it wrote (an existing corpus keeps its manifest), as
+// a failing Merge does, so that the next one can run. Merge returns a
+// *ShardError, ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus,
 // an *IntegrityError, or an I/O error. ImportText returns an
 // *ImportError for every fault of its inputs (the Err* input errors above,
 // ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus, an unreadable file) and a
