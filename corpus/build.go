@@ -433,12 +433,16 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 		doc.Status, doc.Error, doc.PageCount, doc.Pages = StatusCrash, err.Error(), 0, nil
 		return doc, nil
 	}
+	w, err := newDocWriter(dir, doc.BLAKE3)
+	if err != nil {
+		return doc, err
+	}
 	for i, p := range ex.Pages[:len(doc.Pages)] {
 		rel, err := pageFile(doc.BLAKE3, i+1)
 		if err != nil {
 			return doc, err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), []byte(p.Text)); err != nil {
+		if err := w.write(rel, []byte(p.Text)); err != nil {
 			return doc, err
 		}
 		if len(p.Boxes) > 0 {
@@ -446,7 +450,7 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 			if err != nil {
 				return doc, err
 			}
-			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), compressBoxes(p.Boxes)); err != nil {
+			if err := w.write(rel, compressBoxes(p.Boxes)); err != nil {
 				return doc, err
 			}
 			doc.Pages[i].Boxes = Hash(p.Boxes)
@@ -456,7 +460,7 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 			if err != nil {
 				return doc, err
 			}
-			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), []byte(alt)); err != nil {
+			if err := w.write(rel, []byte(alt)); err != nil {
 				return doc, err
 			}
 			doc.Pages[i].Alts = append(doc.Pages[i].Alts, Hash([]byte(alt)))
@@ -467,7 +471,7 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 				return doc, err
 			}
 			b := EncodeOrders(p.Orders)
-			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(rel)), b); err != nil {
+			if err := w.write(rel, b); err != nil {
 				return doc, err
 			}
 			doc.Pages[i].Orders = Hash(b)

@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -441,4 +442,42 @@ func TestBuildInterruptedLeavesNoHalfCorpus(t *testing.T) {
 	text, err := st.Text(d, 1)
 	require.NoError(t, err)
 	require.Equal(t, "alpha", text)
+}
+
+// TestDocWriterInPlaceOnlyInItsOwnFolder: a document's files go in place
+// into a folder the writer made, which no manifest can name yet, and
+// through a rename into one that was there, so that a reader of the old
+// file (a manifest's) keeps reading it whole; a path outside the folder is
+// refused.
+func TestDocWriterInPlaceOnlyInItsOwnFolder(t *testing.T) {
+	dir := t.TempDir()
+	hash := Hash([]byte("doc"))
+	rel, err := pageFile(hash, 1)
+	require.NoError(t, err)
+
+	w, err := newDocWriter(dir, hash)
+	require.NoError(t, err)
+	require.NoError(t, w.write(rel, []byte("first")))
+	require.True(t, w.made, "the folder was not there: written in place")
+	b, err := os.ReadFile(filepath.Join(dir, rel))
+	require.NoError(t, err)
+	require.Equal(t, "first", string(b))
+
+	old, err := os.Open(filepath.Join(dir, rel))
+	require.NoError(t, err)
+	defer old.Close()
+	w, err = newDocWriter(dir, hash)
+	require.NoError(t, err)
+	require.NoError(t, w.write(rel, []byte("second, longer")))
+	require.False(t, w.made, "the folder was there")
+	kept, err := io.ReadAll(old)
+	require.NoError(t, err)
+	require.Equal(t, "first", string(kept), "a reader of the old file reads it whole: the new one was renamed over it")
+	b, err = os.ReadFile(filepath.Join(dir, rel))
+	require.NoError(t, err)
+	require.Equal(t, "second, longer", string(b))
+
+	other, err := pageFile(Hash([]byte("other")), 1)
+	require.NoError(t, err)
+	require.Error(t, w.write(other, []byte("x")), "another document's folder")
 }

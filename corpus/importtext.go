@@ -348,6 +348,10 @@ func textJobs(absDir string, inputs []string) ([]job, error) {
 // as it did is refused. A stored text that already holds the bytes is left
 // as it is, so re-importing rewrites nothing and repairs a damaged store.
 func writeTextPages(dir, folder string, doc *Document, opts ImportOptions) error {
+	w, err := newDocWriter(dir, doc.BLAKE3)
+	if err != nil {
+		return err
+	}
 	for i := range doc.Pages {
 		p := &doc.Pages[i]
 		path := filepath.Join(folder, TextPageName(p.Page))
@@ -366,7 +370,7 @@ func writeTextPages(dir, folder string, doc *Document, opts ImportOptions) error
 		if stored, err := os.ReadFile(dst); err == nil && bytes.Equal(stored, b) {
 			continue
 		}
-		if err := writeFileAtomic(dst, b); err != nil {
+		if err := w.write(rel, b); err != nil {
 			return err
 		}
 	}

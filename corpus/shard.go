@@ -528,6 +528,10 @@ func storedFiles(doc *Document, page int) ([]storedFile, error) {
 // depend on the compressor of the program that made the shard.
 func copyDocument(ctx context.Context, dir string, st *shardStore, doc *Document) error {
 	src := &Store{dir: st.dir, manifest: st.manifest}
+	w, err := newDocWriter(dir, doc.BLAKE3)
+	if err != nil {
+		return err
+	}
 	for page := 1; page <= len(doc.Pages); page++ {
 		files, err := storedFiles(doc, page)
 		if err != nil {
@@ -544,7 +548,7 @@ func copyDocument(ctx context.Context, dir string, st *shardStore, doc *Document
 			if f.gzipped {
 				b = compressBoxes(b)
 			}
-			if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(f.rel)), b); err != nil {
+			if err := w.write(f.rel, b); err != nil {
 				return err
 			}
 		}
