@@ -50,3 +50,27 @@ func ExampleOpen() {
 	// policy.pdf ok 2 pages
 	// Samples: 32 parts per batch.
 }
+
+// Page texts held in memory read as a stored corpus reads: Memory records
+// each document as Build would (its hash, its pages' lengths and flags),
+// and whatever takes a corpus.Texts (spans.Validate, citations.Build)
+// takes it. Tools and tests use it to index texts they did not extract.
+func ExampleMemoryOf() {
+	texts, err := corpus.MemoryOf(map[string][]string{
+		"policy.pdf": {"Orders are delivered within 10 working days.", ""},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range texts.Documents() {
+		fmt.Println(d.Name, d.Status, len(d.Pages), "pages, page 2 flags:", d.Pages[1].Flags)
+	}
+	text, err := corpus.TextOf(texts, "policy.pdf", 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(text)
+	// Output:
+	// policy.pdf ok 2 pages, page 2 flags: [no_text_layer]
+	// Orders are delivered within 10 working days.
+}
