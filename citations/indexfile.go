@@ -461,21 +461,15 @@ func OpenIndex(b []byte, sources [32]byte, blocks string) (*Index, error) {
 		chk = newBlockCheck(body, b[info.Blocks:], info.BlockShift)
 	}
 	ix, eager, err := decodeIndex(body, info, chk)
-	if err != nil {
-		// A file that fails to decode may have been changed: say so
-		// rather than that it is malformed, when its blocks show it.
-		for _, e := range eager {
-			chk.bytes(e)
-		}
-		if ferr := chk.err(); ferr != nil {
-			return nil, ferr
-		}
-		return nil, err
-	}
 	for _, e := range eager {
 		chk.bytes(e)
 	}
-	if err := chk.err(); err != nil {
+	// A file that fails to decode may have been changed: say so rather
+	// than that it is malformed, when its blocks show it.
+	if ferr := chk.err(); ferr != nil {
+		return nil, ferr
+	}
+	if err != nil {
 		return nil, err
 	}
 	ix.blocks = chk

@@ -210,7 +210,7 @@ func encodeManifest(m *Manifest) ([]byte, error) {
 // to it. Writing in place saves a rename, a chmod and a stat per file:
 // on ext4, a quarter of extract's system calls.
 type docWriter struct {
-	dir, folder string // the corpus; the document's folder, relative
+	dir, folder string // the corpus; the document's folder, in it
 	made, ready bool
 }
 
@@ -221,17 +221,16 @@ func newDocWriter(dir, docHash string) (*docWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &docWriter{dir: dir, folder: filepath.Dir(filepath.FromSlash(rel))}, nil
+	return &docWriter{dir: dir, folder: filepath.Join(dir, filepath.Dir(filepath.FromSlash(rel)))}, nil
 }
 
 // write stores b as rel, a path inside the document's folder.
 func (w *docWriter) write(rel string, b []byte) error {
 	if !w.ready {
-		folder := filepath.Join(w.dir, w.folder)
-		if err := os.MkdirAll(filepath.Dir(folder), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(w.folder), 0o755); err != nil {
 			return err
 		}
-		switch err := os.Mkdir(folder, 0o755); {
+		switch err := os.Mkdir(w.folder, 0o755); {
 		case err == nil:
 			w.made = true
 		case !errors.Is(err, fs.ErrExist):
@@ -240,7 +239,7 @@ func (w *docWriter) write(rel string, b []byte) error {
 		w.ready = true
 	}
 	path := filepath.Join(w.dir, filepath.FromSlash(rel))
-	if filepath.Dir(path) != filepath.Join(w.dir, w.folder) {
+	if filepath.Dir(path) != w.folder {
 		return fmt.Errorf("corpus: %s is not in its document's folder %s", rel, w.folder)
 	}
 	if !w.made {

@@ -127,6 +127,14 @@ func run(stdout io.Writer, args []string) error {
 // timeLocate locates every quote on workers goroutines (0: GOMAXPROCS),
 // prints the rate under label and the report, and returns the results.
 func timeLocate(stdout io.Writer, label string, ix *citations.Index, qs []quote, workers int) []citations.Result {
+	results := timed(stdout, label, ix, qs, workers)
+	report(stdout, qs, results)
+	return results
+}
+
+// timed locates every quote on workers goroutines (0: GOMAXPROCS) and
+// prints the rate under label.
+func timed(stdout io.Writer, label string, ix *citations.Index, qs []quote, workers int) []citations.Result {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -136,7 +144,6 @@ func timeLocate(stdout io.Writer, label string, ix *citations.Index, qs []quote,
 	locateAll(ix, qs, results, workers)
 	el := time.Since(t0)
 	fmt.Fprintf(stdout, "%s: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", label, len(qs), el.Seconds(), workers, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
-	report(stdout, qs, results)
 	return results
 }
 

@@ -26,22 +26,12 @@ type gobQuote struct {
 // this program again on them (runOpened), so that the child's memory is
 // the opened index's alone.
 func persist(stdout io.Writer, ix *citations.Index, qs []quote, path string, workers int, childArgs ...string) error {
-	w := workers
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
-	results := make([]citations.Result, len(qs))
-	t0 := time.Now()
-	c0 := cpuTime()
-	locateAll(ix, qs, results, w)
-	el := time.Since(t0)
-	fmt.Fprintf(stdout, "locate from the built index: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", len(qs), el.Seconds(), w, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
-	results = nil
+	timed(stdout, "locate from the built index", ix, qs, workers)
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	t0 = time.Now()
+	t0 := time.Now()
 	if _, err := citations.WriteIndex(f, ix, [32]byte{}); err != nil {
 		f.Close()
 		return err
