@@ -1,11 +1,14 @@
 package textnorm
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -26,10 +29,10 @@ func replaceInvalid(s string) string {
 
 // rawBoundaries marks the byte offsets of raw that start a code point (and
 // len(raw)), counting an invalid byte as one code point.
-func rawBoundaries(raw string) map[int32]bool {
-	m := map[int32]bool{int32(len(raw)): true}
+func rawBoundaries(raw string) map[int]bool {
+	m := map[int]bool{len(raw): true}
 	for i := 0; i < len(raw); {
-		m[int32(i)] = true
+		m[i] = true
 		_, w := utf8.DecodeRuneInString(raw[i:])
 		i += w
 	}
@@ -46,8 +49,11 @@ func checkInvariants(t testing.TB, p *Profile, raw string, x *Text) {
 	if !utf8.ValidString(s) {
 		t.Fatalf("normalized text is not valid UTF-8: %q", s)
 	}
-	if utf8.RuneCountInString(s) != n || len(x.rs) != n || len(x.re) != n {
-		t.Fatalf("length mismatch: %d runes, Len %d, maps %d/%d", utf8.RuneCountInString(s), n, len(x.rs), len(x.re))
+	if (x.rs == nil) != (len(raw) <= math.MaxUint16) || (x.re == nil) != (x.rs == nil) {
+		t.Fatalf("raw text of %d bytes: maps of 32 bits %v/%v", len(raw), x.rs != nil, x.re != nil)
+	}
+	if rsN, reN := len(x.rs)+len(x.rs16), len(x.re)+len(x.re16); utf8.RuneCountInString(s) != n || rsN != n || reN != n {
+		t.Fatalf("length mismatch: %d runes, Len %d, maps %d/%d", utf8.RuneCountInString(s), n, rsN, reN)
 	}
 	if x.Raw() != raw || x.RawLen() != utf8.RuneCountInString(raw) {
 		t.Fatalf("raw not kept: RawLen %d", x.RawLen())
@@ -60,11 +66,12 @@ func checkInvariants(t testing.TB, p *Profile, raw string, x *Text) {
 	}
 	bounds := rawBoundaries(raw)
 	for i := 0; i < n; i++ {
-		if x.rs[i] > x.re[i] || !bounds[x.rs[i]] || !bounds[x.re[i]] {
-			t.Fatalf("cp %d: raw byte span [%d,%d) invalid", i, x.rs[i], x.re[i])
+		rs, re := x.rsAt(i), x.reAt(i)
+		if rs > re || !bounds[rs] || !bounds[re] {
+			t.Fatalf("cp %d: raw byte span [%d,%d) invalid", i, rs, re)
 		}
-		if i > 0 && (x.rs[i] < x.rs[i-1] || x.re[i] < x.re[i-1]) {
-			t.Fatalf("map not monotonic at %d: [%d,%d) after [%d,%d)", i, x.rs[i], x.re[i], x.rs[i-1], x.re[i-1])
+		if i > 0 && (rs < x.rsAt(i-1) || re < x.reAt(i-1)) {
+			t.Fatalf("map not monotonic at %d: [%d,%d) after [%d,%d)", i, rs, re, x.rsAt(i-1), x.reAt(i-1))
 		}
 		if i > 0 && gapOf(x.lev[i]) == Exact && x.rawGap(i) != "" {
 			t.Fatalf("cp %d: raw %q removed before it but gap level is exact", i, x.rawGap(i))
@@ -269,6 +276,23 @@ func TestRawSpanCoversRemoved(t *testing.T) {
 	a, b = y.RawSpan(2, 3) // the second f of ffi
 	if y.RawSlice(a, b) != "\ufb03" {
 		t.Fatalf("ligature half maps to %q", y.RawSlice(a, b))
+	}
+}
+
+// TestRawSpanBeyond64KiB: a raw text of 64 KiB or more keeps its maps in
+// 32 bits (shorter ones in 16); both give the same spans.
+func TestRawSpanBeyond64KiB(t *testing.T) {
+	unit := "  x ac\u00ad-\ntual\u200b, y  "
+	for _, n := range []int{1, 4000} { // 18 and 72,000 raw bytes
+		raw := strings.Repeat(unit, n)
+		x := quote.Normalize(raw)
+		checkInvariants(t, quote, raw, x)
+		require.Equal(t, len(raw) > math.MaxUint16, x.rs != nil, "32-bit maps for %d raw bytes", len(raw))
+		// The last "actual," covers the soft hyphen, line-end hyphen and
+		// zero-width space removed inside it.
+		end := x.Len() - len(" y")
+		a, b := x.RawSpan(end-len("actual,"), end)
+		assert.Equal(t, "ac\u00ad-\ntual\u200b,", x.RawSlice(a, b))
 	}
 }
 

@@ -2,6 +2,8 @@ package textnorm
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,9 +17,13 @@ const ckStep = 64
 // Text is a normalized text with its map back to the raw text. It is
 // immutable; the offset checkpoints are built on first use.
 type Text struct {
-	s      string
-	rs, re []int32 // raw byte span of each normalized code point
-	lev    []uint8 // own level, gap level and flags (see level.go)
+	s string
+	// The raw byte span of each normalized code point: in rs16 and re16
+	// when the raw text is shorter than 64 KiB (nearly every page), which
+	// halves what a page kept in memory costs, else in rs and re.
+	rs, re     []int32
+	rs16, re16 []uint16
+	lev        []uint8 // own level, gap level and flags (see level.go)
 
 	raw    string
 	rawLen int // raw length in code points
@@ -27,10 +33,35 @@ type Text struct {
 	rawCk             []int32 // same for raw; nil when raw is ASCII
 }
 
+// newText keeps the builder's maps at their length: Normalize sizes them
+// for the raw text, which whitespace runs make several times longer.
 func newText(raw string, out []byte, rs, re []int32, lev []uint8) *Text {
-	t := &Text{s: string(out), rs: rs, re: re, lev: lev, raw: raw}
+	t := &Text{s: string(out), lev: slices.Clone(lev), raw: raw}
+	if len(raw) <= math.MaxUint16 {
+		t.rs16, t.re16 = make([]uint16, len(rs)), make([]uint16, len(re))
+		for i := range rs {
+			t.rs16[i], t.re16[i] = uint16(rs[i]), uint16(re[i])
+		}
+	} else {
+		t.rs, t.re = slices.Clone(rs), slices.Clone(re)
+	}
 	t.rawLen = utf8.RuneCountInString(raw)
 	return t
+}
+
+// rsAt and reAt are the raw byte span of normalized code point i.
+func (t *Text) rsAt(i int) int {
+	if t.rs == nil {
+		return int(t.rs16[i])
+	}
+	return int(t.rs[i])
+}
+
+func (t *Text) reAt(i int) int {
+	if t.re == nil {
+		return int(t.re16[i])
+	}
+	return int(t.re[i])
 }
 
 // norm checkpoints, built once.
@@ -153,7 +184,7 @@ func (t *Text) Slice(a, b int) string {
 	return t.s[byteOf(t.s, ck, a):byteOf(t.s, ck, b)]
 }
 
-func (t *Text) rawCP(b int32) int { return cpOf(t.raw, t.rck(), int(b)) }
+func (t *Text) rawCP(b int) int { return cpOf(t.raw, t.rck(), b) }
 
 // RawSpan maps the normalized range [a, b) to the smallest raw code point
 // range that produced it: characters removed inside the range (soft hyphens,
@@ -164,17 +195,17 @@ func (t *Text) rawCP(b int32) int { return cpOf(t.raw, t.rck(), int(b)) }
 func (t *Text) RawSpan(a, b int) (rawStart, rawEnd int) {
 	t.checkRange(a, b)
 	if a == b {
-		var p int32
+		var p int
 		switch {
 		case a < len(t.lev):
-			p = t.rs[a]
+			p = t.rsAt(a)
 		case a > 0:
-			p = t.re[a-1]
+			p = t.reAt(a - 1)
 		}
 		c := t.rawCP(p)
 		return c, c
 	}
-	return t.rawCP(t.rs[a]), t.rawCP(t.re[b-1])
+	return t.rawCP(t.rsAt(a)), t.rawCP(t.reAt(b - 1))
 }
 
 // RawBreakAt reports whether normalized code point i is a space that
@@ -185,9 +216,9 @@ func (t *Text) RawBreakAt(i int, breaks string) bool {
 	if i < 0 || i >= len(t.lev) || t.s[byteOf(t.s, t.nck(), i)] != ' ' {
 		return false
 	}
-	from, to := int(t.rs[i]), len(t.raw)
+	from, to := t.rsAt(i), len(t.raw)
 	if i+1 < len(t.lev) {
-		to = int(t.rs[i+1])
+		to = t.rsAt(i + 1)
 	}
 	return from < to && strings.ContainsAny(t.raw[from:to], breaks)
 }
@@ -233,13 +264,17 @@ func (t *Text) OptionalSpaceAt(n int) bool {
 
 // rawOwn and rawGap are the raw bytes behind normalized code point i and
 // those removed between i-1 and i.
-func (t *Text) rawOwn(i int) string { return t.raw[t.rs[i]:t.re[i]] }
+func (t *Text) rawOwn(i int) string { return t.raw[t.rsAt(i):t.reAt(i)] }
 
 func (t *Text) rawGap(i int) string {
-	if i == 0 || t.re[i-1] >= t.rs[i] {
+	if i == 0 {
 		return ""
 	}
-	return t.raw[t.re[i-1]:t.rs[i]]
+	from, to := t.reAt(i-1), t.rsAt(i)
+	if from >= to {
+		return ""
+	}
+	return t.raw[from:to]
 }
 
 // runeAt decodes the normalized code point at byte offset b.
