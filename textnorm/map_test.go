@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -49,7 +48,7 @@ func checkInvariants(t testing.TB, p *Profile, raw string, x *Text) {
 	if !utf8.ValidString(s) {
 		t.Fatalf("normalized text is not valid UTF-8: %q", s)
 	}
-	if (x.rs == nil) != (len(raw) <= math.MaxUint16) || (x.re == nil) != (x.rs == nil) {
+	if (x.rs == nil) != (compactFrom <= len(raw) && len(raw) <= math.MaxUint16) || (x.re == nil) != (x.rs == nil) {
 		t.Fatalf("raw text of %d bytes: maps of 32 bits %v/%v", len(raw), x.rs != nil, x.re != nil)
 	}
 	if rsN, reN := len(x.rs)+len(x.rs16), len(x.re)+len(x.re16); utf8.RuneCountInString(s) != n || rsN != n || reN != n {
@@ -280,14 +279,14 @@ func TestRawSpanCoversRemoved(t *testing.T) {
 }
 
 // TestRawSpanBeyond64KiB: a raw text of 64 KiB or more keeps its maps in
-// 32 bits (shorter ones in 16); both give the same spans.
+// 32 bits (shorter pages in 16, quotes the builder's); all give the same
+// spans.
 func TestRawSpanBeyond64KiB(t *testing.T) {
 	unit := "  x ac\u00ad-\ntual\u200b, y  "
-	for _, n := range []int{1, 4000} { // 18 and 72,000 raw bytes
+	for _, n := range []int{1, 100, 4000} { // 18, 1,800 and 72,000 raw bytes
 		raw := strings.Repeat(unit, n)
 		x := quote.Normalize(raw)
 		checkInvariants(t, quote, raw, x)
-		require.Equal(t, len(raw) > math.MaxUint16, x.rs != nil, "32-bit maps for %d raw bytes", len(raw))
 		// The last "actual," covers the soft hyphen, line-end hyphen and
 		// zero-width space removed inside it.
 		end := x.Len() - len(" y")

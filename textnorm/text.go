@@ -19,8 +19,8 @@ const ckStep = 64
 type Text struct {
 	s string
 	// The raw byte span of each normalized code point: in rs16 and re16
-	// when the raw text is shorter than 64 KiB (nearly every page), which
-	// halves what a page kept in memory costs, else in rs and re.
+	// when the raw text is from 1 to 64 KiB long (nearly every page),
+	// which halves what a page kept in memory costs, else in rs and re.
 	rs, re     []int32
 	rs16, re16 []uint16
 	lev        []uint8 // own level, gap level and flags (see level.go)
@@ -33,21 +33,30 @@ type Text struct {
 	rawCk             []int32 // same for raw; nil when raw is ASCII
 }
 
-// newText keeps the builder's maps at their length: Normalize sizes them
-// for the raw text, which whitespace runs make several times longer.
+// newText keeps the maps of a text of compactFrom raw bytes or more (a
+// page, which an index may keep in memory) at their length, and in 16
+// bits below 64 KiB: Normalize sizes them for the raw text, which
+// whitespace runs make several times longer. A shorter text (a quote,
+// normalized and dropped) keeps the builder's, saving the copies.
 func newText(raw string, out []byte, rs, re []int32, lev []uint8) *Text {
-	t := &Text{s: string(out), lev: slices.Clone(lev), raw: raw}
-	if len(raw) <= math.MaxUint16 {
+	t := &Text{s: string(out), rs: rs, re: re, lev: lev, raw: raw}
+	switch {
+	case len(raw) < compactFrom:
+	case len(raw) <= math.MaxUint16:
+		t.rs, t.re, t.lev = nil, nil, slices.Clone(lev)
 		t.rs16, t.re16 = make([]uint16, len(rs)), make([]uint16, len(re))
 		for i := range rs {
 			t.rs16[i], t.re16[i] = uint16(rs[i]), uint16(re[i])
 		}
-	} else {
-		t.rs, t.re = slices.Clone(rs), slices.Clone(re)
+	default:
+		t.rs, t.re, t.lev = slices.Clone(rs), slices.Clone(re), slices.Clone(lev)
 	}
 	t.rawLen = utf8.RuneCountInString(raw)
 	return t
 }
+
+// compactFrom is the raw length from which a Text's maps are compacted.
+const compactFrom = 1 << 10
 
 // rsAt and reAt are the raw byte span of normalized code point i.
 func (t *Text) rsAt(i int) int {
