@@ -25,8 +25,9 @@
 // WriteIndex writes an Index in the format IndexFormat
 // (docs/formats.md#quote-index), bound to a digest of the texts it was
 // built from; MapFile maps such a file and OpenIndex opens it without
-// normalizing a page or building a suffix array: the texts and 32-bit
-// suffix arrays stay in the mapped bytes, and a page's normalization is
+// normalizing a page or building a suffix array: the texts and suffix
+// arrays (24-bit entries up to 16 MiB of text, 32-bit beyond) stay in the
+// mapped bytes, and a page's normalization is
 // recomputed, and kept, when a lookup first lands on it. An opened index
 // answers every query exactly as the index written (TestIndexFileSameAnswers).
 // OpenIndex refuses another version or profile (ErrIndexFormat,

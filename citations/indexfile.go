@@ -21,7 +21,7 @@ import (
 // layout is described in docs/formats.md#quote-index. Any change to what
 // the index holds or to how textnorm normalizes a page under its profile
 // changes this name: an index of another version is refused, not read.
-const IndexFormat = "citecheck-quote-index/2"
+const IndexFormat = "citecheck-quote-index/3"
 
 // ErrIndexFormat reports bytes that are not a quote index of this version;
 // ErrIndexStale an index built from other texts than the caller's;
@@ -37,6 +37,7 @@ const (
 	indexEntryLen  = 24
 	// Element kinds of the arrays: their size in bytes.
 	kindBytes = 1
+	kindInt24 = 3 // suffix arrays over at most 16 MiB
 	kindInt32 = 4
 	kindInt64 = 8
 )
@@ -69,11 +70,25 @@ type array struct {
 	i64  []int64
 }
 
-func (a *array) count() uint64 { return uint64(len(a.b) + len(a.i32) + len(a.i64)) }
+// count is the number of elements: b holds them encoded, i32 and i64
+// decoded.
+func (a *array) count() uint64 { return uint64(len(a.b)/int(a.kind) + len(a.i32) + len(a.i64)) }
 
 func (w *writer) bytes(b []byte)   { w.arrays = append(w.arrays, array{kind: kindBytes, b: b}) }
 func (w *writer) int32s(v []int32) { w.arrays = append(w.arrays, array{kind: kindInt32, i32: v}) }
 func (w *writer) int64s(v []int64) { w.arrays = append(w.arrays, array{kind: kindInt64, i64: v}) }
+
+// suffixes writes x's array in 24-bit entries when they fit.
+func (w *writer) suffixes(x *suffixes) {
+	switch {
+	case x.sa == nil: // opened from a file in 24 bits
+		w.arrays = append(w.arrays, array{kind: kindInt24, b: x.sa24})
+	case len(x.data) <= maxSuffixes24:
+		w.arrays = append(w.arrays, array{kind: kindInt24, i32: x.sa})
+	default:
+		w.arrays = append(w.arrays, array{kind: kindInt32, i32: x.sa})
+	}
+}
 
 func pad8(n uint64) uint64 { return (n + 7) &^ 7 }
 
@@ -154,10 +169,10 @@ func WriteIndex(w io.Writer, ix *Index, sources [32]byte) (blocks string, err er
 			jsegs = append(jsegs, s.at, s.page)
 		}
 		fw.bytes(sh.data)
-		fw.int32s(sh.sa.sa)
+		fw.suffixes(&sh.sa)
 		fw.int32s(segs)
 		fw.bytes(sh.jdata)
-		fw.int32s(sh.jsa.sa)
+		fw.suffixes(&sh.jsa)
 		fw.int32s(jsegs)
 	}
 	if um := ix.unmapped; um != nil {
@@ -167,7 +182,7 @@ func WriteIndex(w io.Writer, ix *Index, sources [32]byte) (blocks string, err er
 			idx = append(idx, up.idx...)
 		}
 		fw.bytes(um.data)
-		fw.int32s(um.sa.sa)
+		fw.suffixes(&um.sa)
 		fw.int32s(recs)
 		fw.int32s(idx)
 	}
@@ -185,9 +200,9 @@ func WriteIndex(w io.Writer, ix *Index, sources [32]byte) (blocks string, err er
 		fw.int64s(offs)
 		fw.bytes(araw)
 		fw.bytes(ai.data)
-		fw.int32s(ai.sa.sa)
+		fw.suffixes(&ai.sa)
 		fw.bytes(ai.jdata)
-		fw.int32s(ai.jsa.sa)
+		fw.suffixes(&ai.jsa)
 	}
 	if oi := ix.orders; oi != nil {
 		fw.int32s(orders)
@@ -201,7 +216,7 @@ func WriteIndex(w io.Writer, ix *Index, sources [32]byte) (blocks string, err er
 				ps[k] = int32(p)
 			}
 			fw.bytes(sh.data)
-			fw.int32s(sh.sa.sa)
+			fw.suffixes(&sh.sa)
 			fw.int32s(ps)
 		}
 		docs := make([]int, 0, len(oi.byDoc))
@@ -245,10 +260,12 @@ func (fw *writer) write(w io.Writer, profile string, sources [32]byte) (string, 
 		bw.Write(a.b)
 		for v := a.i32; len(v) > 0; {
 			chunk := v[:min(len(v), len(buf)/4)]
-			for i, x := range chunk {
-				binary.LittleEndian.PutUint32(buf[4*i:], uint32(x))
+			n := 0
+			for _, x := range chunk {
+				binary.LittleEndian.PutUint32(buf[n:], uint32(x))
+				n += int(a.kind) // 3: the top byte, zero, is overwritten
 			}
-			bw.Write(buf[:4*len(chunk)])
+			bw.Write(buf[:n])
 			v = v[len(chunk):]
 		}
 		for _, x := range a.i64 {
@@ -318,6 +335,7 @@ type reader struct {
 	// verified when a lookup reads them.
 	eager [][]byte
 	lazy  bool
+	chk   *blockCheck
 }
 
 func (r *reader) fail(format string, args ...any) {
@@ -354,17 +372,34 @@ func (r *reader) array(kind uint32) []byte {
 
 func (r *reader) bytes() []byte { return r.array(kindBytes) }
 
-// lazyBytes and lazyInt32s hand out an array verified when read.
+// lazyBytes hands out an array verified when read.
 func (r *reader) lazyBytes() []byte {
 	r.lazy = true
 	defer func() { r.lazy = false }()
 	return r.bytes()
 }
 
-func (r *reader) lazyInt32s() []int32 {
+// suffixes hands out the suffix array over data, of 24- or 32-bit
+// entries, verified when read; it must have one entry per byte. Its
+// entries are checked by Lookup, not here: reading every entry would cost
+// the time an index file saves.
+func (r *reader) suffixes(data []byte) suffixes {
 	r.lazy = true
 	defer func() { r.lazy = false }()
-	return r.int32s(1)
+	var x suffixes
+	if r.err == nil && r.next < r.narray && binary.LittleEndian.Uint32(r.table[r.next*indexEntryLen:]) == kindInt24 {
+		x = mkSuffixes(data, nil, r.array(kindInt24))
+		if x.sa24 == nil {
+			x.sa24 = []byte{} // empty, not 32-bit
+		}
+	} else {
+		x = mkSuffixes(data, r.int32s(1), nil)
+	}
+	x.chk = r.chk
+	if r.err == nil && x.len() != len(data) {
+		r.fail("a suffix array of %d entries for %d bytes", x.len(), len(data))
+	}
+	return x
 }
 
 // int32s returns the array in place when the machine is little-endian and
@@ -476,17 +511,22 @@ func OpenIndex(b []byte, sources [32]byte, blocks string) (*Index, error) {
 	return ix, nil
 }
 
-func decodeIndex(b []byte, info IndexInfo, chk *blockCheck) (*Index, [][]byte, error) {
+// newReader reads the table of arrays of b, an index file up to its
+// block sums (ReadIndexInfo checked its header).
+func newReader(b []byte, chk *blockCheck) (*reader, error) {
 	n := uint64(binary.LittleEndian.Uint32(b[80:]))
 	if n > (uint64(len(b))-indexHeaderLen)/indexEntryLen {
-		return nil, nil, fmt.Errorf("%w: %d arrays in %d bytes", ErrIndexFormat, n, len(b))
+		return nil, fmt.Errorf("%w: %d arrays in %d bytes", ErrIndexFormat, n, len(b))
 	}
-	r := &reader{b: b, table: b[indexHeaderLen : indexHeaderLen+n*indexEntryLen], narray: int(n)}
+	r := &reader{b: b, table: b[indexHeaderLen : indexHeaderLen+n*indexEntryLen], narray: int(n), chk: chk}
 	r.eager = append(r.eager, b[:indexHeaderLen+n*indexEntryLen])
-	suf := func(data []byte, sa []int32) suffixes {
-		x := mkSuffixes(data, sa)
-		x.chk = chk
-		return x
+	return r, nil
+}
+
+func decodeIndex(b []byte, info IndexInfo, chk *blockCheck) (*Index, [][]byte, error) {
+	r, err := newReader(b, chk)
+	if err != nil {
+		return nil, nil, err
 	}
 	counts := r.int32s(7)
 	if r.err != nil || len(counts) != 7 {
@@ -570,13 +610,11 @@ func decodeIndex(b []byte, info IndexInfo, chk *blockCheck) (*Index, [][]byte, e
 	for s := 0; r.err == nil && s < nShards; s++ {
 		var sh shard
 		sh.data = r.lazyBytes()
-		sh.sa = suf(sh.data, r.lazyInt32s())
+		sh.sa = r.suffixes(sh.data)
 		segs := r.int32s(segWidth)
 		sh.jdata = r.lazyBytes()
-		sh.jsa = suf(sh.jdata, r.lazyInt32s())
+		sh.jsa = r.suffixes(sh.jdata)
 		jsegs := r.int32s(jsegWidth)
-		r.checkSuffixes(&sh.sa)
-		r.checkSuffixes(&sh.jsa)
 		sh.segs = make([]segment, 0, len(segs)/segWidth)
 		sh.jsegs = make([]jsegment, 0, len(jsegs)/jsegWidth)
 		for k := 0; r.err == nil && k < len(segs); k += segWidth {
@@ -613,9 +651,8 @@ func decodeIndex(b []byte, info IndexInfo, chk *blockCheck) (*Index, [][]byte, e
 	}
 	if r.err == nil && nUnmapped > 0 {
 		um := &unmappedIndex{data: r.lazyBytes()}
-		um.sa = suf(um.data, r.lazyInt32s())
+		um.sa = r.suffixes(um.data)
 		recs, idx := r.int32s(unmappedWidth), r.int32s(1)
-		r.checkSuffixes(&um.sa)
 		if r.err == nil && len(recs) != nUnmapped*unmappedWidth {
 			r.fail("%d unmapped-glyph pages for %d", len(recs)/unmappedWidth, nUnmapped)
 		}
@@ -633,11 +670,9 @@ func decodeIndex(b []byte, info IndexInfo, chk *blockCheck) (*Index, [][]byte, e
 		ai := &altIndex{}
 		recs, offs, araw := r.int32s(altWidth), r.int64s(), r.lazyBytes()
 		ai.data = r.lazyBytes()
-		ai.sa = suf(ai.data, r.lazyInt32s())
+		ai.sa = r.suffixes(ai.data)
 		ai.jdata = r.lazyBytes()
-		ai.jsa = suf(ai.jdata, r.lazyInt32s())
-		r.checkSuffixes(&ai.sa)
-		r.checkSuffixes(&ai.jsa)
+		ai.jsa = r.suffixes(ai.jdata)
 		r.checkOffsets("alternative texts", offs, nAlts, len(araw))
 		if r.err == nil && len(recs) != nAlts*altWidth {
 			r.fail("%d alternative records for %d", len(recs)/altWidth, nAlts)
@@ -684,8 +719,7 @@ func decodeIndex(b []byte, info IndexInfo, chk *blockCheck) (*Index, [][]byte, e
 		for s := 0; r.err == nil && s < nOrderShards; s++ {
 			var sh orderShard
 			sh.data = r.lazyBytes()
-			sh.sa = suf(sh.data, r.lazyInt32s())
-			r.checkSuffixes(&sh.sa)
+			sh.sa = r.suffixes(sh.data)
 			for k, p := range r.int32s(1) {
 				if p < 0 || int(p) >= nOrders || k > 0 && oi.pages[p].fb < oi.pages[sh.pages[k-1]].fb {
 					r.fail("order shard %d: page %d", s, k)
@@ -729,14 +763,5 @@ func (r *reader) checkOffsets(what string, offs []int64, n, size int) {
 			r.fail("%s: offset %d decreases", what, i)
 			return
 		}
-	}
-}
-
-// checkSuffixes checks that a suffix array has one entry per byte. Its
-// entries are checked by Lookup, not here: reading every entry would cost
-// the time an index file saves.
-func (r *reader) checkSuffixes(x *suffixes) {
-	if r.err == nil && len(x.sa) != len(x.data) {
-		r.fail("a suffix array of %d entries for %d bytes", len(x.sa), len(x.data))
 	}
 }

@@ -151,7 +151,7 @@ func TestIndexFileRefused(t *testing.T) {
 		t.Errorf("a changed byte in the table of arrays: %v", err)
 	}
 	v3 := bytes.Clone(b)
-	copy(v3, "citecheck-quote-index/3\n")
+	copy(v3, "citecheck-quote-index/4\n")
 	if _, err := OpenIndex(v3, key, ""); !errors.Is(err, ErrIndexFormat) {
 		t.Errorf("another version: %v", err)
 	}

@@ -9,15 +9,44 @@ import (
 	"github.com/citecheck/citecheck/internal/sais"
 )
 
-// suffixes is a suffix array with 32-bit entries over data. Its Lookup
-// finds what index/suffixarray's does (the same order, the same range),
-// but the array is a plain []int32 that a persisted index can map from a
-// file instead of building (indexfile.go).
+// suffixes is a suffix array over data. Its Lookup finds what
+// index/suffixarray's does (the same order, the same range), but the
+// array is a plain []int32 that a persisted index can map from a file
+// instead of building (indexfile.go); there, an array over at most 16 MiB
+// (every shard that holds no larger document) is stored in 24-bit
+// entries, sa24, a quarter less to read and to keep resident.
 type suffixes struct {
 	data []byte
 	sa   []int32
+	sa24 []byte        // 3 bytes per entry, little-endian; used when sa is nil
 	pre  *prefixRanges // nil for arrays too small to need it
 	chk  *blockCheck   // an opened index file's: verifies what is read
+}
+
+// maxSuffixes24 is the largest data whose suffix array fits 24-bit entries.
+const maxSuffixes24 = 1 << 24
+
+// len is the number of entries.
+func (x *suffixes) len() int {
+	if x.sa == nil {
+		return len(x.sa24) / 3
+	}
+	return len(x.sa)
+}
+
+// entry is the suffix at rank i, its block verified in an opened index.
+func (x *suffixes) entry(i int) int {
+	if x.sa == nil {
+		b := x.sa24[3*i : 3*i+3 : 3*i+3]
+		if x.chk != nil {
+			x.chk.bytes(b)
+		}
+		return int(b[0]) | int(b[1])<<8 | int(b[2])<<16
+	}
+	if x.chk != nil {
+		x.chk.int32s(x.sa[i : i+1])
+	}
+	return int(x.sa[i])
 }
 
 // prefixRanges remembers, per two-byte prefix, the range of the suffix
@@ -34,9 +63,9 @@ type prefixRanges struct {
 // its 512 KiB.
 const prefixMinSuffixes = 1 << 16
 
-func mkSuffixes(data []byte, sa []int32) suffixes {
-	x := suffixes{data: data, sa: sa}
-	if len(sa) >= prefixMinSuffixes {
+func mkSuffixes(data []byte, sa []int32, sa24 []byte) suffixes {
+	x := suffixes{data: data, sa: sa, sa24: sa24}
+	if x.len() >= prefixMinSuffixes {
 		x.pre = &prefixRanges{}
 	}
 	return x
@@ -49,22 +78,19 @@ func newSuffixes(data []byte) suffixes {
 	}
 	sa := make([]int32, len(data))
 	sais.Build(data, sa)
-	return mkSuffixes(data, sa)
+	return mkSuffixes(data, sa, nil)
 }
 
 // at is the suffix at rank i, of which the caller reads at most n bytes.
 // An entry past the data (only a damaged index file holds one) reads as
 // the empty suffix.
 func (x *suffixes) at(i, n int) []byte {
-	if x.chk != nil {
-		x.chk.int32s(x.sa[i : i+1])
-	}
-	v := x.sa[i]
-	if v < 0 || int(v) > len(x.data) {
+	v := x.entry(i)
+	if v < 0 || v > len(x.data) {
 		return nil
 	}
 	if x.chk != nil {
-		x.chk.bytes(x.data[v:min(int(v)+n, len(x.data))])
+		x.chk.bytes(x.data[v:min(v+n, len(x.data))])
 	}
 	return x.data[v:]
 }
@@ -84,10 +110,9 @@ func (x *suffixes) Lookup(s []byte, n int) []int {
 	if n == 0 {
 		return nil
 	}
-	x.chk.int32s(x.sa[i : i+n])
 	out := make([]int, n)
 	for k := range out {
-		out[k] = min(max(int(x.sa[i+k]), 0), len(x.data)) // in range, damaged or not
+		out[k] = min(max(x.entry(i+k), 0), len(x.data)) // in range, damaged or not
 	}
 	return out
 }
@@ -110,7 +135,7 @@ func (x *suffixes) Count(s []byte, n int) int {
 // s's first two bytes (the whole array for a one-byte s or a small array).
 func (x *suffixes) prefixRange(s []byte) (lo, hi int) {
 	if x.pre == nil || len(s) < 2 {
-		return 0, len(x.sa)
+		return 0, x.len()
 	}
 	x.pre.once.Do(func() { x.pre.r = make([]atomic.Uint64, 1<<16) })
 	e := &x.pre.r[int(s[0])<<8|int(s[1])]
@@ -118,8 +143,8 @@ func (x *suffixes) prefixRange(s []byte) (lo, hi int) {
 		return int(v >> 32 & (1<<31 - 1)), int(v & (1<<32 - 1))
 	}
 	p := s[:2]
-	lo = sort.Search(len(x.sa), func(i int) bool { return bytes.Compare(x.at(i, 2), p) >= 0 })
-	hi = x.prefixEnd(lo, len(x.sa), p)
+	lo = sort.Search(x.len(), func(i int) bool { return bytes.Compare(x.at(i, 2), p) >= 0 })
+	hi = x.prefixEnd(lo, x.len(), p)
 	e.Store(1<<63 | uint64(lo)<<32 | uint64(hi)) // racing goroutines store the same
 	return lo, hi
 }

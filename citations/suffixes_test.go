@@ -1,15 +1,20 @@
 package citations
 
 import (
+	"bytes"
 	"index/suffixarray"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-// TestSuffixesLookupAsSuffixarray: the 32-bit suffix array answers every
-// lookup exactly as index/suffixarray does, limits and order included, so
-// the locator's hits (and which maxHits it keeps) are unchanged. Arrays
+// TestSuffixesLookupAsSuffixarray: the 32-bit suffix array, built or read
+// from an index file in 24 or 32 bits, answers every lookup exactly as
+// index/suffixarray does, limits and order included, so the locator's
+// hits (and which maxHits it keeps) are unchanged. Arrays
 // from prefixMinSuffixes on search within remembered two-byte prefix
 // ranges: the wide alphabet gives many ranges, some prefixes absent
 // ("zz"), and the 300 lookups meet most ranges again once remembered.
@@ -26,9 +31,10 @@ func TestSuffixesLookupAsSuffixarray(t *testing.T) {
 		}
 		want := suffixarray.New(data)
 		got := newSuffixes(data)
-		if len(got.sa) != n {
-			t.Fatalf("n %d: %d entries", n, len(got.sa))
-		}
+		require.Equal(t, n, got.len())
+		read24, read32 := reopened(t, &got, kindInt24), reopened(t, &got, kindInt32)
+		require.Equal(t, n, read24.len())
+		require.Equal(t, n, read32.len())
 		for range 300 {
 			l := r.IntN(6)
 			var pat []byte
@@ -43,13 +49,49 @@ func TestSuffixesLookupAsSuffixarray(t *testing.T) {
 				pat = append([]byte(nil), "zzab"[:l%4]...) // a prefix absent from data
 			}
 			for _, lim := range []int{-1, 0, 1, 3, 2049} {
-				if g, w := got.Lookup(pat, lim), want.Lookup(pat, lim); !reflect.DeepEqual(g, w) {
-					t.Fatalf("n %d, %q limit %d: got %v, want %v", n, pat, lim, g, w)
-				}
-				if g, w := got.Count(pat, lim), len(want.Lookup(pat, lim)); g != w {
-					t.Fatalf("n %d, %q limit %d: counted %d, want %d", n, pat, lim, g, w)
+				for k, x := range []*suffixes{&got, read24, read32} {
+					if g, w := x.Lookup(pat, lim), want.Lookup(pat, lim); !reflect.DeepEqual(g, w) {
+						t.Fatalf("array %d, n %d, %q limit %d: got %v, want %v", k, n, pat, lim, g, w)
+					}
+					if g, w := x.Count(pat, lim), len(want.Lookup(pat, lim)); g != w {
+						t.Fatalf("array %d, n %d, %q limit %d: counted %d, want %d", k, n, pat, lim, g, w)
+					}
 				}
 			}
 		}
+	}
+}
+
+// reopened writes x's array to an index file in entries of kind bytes and
+// reads it back as OpenIndex does.
+func reopened(t *testing.T, x *suffixes, kind uint32) *suffixes {
+	t.Helper()
+	fw := writer{arrays: []array{{kind: kind, i32: x.sa}}}
+	var buf bytes.Buffer
+	_, err := fw.write(&buf, "test", [32]byte{})
+	require.NoError(t, err)
+	info, err := ReadIndexInfo(buf.Bytes())
+	require.NoError(t, err)
+	r, err := newReader(buf.Bytes()[:info.Blocks], nil)
+	require.NoError(t, err)
+	got := r.suffixes(x.data)
+	require.NoError(t, r.err)
+	if kind == kindInt24 {
+		require.NotNil(t, got.sa24)
+	}
+	return &got
+}
+
+// TestSuffixArrayWidth: an index file keeps a suffix array in 24-bit
+// entries when every offset fits (data of at most 16 MiB: a shard holds
+// about 8), in 32 bits beyond.
+func TestSuffixArrayWidth(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		kind uint32
+	}{{0, kindInt24}, {maxSuffixes24, kindInt24}, {maxSuffixes24 + 1, kindInt32}} {
+		var fw writer
+		fw.suffixes(&suffixes{data: make([]byte, c.n), sa: make([]int32, c.n)})
+		assert.Equal(t, c.kind, fw.arrays[0].kind, "%d bytes", c.n)
 	}
 }

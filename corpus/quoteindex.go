@@ -27,7 +27,7 @@ type QuoteIndex struct {
 	Bytes  int64  `json:"bytes"`  // its size
 	BLAKE3 string `json:"blake3"` // its hash
 	// Blocks is the digest its writer gave of the file's parts (for a
-	// citecheck-quote-index/2, its table of block sums), which a reader
+	// citecheck-quote-index/2 or /3, its table of block sums), which a reader
 	// verifies it by without hashing it whole.
 	Blocks  string `json:"blocks,omitempty"`
 	Sources string `json:"sources"` // the SourcesDigest of the manifest it was built from
