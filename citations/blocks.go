@@ -82,6 +82,13 @@ func (c *blockCheck) int32s(v []int32) {
 	}
 }
 
+// uint64s verifies v's blocks.
+func (c *blockCheck) uint64s(v []uint64) {
+	if c != nil && len(v) > 0 {
+		c.span(unsafe.Pointer(unsafe.SliceData(v)), 8*len(v))
+	}
+}
+
 // verify hashes block k. Two goroutines may hash one block at once; both
 // find the same.
 func (c *blockCheck) verify(k int) {

@@ -78,16 +78,27 @@ func (w *writer) bytes(b []byte)   { w.arrays = append(w.arrays, array{kind: kin
 func (w *writer) int32s(v []int32) { w.arrays = append(w.arrays, array{kind: kindInt32, i32: v}) }
 func (w *writer) int64s(v []int64) { w.arrays = append(w.arrays, array{kind: kindInt64, i64: v}) }
 
-// suffixes writes x's array in 24-bit entries when they fit.
+// suffixes writes x's array, in 24-bit entries when they fit, then its
+// sampled keys (none for a small array).
 func (w *writer) suffixes(x *suffixes) {
-	switch {
-	case x.sa == nil: // opened from a file in 24 bits
-		w.arrays = append(w.arrays, array{kind: kindInt24, b: x.sa24})
-	case len(x.data) <= maxSuffixes24:
-		w.arrays = append(w.arrays, array{kind: kindInt24, i32: x.sa})
-	default:
-		w.arrays = append(w.arrays, array{kind: kindInt32, i32: x.sa})
+	kind := uint32(kindInt32)
+	if x.sa == nil || len(x.data) <= maxSuffixes24 { // nil: opened from a file in 24 bits
+		kind = kindInt24
 	}
+	w.suffixesAs(x, kind)
+}
+
+func (w *writer) suffixesAs(x *suffixes, kind uint32) {
+	if x.sa == nil {
+		w.arrays = append(w.arrays, array{kind: kind, b: x.sa24})
+	} else {
+		w.arrays = append(w.arrays, array{kind: kind, i32: x.sa})
+	}
+	var keys []int64
+	if len(x.keys) > 0 {
+		keys = unsafe.Slice((*int64)(unsafe.Pointer(&x.keys[0])), len(x.keys))
+	}
+	w.int64s(keys)
 }
 
 func pad8(n uint64) uint64 { return (n + 7) &^ 7 }
@@ -380,26 +391,54 @@ func (r *reader) lazyBytes() []byte {
 }
 
 // suffixes hands out the suffix array over data, of 24- or 32-bit
-// entries, verified when read; it must have one entry per byte. Its
-// entries are checked by Lookup, not here: reading every entry would cost
-// the time an index file saves.
+// entries, and its sampled keys, verified when read; it must have one
+// entry per byte and, if any, one key per keyStep entries. Its entries
+// are checked by Lookup, not here: reading every entry would cost the
+// time an index file saves.
 func (r *reader) suffixes(data []byte) suffixes {
 	r.lazy = true
 	defer func() { r.lazy = false }()
 	var x suffixes
 	if r.err == nil && r.next < r.narray && binary.LittleEndian.Uint32(r.table[r.next*indexEntryLen:]) == kindInt24 {
-		x = mkSuffixes(data, nil, r.array(kindInt24))
+		x = mkSuffixes(data, nil, r.array(kindInt24), nil)
 		if x.sa24 == nil {
 			x.sa24 = []byte{} // empty, not 32-bit
 		}
 	} else {
-		x = mkSuffixes(data, r.int32s(1), nil)
+		x = mkSuffixes(data, r.int32s(1), nil, nil)
 	}
+	x.keys = r.uint64s()
 	x.chk = r.chk
 	if r.err == nil && x.len() != len(data) {
 		r.fail("a suffix array of %d entries for %d bytes", x.len(), len(data))
 	}
+	if r.err == nil && len(x.keys) > 0 && len(x.keys) != (x.len()+keyStep-1)/keyStep {
+		r.fail("%d sampled keys for a suffix array of %d entries", len(x.keys), x.len())
+	}
+	if len(x.keys) == 0 {
+		x.keys = nil
+	}
 	return x
+}
+
+// uint64s returns an int64 array as uint64s, in place when the machine
+// is little-endian and the array aligned (a mapped file always is).
+func (r *reader) uint64s() []uint64 {
+	b := r.array(kindInt64)
+	if len(b) == 0 {
+		return nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%8 == 0 {
+		return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), len(b)/8)
+	}
+	if r.lazy { // a copy leaves the file's bytes unread: verify them now
+		r.eager = append(r.eager, b)
+	}
+	v := make([]uint64, len(b)/8)
+	for i := range v {
+		v[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	return v
 }
 
 // int32s returns the array in place when the machine is little-endian and

@@ -2,6 +2,7 @@ package citations
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -18,7 +19,14 @@ import (
 type suffixes struct {
 	data []byte
 	sa   []int32
-	sa24 []byte        // 3 bytes per entry, little-endian; used when sa is nil
+	sa24 []byte // 3 bytes per entry, little-endian; used when sa is nil
+	// keys samples the array: keys[m] is the first 8 bytes of the suffix
+	// at rank m*keyStep, big-endian (zeros past the data's end), so that a
+	// lookup of 8 bytes or more first searches this small array, which
+	// stays in the processor's caches, and then at most the ranks between
+	// two samples, instead of searching the whole array with two cache
+	// misses a step. nil for arrays too small to need it.
+	keys []uint64
 	pre  *prefixRanges // nil for arrays too small to need it
 	chk  *blockCheck   // an opened index file's: verifies what is read
 }
@@ -49,6 +57,64 @@ func (x *suffixes) entry(i int) int {
 	return int(x.sa[i])
 }
 
+// keyStep is the rank distance between two samples of keys.
+const keyStep = 64
+
+// suffixKey is the first 8 bytes of suffix v of data, big-endian, zeros
+// past its end: keys so made are in the order of their suffixes.
+func suffixKey(data []byte, v int) uint64 {
+	var b [8]byte
+	copy(b[:], data[min(v, len(data)):])
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// sampleKeys returns the keys of sa over data (nil below prefixMinSuffixes).
+func sampleKeys(data []byte, sa []int32) []uint64 {
+	if len(sa) < prefixMinSuffixes {
+		return nil
+	}
+	keys := make([]uint64, (len(sa)+keyStep-1)/keyStep)
+	for m := range keys {
+		keys[m] = suffixKey(data, int(sa[m*keyStep]))
+	}
+	return keys
+}
+
+// key is keys[m], its block verified in an opened index.
+func (x *suffixes) key(m int) uint64 {
+	if x.chk != nil {
+		x.chk.uint64s(x.keys[m : m+1])
+	}
+	return x.keys[m]
+}
+
+// keyRange narrows the ranks [lo, hi) to search for s, of 8 bytes or
+// more: every suffix with prefix s has s's key, so lies after the last
+// sample with a smaller key and before the first with a larger one. Runs
+// of equal keys are short, so the end of s's run gallops from its start.
+func (x *suffixes) keyRange(s []byte, lo, hi int) (int, int) {
+	k := binary.BigEndian.Uint64(s)
+	m0, m1 := lo/keyStep, min((hi+keyStep-1)/keyStep, len(x.keys))
+	a := m0 + sort.Search(m1-m0, func(m int) bool { return x.key(m0+m) >= k })
+	b, end := a, m1 // keys in [a, b) equal k; the first larger is in [b, end]
+	for step := 1; b < end; step *= 2 {
+		if m := min(b+step, end) - 1; x.key(m) > k {
+			end = m
+			break
+		} else {
+			b = m + 1
+		}
+	}
+	b += sort.Search(end-b, func(m int) bool { return x.key(b+m) > k })
+	if a > 0 {
+		lo = max(lo, (a-1)*keyStep+1)
+	}
+	if b < len(x.keys) {
+		hi = min(hi, b*keyStep)
+	}
+	return min(lo, hi), hi
+}
+
 // prefixRanges remembers, per two-byte prefix, the range of the suffix
 // array holding it, found on first use: a lookup then searches that range
 // (about a 65,000th of the array) instead of the whole array, and a
@@ -63,8 +129,8 @@ type prefixRanges struct {
 // its 512 KiB.
 const prefixMinSuffixes = 1 << 16
 
-func mkSuffixes(data []byte, sa []int32, sa24 []byte) suffixes {
-	x := suffixes{data: data, sa: sa, sa24: sa24}
+func mkSuffixes(data []byte, sa []int32, sa24 []byte, keys []uint64) suffixes {
+	x := suffixes{data: data, sa: sa, sa24: sa24, keys: keys}
 	if x.len() >= prefixMinSuffixes {
 		x.pre = &prefixRanges{}
 	}
@@ -78,7 +144,7 @@ func newSuffixes(data []byte) suffixes {
 	}
 	sa := make([]int32, len(data))
 	sais.Build(data, sa)
-	return mkSuffixes(data, sa, nil)
+	return mkSuffixes(data, sa, nil, sampleKeys(data, sa))
 }
 
 // at is the suffix at rank i, of which the caller reads at most n bytes.
@@ -131,9 +197,21 @@ func (x *suffixes) Count(s []byte, n int) int {
 	return c
 }
 
-// prefixRange returns the range of the array whose suffixes start with
-// s's first two bytes (the whole array for a one-byte s or a small array).
+// prefixRange returns a range of the array holding every suffix that
+// starts with s: the range of s's first two bytes (the whole array for a
+// one-byte s or a small array), narrowed by the sampled keys for an s of
+// 8 bytes or more.
 func (x *suffixes) prefixRange(s []byte) (lo, hi int) {
+	lo, hi = x.pairRange(s)
+	if x.keys != nil && len(s) >= 8 && lo < hi {
+		return x.keyRange(s, lo, hi)
+	}
+	return lo, hi
+}
+
+// pairRange returns the range of the array whose suffixes start with s's
+// first two bytes (the whole array for a one-byte s or a small array).
+func (x *suffixes) pairRange(s []byte) (lo, hi int) {
 	if x.pre == nil || len(s) < 2 {
 		return 0, x.len()
 	}

@@ -17,7 +17,9 @@ import (
 // hits (and which maxHits it keeps) are unchanged. Arrays
 // from prefixMinSuffixes on search within remembered two-byte prefix
 // ranges: the wide alphabet gives many ranges, some prefixes absent
-// ("zz"), and the 300 lookups meet most ranges again once remembered.
+// ("zz"), and the 600 lookups meet most ranges again once remembered;
+// half of them are 8 bytes or more, which those arrays search through
+// their sampled keys (the narrow alphabet: runs of equal keys).
 func TestSuffixesLookupAsSuffixarray(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 2))
 	for _, c := range []struct {
@@ -35,8 +37,11 @@ func TestSuffixesLookupAsSuffixarray(t *testing.T) {
 		read24, read32 := reopened(t, &got, kindInt24), reopened(t, &got, kindInt32)
 		require.Equal(t, n, read24.len())
 		require.Equal(t, n, read32.len())
-		for range 300 {
+		for q := range 600 {
 			l := r.IntN(6)
+			if q%2 == 1 { // 8 bytes or more: searched through the sampled keys
+				l = 8 + r.IntN(12)
+			}
 			var pat []byte
 			if n > 0 {
 				at := r.IntN(n)
@@ -47,6 +52,10 @@ func TestSuffixesLookupAsSuffixarray(t *testing.T) {
 				pat = append([]byte(nil), "abcab"[:l%5]...)
 			case 2:
 				pat = append([]byte(nil), "zzab"[:l%4]...) // a prefix absent from data
+			case 3:
+				if len(pat) > 0 { // absent, after a common start
+					pat = append(bytes.Clone(pat[:len(pat)-1]), 'q')
+				}
 			}
 			for _, lim := range []int{-1, 0, 1, 3, 2049} {
 				for k, x := range []*suffixes{&got, read24, read32} {
@@ -66,7 +75,8 @@ func TestSuffixesLookupAsSuffixarray(t *testing.T) {
 // reads it back as OpenIndex does.
 func reopened(t *testing.T, x *suffixes, kind uint32) *suffixes {
 	t.Helper()
-	fw := writer{arrays: []array{{kind: kind, i32: x.sa}}}
+	var fw writer
+	fw.suffixesAs(x, kind)
 	var buf bytes.Buffer
 	_, err := fw.write(&buf, "test", [32]byte{})
 	require.NoError(t, err)
