@@ -95,8 +95,10 @@ func (p *Profile) Normalize(raw string) *Text {
 	}
 	b := builder{p: p, lim: p.lim}
 	b.out = make([]byte, 0, len(raw)+len(raw)/16)
-	b.rs = make([]int32, 0, len(raw))
-	b.re = make([]int32, 0, len(raw))
+	// One allocation for both maps: a quote is normalized once per
+	// lookup, and its allocations are a good part of the cost.
+	m := make([]int32, 2*len(raw))
+	b.rs, b.re = m[:0:len(raw)], m[len(raw):len(raw):2*len(raw)]
 	b.lev = make([]uint8, 0, len(raw))
 	b.scan(raw)
 	b.finishWhitespace()

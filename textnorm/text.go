@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // ckStep is the spacing, in code points, of the byte-offset checkpoints that
@@ -37,18 +38,23 @@ type Text struct {
 // page, which an index may keep in memory) at their length, and in 16
 // bits below 64 KiB: Normalize sizes them for the raw text, which
 // whitespace runs make several times longer. A shorter text (a quote,
-// normalized and dropped) keeps the builder's, saving the copies.
+// normalized and dropped) keeps the builder's, its string included,
+// saving the copies.
 func newText(raw string, out []byte, rs, re []int32, lev []uint8) *Text {
-	t := &Text{s: string(out), rs: rs, re: re, lev: lev, raw: raw}
+	t := &Text{rs: rs, re: re, lev: lev, raw: raw}
 	switch {
 	case len(raw) < compactFrom:
+		// out is the builder's and is not written again.
+		t.s = unsafe.String(unsafe.SliceData(out), len(out))
 	case len(raw) <= math.MaxUint16:
+		t.s = string(out)
 		t.rs, t.re, t.lev = nil, nil, slices.Clone(lev)
 		t.rs16, t.re16 = make([]uint16, len(rs)), make([]uint16, len(re))
 		for i := range rs {
 			t.rs16[i], t.re16[i] = uint16(rs[i]), uint16(re[i])
 		}
 	default:
+		t.s = string(out)
 		t.rs, t.re, t.lev = slices.Clone(rs), slices.Clone(re), slices.Clone(lev)
 	}
 	t.rawLen = utf8.RuneCountInString(raw)
