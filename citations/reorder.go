@@ -64,8 +64,9 @@ type unit struct{ from, to int } // byte offsets in the normalized quote
 // for a raw line break), or into words when it has a single line.
 func quoteUnits(qt *textnorm.Text) (units []unit, lines bool) {
 	qs := qt.String()
-	var spaces []int // byte offsets of spaces
-	var cps []int    // their code point offsets
+	n := strings.Count(qs, " ")
+	spaces := make([]int, 0, n) // byte offsets of spaces
+	cps := make([]int, 0, n)    // their code point offsets
 	cp := 0
 	for i, r := range qs {
 		if r == ' ' {
@@ -86,6 +87,7 @@ func quoteUnits(qt *textnorm.Text) (units []unit, lines bool) {
 		lines = true
 	}
 	start := 0
+	units = make([]unit, 0, len(cut)+1)
 	for _, b := range cut {
 		units = append(units, unit{start, b})
 		start = b + 1

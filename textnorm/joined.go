@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Joined is the whitespace-insensitive form of a Text: every U+0020 removed
@@ -62,7 +63,7 @@ func (t *Text) Joined() *Joined {
 		idx = append(idx, int32(k))
 		bi += w
 	}
-	j := &Joined{t: t, s: string(out), idx: idx}
+	j := &Joined{t: t, s: unsafe.String(unsafe.SliceData(out), len(out)), idx: idx} // out is not written again
 	if len(j.s) != len(idx) {
 		j.ck = checkpoints(j.s)
 	}
