@@ -171,6 +171,9 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 				removeMade(dir, existed)
 			}
 		}()
+		if err := markBuilding(dir); err != nil {
+			return nil, err
+		}
 	}
 
 	results := make([]Document, len(jobs))
@@ -272,7 +275,45 @@ func commit(dir string, old *Manifest, ext ExtractorID, named map[string]bool, d
 	if err := writeFileAtomic(filepath.Join(dir, ManifestFile), b); err != nil {
 		return err
 	}
+	if err := os.Remove(filepath.Join(dir, BuildingFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	return removeUnreferencedTexts(dir, m)
+}
+
+// BuildingFile marks a corpus folder whose first build (extract,
+// import-text, merge) has not finished: written before anything else and
+// removed once the manifest is. A folder holding it and no manifest is
+// what a build killed outright (a crash, SIGKILL, power loss) left, which
+// could not take its files away as an interrupted build does; the next
+// build empties it and starts over instead of refusing it as not a
+// corpus.
+const BuildingFile = ".citecheck-building"
+
+// markBuilding makes dir, if needed, and writes BuildingFile into it.
+func markBuilding(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, BuildingFile), []byte("a citecheck corpus being built: without manifest.json, what a build killed outright left\n"), 0o644)
+}
+
+// leftover reports whether entries, a folder's without a manifest, are
+// what a first build killed outright left: its BuildingFile and nothing a
+// build does not write.
+func leftover(entries []fs.DirEntry) bool {
+	marked := false
+	for _, e := range entries {
+		switch name := e.Name(); {
+		case name == BuildingFile:
+			marked = true
+		case name == "text" || name == QuoteIndexDir || name == ShardFile ||
+			strings.HasPrefix(name, "."+ManifestFile+".tmp-") || strings.HasPrefix(name, "."+ShardFile+".tmp-"): // atomicfile's
+		default:
+			return false
+		}
+	}
+	return marked
 }
 
 func resultOf(d *Document, reused bool) Result {
@@ -280,7 +321,8 @@ func resultOf(d *Document, reused bool) Result {
 }
 
 // existingManifest returns the manifest in dir, nil when dir does not exist
-// or is empty, or ErrNotCorpus when dir holds something else.
+// or is empty (or held what a killed first build left, now removed), or
+// ErrNotCorpus when dir holds something else.
 func existingManifest(dir string) (*Manifest, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -293,6 +335,10 @@ func existingManifest(dir string) (*Manifest, error) {
 		return nil, nil
 	}
 	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); errors.Is(err, fs.ErrNotExist) {
+		if leftover(entries) {
+			removeMade(dir, true)
+			return nil, nil
+		}
 		return nil, fmt.Errorf("%s: %w: it is not empty and has no %s", dir, ErrNotCorpus, ManifestFile)
 	}
 	return readManifest(dir)

@@ -382,6 +382,59 @@ func TestHash(t *testing.T) {
 // wrote, so that the folder is absent, or empty as it was, and the next
 // build into it runs (before, it refused the folder as not a corpus); a
 // build into an existing corpus that does not
+// TestBuildKilledOutrightStartsOver: a first build killed outright (a
+// crash, SIGKILL) cannot take its files away; it leaves page texts, its
+// BuildingFile and no manifest, and the next build empties that folder and
+// starts over. A folder without the marker, or with anything a build does
+// not write, is still refused and left as it is.
+func TestBuildKilledOutrightStartsOver(t *testing.T) {
+	in := t.TempDir()
+	writeFiles(t, in, map[string]string{"a.pdf": "A", "b.pdf": "B"})
+	fx := &fakeExtractor{pages: map[string][]string{"A": {"alpha"}, "B": {"beta"}}}
+	// What a kill between the page texts and the manifest leaves.
+	killed := func(t *testing.T) string {
+		out := filepath.Join(t.TempDir(), "corpus")
+		_, err := build(t, out, []string{in}, fx)
+		require.NoError(t, err)
+		require.NoError(t, os.Remove(filepath.Join(out, ManifestFile)))
+		require.NoError(t, os.WriteFile(filepath.Join(out, BuildingFile), nil, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(out, "."+ManifestFile+".tmp-123"), []byte("{"), 0o644))
+		return out
+	}
+
+	out := killed(t)
+	_, err := build(t, out, []string{in}, fx)
+	require.NoError(t, err, "the next build starts over")
+	st, err := Open(out)
+	require.NoError(t, err)
+	require.Len(t, st.Manifest().Documents, 2)
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	require.Equal(t, []string{ManifestFile, "text"}, names, "the marker and the leftover temporary file are gone")
+
+	for _, tc := range []struct {
+		why  string
+		edit func(out string)
+	}{
+		{"no marker: someone's folder, not a build's", func(out string) { os.Remove(filepath.Join(out, BuildingFile)) }},
+		{"a file no build writes", func(out string) { os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644) }},
+	} {
+		out := killed(t)
+		tc.edit(out)
+		before, err := os.ReadDir(out)
+		require.NoError(t, err)
+		_, err = build(t, out, []string{in}, fx)
+		require.ErrorIs(t, err, ErrNotCorpus, tc.why)
+		after, err := os.ReadDir(out)
+		require.NoError(t, err)
+		require.Equal(t, len(before), len(after), "%s: nothing removed", tc.why)
+	}
+}
+
 // finish leaves that corpus as it was.
 func TestBuildInterruptedLeavesNoHalfCorpus(t *testing.T) {
 	in := t.TempDir()

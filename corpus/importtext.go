@@ -278,6 +278,11 @@ func ImportText(dir string, inputs []string, opts ImportOptions) (*Report, error
 			Status: StatusOK, PageCount: len(td.Pages), Pages: td.Pages}
 	}
 	report := &Report{}
+	if old == nil {
+		if err := markBuilding(dir); err != nil {
+			return nil, err
+		}
+	}
 	for i, j := range jobs {
 		if err := writeTextPages(dir, j.path, &docs[i], opts); err != nil {
 			return nil, err

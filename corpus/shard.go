@@ -287,14 +287,14 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 	if old == nil {
 		_, statErr := os.Stat(dir)
 		existed := statErr == nil
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
 		defer func() {
 			if err != nil {
 				removeMade(dir, existed)
 			}
 		}()
+		if err = markBuilding(dir); err != nil {
+			return nil, err
+		}
 	}
 	errs := make([]error, len(docs))
 	work := make(chan int)

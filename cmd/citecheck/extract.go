@@ -52,7 +52,8 @@ Prints a summary table and the documents that did not extract. Progress goes
 to stderr: a bar on a terminal; otherwise (a CI log) a line every 10 seconds
 once a run takes that long. Interrupted (Ctrl-C), a first extract into a
 folder removes what it wrote, and an extract into a corpus leaves it as it
-was: run it again.
+was: run it again. Killed outright (a crash), a first extract leaves its
+marker, .citecheck-building, which the next one finds and starts over.
 
 Example:
   citecheck extract --out corpus pdfs
