@@ -42,6 +42,12 @@ func Align(page *Text, at int, quote *Text, qFrom, qTo int) Alignment {
 	np := page.Len()
 	lvl := Exact
 	for j < qTo && i < np {
+		// Fast path: equal ASCII bytes whose levels are zero on both sides
+		// (nothing relaxed behind them) cost no rune decoding.
+		if pb, qb := page.s[bi], quote.s[bj]; pb == qb && pb < utf8.RuneSelf && page.lev[i]|quote.lev[j] == 0 {
+			i, j, bi, bj = i+1, j+1, bi+1, bj+1
+			continue
+		}
 		pc, pw := page.runeAt(bi)
 		qc, qw := quote.runeAt(bj)
 		if pc == qc {
