@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -111,6 +112,7 @@ func benchExtract(stdout io.Writer, args []string) error {
 	bin := fs.String("citecheck", "bin/citecheck", "citecheck binary")
 	dir := fs.String("corpus", "../shared/pdf-corpus", "folder of PDFs")
 	jobs := fs.Int("jobs", 2, "parallel documents, for both tools")
+	runs := fs.Int("runs", 3, "rounds, each running both tools; the figures are the medians")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -118,42 +120,92 @@ func benchExtract(stdout io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, err := os.MkdirTemp("", "citecheck-bench-")
+	_, lookErr := exec.LookPath("pdftotext")
+	fmt.Fprintf(stdout, "extraction over %s: %d PDFs, %d in parallel, %d rounds (the tool that goes first alternates)\n\n", *dir, len(files), *jobs, *runs)
+	fmt.Fprintf(stdout, "%-22s %9s %9s %9s %12s %s\n", "tool", "wall", "user", "system", "peak RSS", "result")
+	var ours, ref []measured
+	// Every round writes into a fresh folder, all removed at the end, not
+	// between rounds: ext4 without a journal (this machine's) makes each
+	// file creation skip the inodes freed in the minutes before (see
+	// docs/benchmarks.md), so removing a round's 5,000 files would slow
+	// the next round's creations several times over.
+	work, err := os.MkdirTemp("", "citecheck-bench-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(out)
-	fmt.Fprintf(stdout, "extraction over %s: %d PDFs, %d in parallel\n\n", *dir, len(files), *jobs)
-	ours, err := runMeasured(*bin, "extract", "--out", filepath.Join(out, "corpus"), "--jobs", strconv.Itoa(*jobs), *dir)
-	if err != nil {
-		return fmt.Errorf("citecheck: %w", err)
+	defer os.RemoveAll(work)
+	for round := range max(*runs, 1) {
+		out := filepath.Join(work, strconv.Itoa(round))
+		order := []string{"citecheck", "pdftotext"}
+		if round%2 == 1 {
+			order[0], order[1] = order[1], order[0]
+		}
+		for _, tool := range order {
+			switch {
+			case tool == "citecheck":
+				m, err := runMeasured(*bin, "extract", "--out", filepath.Join(out, "corpus"), "--jobs", strconv.Itoa(*jobs), *dir)
+				if err != nil {
+					return fmt.Errorf("citecheck: %w", err)
+				}
+				ok, pages, err := extracted(filepath.Join(out, "corpus"))
+				if err != nil {
+					return err
+				}
+				ours = append(ours, m)
+				fmt.Fprintf(stdout, "%-22s %8.2fs %8.2fs %8.2fs %9.1f MiB %d ok, %d pages\n", "citecheck extract",
+					m.wall.Seconds(), m.user.Seconds(), m.sys.Seconds(), mib(m.maxRSS), ok, pages)
+			case lookErr == nil:
+				m, opened := pdftotextAll(files, *jobs, filepath.Join(out, "ref"))
+				ref = append(ref, m)
+				fmt.Fprintf(stdout, "%-22s %8.2fs %8.2fs %8.2fs %9.1f MiB %d opened\n", "pdftotext",
+					m.wall.Seconds(), m.user.Seconds(), m.sys.Seconds(), mib(m.maxRSS), opened)
+			}
+		}
 	}
-	store, err := corpus.Open(filepath.Join(out, "corpus"))
-	if err != nil {
-		return err
+	if lookErr != nil {
+		fmt.Fprintf(stdout, "%-22s not installed (Debian: poppler-utils): no ratio\n", "pdftotext")
+		return nil
 	}
-	ok, pages := 0, 0
+	a, b := median(ours), median(ref)
+	fmt.Fprintf(stdout, "\nmedians: citecheck %.2fs wall, %.2fs system; pdftotext %.2fs wall, %.2fs system\n", a.wall.Seconds(), a.sys.Seconds(), b.wall.Seconds(), b.sys.Seconds())
+	fmt.Fprintf(stdout, "ratio citecheck/pdftotext: time %.2fx, user %.2fx, system %.2fx, peak memory %.2fx (target: time <= 1.5x, system <= 2x)\n",
+		a.wall.Seconds()/b.wall.Seconds(), a.user.Seconds()/b.user.Seconds(), a.sys.Seconds()/b.sys.Seconds(),
+		float64(a.maxRSS)/float64(max(b.maxRSS, 1)))
+	return nil
+}
+
+// extracted counts the documents extracted and their pages in a store.
+func extracted(dir string) (ok, pages int, err error) {
+	store, err := corpus.Open(dir)
+	if err != nil {
+		return 0, 0, err
+	}
 	for _, d := range store.Manifest().Documents {
 		if d.Status == corpus.StatusOK {
 			ok++
 			pages += d.PageCount
 		}
 	}
-	fmt.Fprintf(stdout, "%-22s %9s %9s %9s %12s %s\n", "tool", "wall", "user", "system", "peak RSS", "result")
-	fmt.Fprintf(stdout, "%-22s %8.2fs %8.2fs %8.2fs %9.1f MiB %d ok, %d pages\n", "citecheck extract",
-		ours.wall.Seconds(), ours.user.Seconds(), ours.sys.Seconds(), mib(ours.maxRSS), ok, pages)
+	return ok, pages, nil
+}
 
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		fmt.Fprintf(stdout, "%-22s not installed (Debian: poppler-utils): no ratio\n", "pdftotext")
-		return nil
+// median returns the median of each figure of ms separately (the upper
+// one of an even count).
+func median(ms []measured) measured {
+	pick := func(f func(measured) int64) int64 {
+		v := make([]int64, len(ms))
+		for i, m := range ms {
+			v[i] = f(m)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
 	}
-	ref, opened := pdftotextAll(files, *jobs, filepath.Join(out, "ref"))
-	fmt.Fprintf(stdout, "%-22s %8.2fs %8.2fs %8.2fs %9.1f MiB %d opened\n", "pdftotext",
-		ref.wall.Seconds(), ref.user.Seconds(), ref.sys.Seconds(), mib(ref.maxRSS), opened)
-	fmt.Fprintf(stdout, "\nratio citecheck/pdftotext: time %.2fx, user %.2fx, system %.2fx, peak memory %.2fx (target: time <= 1.5x, system <= 2x)\n",
-		ours.wall.Seconds()/ref.wall.Seconds(), ours.user.Seconds()/ref.user.Seconds(), ours.sys.Seconds()/ref.sys.Seconds(),
-		float64(ours.maxRSS)/float64(max(ref.maxRSS, 1)))
-	return nil
+	return measured{
+		wall:   time.Duration(pick(func(m measured) int64 { return int64(m.wall) })),
+		user:   time.Duration(pick(func(m measured) int64 { return int64(m.user) })),
+		sys:    time.Duration(pick(func(m measured) int64 { return int64(m.sys) })),
+		maxRSS: pick(func(m measured) int64 { return m.maxRSS }),
+	}
 }
 
 // pdftotextAll runs pdftotext on every file with jobs workers, as citecheck
