@@ -186,6 +186,9 @@ func (t *Text) Variants(limit int) (vs []string, truncated bool) {
 		prev2, prev = prev, r
 		bi += w
 	}
+	if len(cs) == 0 {
+		return []string{t.s}, false // most quotes: the text itself, not a copy
+	}
 	total := 1
 	for _, c := range cs {
 		if total > limit {
