@@ -194,7 +194,7 @@ func (b *builder) scanValid(s string, base int) {
 		}
 		return
 	}
-	var it norm.Iter
+	var it *norm.Iter // made on first use: it is large, and most text needs none
 	pos := 0
 	for pos < len(s) {
 		// The normalized prefix is emitted code point by code point.
@@ -233,9 +233,12 @@ func (b *builder) scanValid(s string, base int) {
 		}
 		// One segment that may change under NFC: all its output code points
 		// map to the whole raw segment.
+		if it == nil {
+			it = new(norm.Iter)
+		}
 		it.InitString(norm.NFC, s[pos:])
 		var end int
-		b.seg, end = nextSegment(&it, b.seg)
+		b.seg, end = nextSegment(it, b.seg)
 		end += pos
 		seg := b.seg
 		if string(seg) == s[pos:end] {
