@@ -273,7 +273,8 @@ func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 		}
 		return false
 	}
-	locs, frequent := ix.findText(qt, doc)
+	vs, _ := qt.Variants(maxVariants) // the spellings findText and findOrders look up
+	locs, frequent := ix.findText(qt, vs, doc)
 	count := len(locs)
 	if frequent {
 		count = max(count, maxHits+1)
@@ -282,7 +283,7 @@ func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 		return s
 	}
 	// The pages' reading orders, at the same levels.
-	if locs, frequent := ix.findOrders(qt, doc); len(locs) > 0 {
+	if locs, frequent := ix.findOrders(qt, vs, doc); len(locs) > 0 {
 		count := len(locs)
 		if frequent {
 			count = max(count, maxHits+1)
@@ -330,12 +331,12 @@ func (ix *Index) sortLocs(ls []loc) {
 	})
 }
 
-// findText looks the quote's spellings up in the index and verifies each
-// hit with textnorm.Align, page by page across joins. frequent reports that
-// a spelling occurs more than maxHits times; the named document is then
-// scanned directly so that its occurrences are complete.
-func (ix *Index) findText(qt *textnorm.Text, doc int) (locs []loc, frequent bool) {
-	vs, _ := qt.Variants(maxVariants)
+// findText looks the quote's spellings vs (its Variants) up in the index
+// and verifies each hit with textnorm.Align, page by page across joins.
+// frequent reports that a spelling occurs more than maxHits times; the
+// named document is then scanned directly so that its occurrences are
+// complete.
+func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int) (locs []loc, frequent bool) {
 	type try struct{ shard, seg, at int }
 	tried := map[try]bool{}
 	found := map[[2]int]bool{}
@@ -658,7 +659,8 @@ func trimElisionMarks(s string) string {
 func (ix *Index) findElided(segs []*textnorm.Text, doc int) []loc {
 	occ := make([][]loc, len(segs))
 	for i, sg := range segs {
-		occ[i], _ = ix.findText(sg, doc)
+		vs, _ := sg.Variants(maxVariants)
+		occ[i], _ = ix.findText(sg, vs, doc)
 		if len(occ[i]) == 0 {
 			return nil
 		}

@@ -142,16 +142,15 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 	ix.orders = &oi // its suffix arrays are built with the shards' (Build)
 }
 
-// findOrders looks the quote up in the pages' orders at the normalized
-// levels, as findText does in their texts, and reports each match in
-// page-text offsets. Several orders finding the quote at one place of the
-// page text count once.
-func (ix *Index) findOrders(qt *textnorm.Text, doc int) (locs []loc, frequent bool) {
+// findOrders looks the quote's spellings vs up in the pages' orders at
+// the normalized levels, as findText does in their texts, and reports each
+// match in page-text offsets. Several orders finding the quote at one
+// place of the page text count once.
+func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int) (locs []loc, frequent bool) {
 	oi := ix.orders
 	if oi == nil {
 		return nil, false
 	}
-	vs, _ := qt.Variants(maxVariants)
 	type try struct{ op, at int }
 	tried := map[try]bool{}
 	found := map[string]bool{}
