@@ -2,6 +2,7 @@ package citations
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -319,15 +320,17 @@ func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 
 // sortLocs orders locations by document, then position, then extent.
 func (ix *Index) sortLocs(ls []loc) {
-	sort.SliceStable(ls, func(i, j int) bool {
-		a, b := &ls[i], &ls[j]
+	if len(ls) < 2 {
+		return
+	}
+	slices.SortStableFunc(ls, func(a, b loc) int {
 		if a.doc != b.doc {
-			return a.doc < b.doc
+			return cmp.Compare(a.doc, b.doc)
 		}
-		if x, y := ix.startPos(a), ix.startPos(b); x != y {
-			return x < y
+		if x, y := ix.startPos(&a), ix.startPos(&b); x != y {
+			return cmp.Compare(x, y)
 		}
-		return ix.endPos(a) < ix.endPos(b)
+		return cmp.Compare(ix.endPos(&a), ix.endPos(&b))
 	})
 }
 
