@@ -229,17 +229,18 @@ func (ix *Index) checkPage(r *Result) {
 
 // location converts a loc to raw page offsets.
 func (ix *Index) location(l *loc) Location {
-	out := Location{Document: ix.docs[l.doc].name, Level: l.level, Order: l.order}
+	out := Location{Document: ix.docs[l.doc].name, Level: l.level, Order: l.order, Spans: make([]Span, 0, len(l.parts))}
 	for _, p := range l.parts {
 		pe := &ix.pages[p.page]
 		a, b := ix.text(p.page).RawSpan(p.from, p.to)
 		out.Spans = append(out.Spans, Span{Page: pe.num, Start: a, End: b})
 	}
-	sort.Slice(out.Spans, func(i, j int) bool {
-		if out.Spans[i].Page != out.Spans[j].Page {
-			return out.Spans[i].Page < out.Spans[j].Page
+	// Stable, as sort.Slice was on these few spans (an insertion sort).
+	slices.SortStableFunc(out.Spans, func(a, b Span) int {
+		if a.Page != b.Page {
+			return cmp.Compare(a.Page, b.Page)
 		}
-		return out.Spans[i].Start < out.Spans[j].Start
+		return cmp.Compare(a.Start, b.Start)
 	})
 	return out
 }
