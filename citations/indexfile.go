@@ -421,46 +421,40 @@ func (r *reader) suffixes(data []byte) suffixes {
 	return x
 }
 
-// uint64s returns an int64 array as uint64s, in place when the machine
-// is little-endian and the array aligned (a mapped file always is).
-func (r *reader) uint64s() []uint64 {
-	b := r.array(kindInt64)
-	if len(b) == 0 {
-		return nil
-	}
-	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%8 == 0 {
-		return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), len(b)/8)
-	}
-	if r.lazy { // a copy leaves the file's bytes unread: verify them now
-		r.eager = append(r.eager, b)
-	}
-	v := make([]uint64, len(b)/8)
-	for i := range v {
-		v[i] = binary.LittleEndian.Uint64(b[8*i:])
-	}
-	return v
-}
+// uint64s returns an int64 array as uint64s (decoded as int32s are).
+func (r *reader) uint64s() []uint64 { return decoded[uint64](r, r.array(kindInt64)) }
 
-// int32s returns the array in place when the machine is little-endian and
-// the array aligned (a mapped file always is), else a decoded copy.
+// int32s returns an int32 array of records of width values.
 func (r *reader) int32s(width int) []int32 {
 	b := r.array(kindInt32)
-	if len(b) == 0 {
-		return nil
-	}
 	if len(b)/4%width != 0 {
 		r.fail("array %d: %d values, not records of %d", r.next-1, len(b)/4, width)
 		return nil
 	}
-	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
-		return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
+	return decoded[int32](r, b)
+}
+
+// decoded returns the little-endian values of b in place when the
+// machine is little-endian and b aligned (a mapped file always is), else
+// a decoded copy.
+func decoded[T int32 | uint64](r *reader, b []byte) []T {
+	size := int(unsafe.Sizeof(T(0)))
+	if len(b) == 0 {
+		return nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%uintptr(size) == 0 {
+		return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
 	}
 	if r.lazy { // a copy leaves the file's bytes unread: verify them now
 		r.eager = append(r.eager, b)
 	}
-	v := make([]int32, len(b)/4)
+	v := make([]T, len(b)/size)
 	for i := range v {
-		v[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+		if size == 4 {
+			v[i] = T(binary.LittleEndian.Uint32(b[4*i:]))
+		} else {
+			v[i] = T(binary.LittleEndian.Uint64(b[8*i:]))
+		}
 	}
 	return v
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // TestSuffixesLookupAsSuffixarray: the 32-bit suffix array, built or read
-// from an index file in 24 or 32 bits, answers every lookup exactly as
+// from an index file in 24 or 32 bits (mapped in place, or decoded from
+// unaligned bytes), answers every lookup exactly as
 // index/suffixarray does, limits and order included, so the locator's
 // hits (and which maxHits it keeps) are unchanged. Arrays
 // from prefixMinSuffixes on search within remembered two-byte prefix
@@ -34,7 +35,7 @@ func TestSuffixesLookupAsSuffixarray(t *testing.T) {
 		want := suffixarray.New(data)
 		got := newSuffixes(data)
 		require.Equal(t, n, got.len())
-		read24, read32 := reopened(t, &got, kindInt24), reopened(t, &got, kindInt32)
+		read24, read32 := reopened(t, &got, kindInt24, false), reopened(t, &got, kindInt32, true)
 		require.Equal(t, n, read24.len())
 		require.Equal(t, n, read32.len())
 		for q := range 600 {
@@ -72,17 +73,22 @@ func TestSuffixesLookupAsSuffixarray(t *testing.T) {
 }
 
 // reopened writes x's array to an index file in entries of kind bytes and
-// reads it back as OpenIndex does.
-func reopened(t *testing.T, x *suffixes, kind uint32) *suffixes {
+// reads it back as OpenIndex does; unaligned, from bytes at an odd
+// address, which it decodes instead of using in place.
+func reopened(t *testing.T, x *suffixes, kind uint32, unaligned bool) *suffixes {
 	t.Helper()
 	var fw writer
 	fw.suffixesAs(x, kind)
 	var buf bytes.Buffer
 	_, err := fw.write(&buf, "test", [32]byte{})
 	require.NoError(t, err)
-	info, err := ReadIndexInfo(buf.Bytes())
+	b := buf.Bytes()
+	if unaligned {
+		b = append(make([]byte, 1, len(b)+1), b...)[1:]
+	}
+	info, err := ReadIndexInfo(b)
 	require.NoError(t, err)
-	r, err := newReader(buf.Bytes()[:info.Blocks], nil)
+	r, err := newReader(b[:info.Blocks], nil)
 	require.NoError(t, err)
 	got := r.suffixes(x.data)
 	require.NoError(t, r.err)
