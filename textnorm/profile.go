@@ -94,12 +94,14 @@ func (p *Profile) Normalize(raw string) *Text {
 		panic("textnorm: raw text of 2^31 bytes or more")
 	}
 	b := builder{p: p, lim: p.lim}
-	b.out = make([]byte, 0, len(raw)+len(raw)/16)
-	// One allocation for both maps: a quote is normalized once per
-	// lookup, and its allocations are a good part of the cost.
+	// One allocation for the text and its levels, one for both maps: a
+	// quote is normalized once per lookup, and its allocations are a good
+	// part of the cost. Each slice is capped, so outgrowing it copies.
+	n := len(raw) + len(raw)/16
+	buf := make([]byte, n+len(raw))
+	b.out, b.lev = buf[:0:n], buf[n:n:n+len(raw)]
 	m := make([]int32, 2*len(raw))
 	b.rs, b.re = m[:0:len(raw)], m[len(raw):len(raw):2*len(raw)]
-	b.lev = make([]uint8, 0, len(raw))
 	b.scan(raw)
 	b.finishWhitespace()
 	if b.accents {
