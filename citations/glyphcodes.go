@@ -95,13 +95,13 @@ func (ix *Index) findGlyphCodes(qt *textnorm.Text, qj *textnorm.Joined) []loc {
 	if ai == nil || qt.Len() == 0 {
 		return nil
 	}
-	locs := ix.altHits(&ai.sa, []byte(qt.String()), func(i int) int32 { return ai.alts[i].at }, func(a *altText, at *textnorm.Text, _ *textnorm.Joined, h int) (int, int, bool) {
+	locs := ix.altHits(&ai.sa, bytesOf(qt.String()), func(i int) int32 { return ai.alts[i].at }, func(a *altText, at *textnorm.Text, _ *textnorm.Joined, h int) (int, int, bool) {
 		from := at.CodePoint(h - int(a.at))
 		to := from + qt.Len()
 		return from, to, to <= at.Len() && edgesOK(at, from, at, to, qt, true)
 	})
 	if len(locs) == 0 && qj.Eligible() {
-		locs = ix.altHits(&ai.jsa, []byte(qj.String()), func(i int) int32 { return ai.alts[i].jat }, func(a *altText, at *textnorm.Text, aj *textnorm.Joined, h int) (int, int, bool) {
+		locs = ix.altHits(&ai.jsa, bytesOf(qj.String()), func(i int) int32 { return ai.alts[i].jat }, func(a *altText, at *textnorm.Text, aj *textnorm.Joined, h int) (int, int, bool) {
 			ja := aj.CodePoint(h - int(a.jat))
 			if ja+qj.Len() > aj.Len() {
 				return 0, 0, false

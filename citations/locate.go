@@ -342,10 +342,10 @@ func (ix *Index) sortLocs(ls []loc) {
 // complete.
 func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int) (locs []loc, frequent bool) {
 	type try struct{ shard, seg, at int }
-	tried := map[try]bool{}
-	found := map[[2]int]bool{}
+	var tried smallSet[try]
+	var found smallSet[[2]int]
 	for _, v := range vs {
-		pat := []byte(v)
+		pat := bytesOf(v)
 		for shi := range ix.shards {
 			sh := &ix.shards[shi]
 			hits := sh.sa.Lookup(pat, maxHits+1)
@@ -366,19 +366,13 @@ func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int) (locs []loc, 
 				seg := &sh.segs[si]
 				t := ix.text(int(seg.page))
 				at := t.CodePoint(int(seg.fromByte) + h - int(seg.at))
-				if tried[try{shi, si, at}] {
+				if !tried.add(try{shi, si, at}) {
 					continue
 				}
-				tried[try{shi, si, at}] = true
 				l, ok := ix.verify(qt, sh, si, at)
-				if !ok {
+				if !ok || !found.add([2]int{l.parts[0].page, l.parts[0].from}) {
 					continue
 				}
-				key := [2]int{l.parts[0].page, l.parts[0].from}
-				if found[key] {
-					continue
-				}
-				found[key] = true
 				locs = append(locs, l)
 			}
 		}
@@ -565,7 +559,7 @@ func lookupSorted(sa *suffixes, pat []byte) []int {
 // digits). Every hit is JoinedWords: had the spaces agreed, findText would
 // have found it.
 func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, doc int) []loc {
-	pat := []byte(qj.String())
+	pat := bytesOf(qj.String())
 	joined := map[int]*textnorm.Joined{}
 	var locs []loc
 	for shi := range ix.shards {

@@ -152,11 +152,11 @@ func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int) (locs []loc
 		return nil, false
 	}
 	type try struct{ op, at int }
-	tried := map[try]bool{}
-	found := map[string]bool{}
+	var tried smallSet[try]
+	var found smallSet[string]
 	texts := map[int]*textnorm.Text{}
 	for _, v := range vs {
-		pat := []byte(v)
+		pat := bytesOf(v)
 		for s := range oi.shards {
 			sh := &oi.shards[s]
 			hits := sh.sa.Lookup(pat, maxHits+1)
@@ -186,19 +186,13 @@ func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int) (locs []loc
 					continue
 				}
 				at := tn.CodePoint(b)
-				if tried[try{k, at}] {
+				if !tried.add(try{k, at}) {
 					continue
 				}
-				tried[try{k, at}] = true
 				l, ok := ix.verifyOrder(qt, op, tn, at)
-				if !ok {
+				if !ok || !found.add(partsKey(l.parts)) {
 					continue
 				}
-				key := partsKey(l.parts)
-				if found[key] {
-					continue
-				}
-				found[key] = true
 				locs = append(locs, l)
 			}
 		}

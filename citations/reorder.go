@@ -198,7 +198,7 @@ const rareHits = 64
 
 // hitCount counts the occurrences of s in the index, up to limit per shard.
 func (ix *Index) hitCount(s string, limit int) int {
-	n, b := 0, []byte(s)
+	n, b := 0, bytesOf(s)
 	for shi := range ix.shards {
 		n += ix.shards[shi].sa.Count(b, limit)
 	}
@@ -211,7 +211,7 @@ func (ix *Index) pagesHolding(s string) map[int]bool {
 	pages := map[int]bool{}
 	for shi := range ix.shards {
 		sh := &ix.shards[shi]
-		for _, h := range sh.sa.Lookup([]byte(s), maxHits) {
+		for _, h := range sh.sa.Lookup(bytesOf(s), maxHits) {
 			if si := sh.segAt(h); si >= 0 {
 				pages[int(sh.segs[si].page)] = true
 			}

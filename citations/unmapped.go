@@ -133,7 +133,7 @@ func (ix *Index) findUnmapped(qt *textnorm.Text) []loc {
 	if um == nil || qt.Len() < textnorm.JoinedMinLen {
 		return nil
 	}
-	pat := []byte(qt.String())
+	pat := bytesOf(qt.String())
 	var locs []loc
 	for _, h := range lookupSorted(&um.sa, pat) {
 		k := sort.Search(len(um.pages), func(i int) bool { return int(um.pages[i].at) > h }) - 1
