@@ -258,12 +258,21 @@ type searched struct {
 func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 	var s searched
 	take := func(locs []loc, count int) bool {
-		var in, out []loc
+		n := 0
 		for _, l := range locs {
 			if l.doc == doc {
-				in = append(in, l)
-			} else {
-				out = append(out, l)
+				n++
+			}
+		}
+		in, out := locs, []loc(nil) // every location in the document: no copy
+		if n < len(locs) {
+			in, out = make([]loc, 0, n), make([]loc, 0, len(locs)-n)
+			for _, l := range locs {
+				if l.doc == doc {
+					in = append(in, l)
+				} else {
+					out = append(out, l)
+				}
 			}
 		}
 		if len(s.elsewhere) == 0 {
