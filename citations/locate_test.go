@@ -46,6 +46,7 @@ func TestLocate(t *testing.T) {
 		// which never passes.
 		{"joined words may end inside a page's word: other extractors split words", Query{Document: "supplier-policy.pdf", Quote: "Ordersmustbedeliveredwithin 10 workingdays of the purchase ord"}, StatusUnique, "joined_words", []int{1}, ""},
 		{"reordered lines", Query{Document: "columns.pdf", Quote: "The left column starts here and\nThe right column begins on top\ncontinues with more words below."}, StatusUnique, "reordered", []int{1}, ""},
+		{"a one-word line need not be a whole stored line", Query{Document: "columns.pdf", Quote: "The right column begins on top\nhere\ncontinues with more words below."}, StatusUnique, "reordered", []int{1}, ""},
 		{"reordered one line", Query{Document: "inspection-manual.pdf", Quote: "Torque wrenches are checked weekly. Calibration certificates are kept by the metrology lab."}, StatusUnique, "reordered", []int{1}, ""},
 		{"page number at the other edge", Query{Document: "numbered.pdf", Quote: "agreed on the budget for the coming year.\n12"}, StatusUnique, "reordered", []int{1}, ""},
 		{"page number at the other edge, changed", Query{Document: "numbered.pdf", Quote: "agreed on the budget for the coming year.\n13"}, StatusNotFound, "", nil, ""},

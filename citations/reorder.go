@@ -22,8 +22,8 @@ import (
 //   - A quote with line breaks is cut at them: its units are its lines,
 //     as the extractor it was copied from emitted them. A line holding a
 //     digit is never a piece on its own: it must be found glued to a
-//     neighbouring line, as in the quote (DESIGN §9: letting a number's line
-//     match anywhere let 7.5% of changed digits through).
+//     neighbouring line, as in the quote (DESIGN §9: a number's line
+//     matched anywhere lets changed digits through).
 //   - A quote's first or last line that is a bare page number may be
 //     placed on the stored page's first or last line when that line is the
 //     same number (pageNumberEdges): extractors put the number at the top
@@ -38,12 +38,12 @@ import (
 //
 // At least two pieces are needed: one piece would be a plain match.
 //
-// A piece of lines may be short ("state.") and lie anywhere on the page.
-// Requiring a one-word line to be a whole stored line cut the changed-word
-// windows bench-fidelity still finds from 47 to 6 of 158,049, but lost 582
-// genuine windows (93.57% to 93.23% located), which would then be called
-// fabricated; a changed quote found this way is unresolved (reordered),
-// never a pass, so the looser rule stays.
+// A piece of lines may be short ("state.") and lie anywhere on the page:
+// requiring a one-word line to be a whole stored line caught few more
+// changed quotes and lost many genuine ones, which would then be called
+// fabricated, while a changed quote found this way is unresolved
+// (reordered), never a pass. The counts behind both rules are in
+// docs/benchmarks.md (bench-fidelity).
 const (
 	MinPieceWords  = 3
 	MinPieceLen    = 15
