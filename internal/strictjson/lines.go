@@ -19,14 +19,17 @@ import (
 // valid UTF-8, or unreadable, it is an *inputerr.Error with file and line
 // wrapping ErrTooLarge, ErrInvalidUTF8 or the read error. A leading
 // byte-order mark is dropped. An empty input calls fn never and returns
-// nil: whether that is an error is the caller's to say. data is valid only
-// during the call. lim.MaxDepth is Parse's, not EachLine's.
+// nil: whether that is an error is the caller's to say. Each line's data
+// is a slice of its own, never reused for a later line, so that a record
+// may keep bytes of its line (a retrieval card, a vendor's native citation)
+// after fn returns. lim.MaxDepth is Parse's, not EachLine's.
 func EachLine(r io.Reader, file string, lim Limits, fn func(line int, data []byte) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	var line []byte
 	total := 0
 	for n := 1; ; n++ {
-		line = line[:0]
+		// A new slice per line: a reused buffer let one record's retained
+		// bytes be overwritten by the next line's.
+		var line []byte
 		var err error
 		for {
 			var chunk []byte

@@ -80,3 +80,23 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n += len(p)
 	return len(p), nil
 }
+
+// TestEachLineDataIsKept: a caller may keep a line's bytes after fn
+// returns (a run record keeps its retrieval cards and native citations as
+// slices of its line); the next line must not overwrite them, whatever
+// the lengths. A reused buffer once wrote one record's cards into
+// another's result.
+func TestEachLineDataIsKept(t *testing.T) {
+	in := `{"card": "one"}` + "\n" + `{"card": "two"}` + "\n" + `{"c": "3"}` + "\n" + `{"card": "a longer fourth line"}` + "\n"
+	var kept [][]byte
+	err := EachLine(strings.NewReader(in), "f.jsonl", Limits{MaxLine: 64}, func(_ int, data []byte) error {
+		kept = append(kept, data)
+		return nil
+	})
+	require.NoError(t, err)
+	want := strings.Split(strings.TrimSuffix(in, "\n"), "\n")
+	require.Len(t, kept, len(want))
+	for i := range want {
+		assert.Equal(t, want[i], string(kept[i]), "line %d as kept after the read", i+1)
+	}
+}
