@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/citecheck/citecheck/plan"
@@ -27,6 +29,12 @@ type Input struct {
 type RunOptions struct {
 	// Plan, when set, is the frozen plan the runs are checked against.
 	Plan *plan.Plan
+	// Arms are planned arms whose planned attempts Run writes although no
+	// record names them (an arm whose run produced nothing): with a plan,
+	// Run writes the planned attempts of the arms its records hold and of
+	// these, never of another arm, so that arms graded apart are each
+	// graded once. Every name must be an arm of Plan (ErrArmNotPlanned).
+	Arms []string
 	// Workers grade attempts in parallel; runtime.GOMAXPROCS(0) when < 1.
 	Workers int
 	// SpillDir holds a temporary file while results are put in plan order
@@ -45,14 +53,20 @@ type RunOptions struct {
 // question the reference does not have.
 var ErrUnknownQuestion = errors.New("no such question in the reference")
 
+// ErrArmNotPlanned: RunOptions.Arms names an arm the plan does not have,
+// or names arms without a plan.
+var ErrArmNotPlanned = errors.New("not an arm of the plan")
+
 // Run grades every record of the inputs and writes one result per line to
 // out (results.jsonl), in this order:
 //
-//   - with a plan: one result for every planned (arm, session, question),
-//     sessions in the plan's declared running order and questions in their
-//     repetition's order, Position 1..n; a record's session is its arm's
-//     repetition number. A planned attempt no record answers is
-//     AttemptMissing. Then, in input order, every further record for a
+//   - with a plan: one result for every planned (arm, session, question)
+//     of the arms the records hold (and of opts.Arms), sessions in the
+//     plan's declared running order and questions in their repetition's
+//     order, Position 1..n; a record's session is its arm's repetition
+//     number. A planned attempt no record answers is AttemptMissing; the
+//     planned attempts of an arm no record names are not written, so that
+//     each arm's attempts are graded once when arms are graded apart. Then, in input order, every further record for a
 //     planned attempt (AttemptDuplicate) and every record the plan does not
 //     have (AttemptExtra: another arm, a session past the repetitions);
 //     both are graded as failures, never dropped. A record that comes
@@ -76,7 +90,10 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 		workers = runtime.GOMAXPROCS(0)
 	}
 	sum := newSummary()
-	s := &scheduler{g: g, plan: opts.Plan, seen: map[armSession][]bool{}, next: map[armSession]int{}}
+	s := &scheduler{g: g, plan: opts.Plan, seen: map[armSession][]bool{}, next: map[armSession]int{}, arms: map[string]bool{}}
+	if err := s.wantArms(opts.Arms); err != nil {
+		return nil, err
+	}
 	if opts.Plan != nil {
 		s.index()
 	}
@@ -252,6 +269,35 @@ type scheduler struct {
 	next    map[armSession]int
 	qIndex  map[string]int
 	posSlot []int // position of each slot in its session
+	// arms are the arms whose planned attempts are written: those of the
+	// records and RunOptions.Arms.
+	arms map[string]bool
+}
+
+// wantArms adds the arms RunOptions.Arms names, each an arm of the plan.
+func (s *scheduler) wantArms(arms []string) error {
+	if err := CheckArms(s.plan, arms); err != nil {
+		return err
+	}
+	for _, a := range arms {
+		s.arms[a] = true
+	}
+	return nil
+}
+
+// CheckArms returns an error wrapping ErrArmNotPlanned unless every name
+// in arms is an arm of p (RunOptions.Arms), so that a caller can refuse
+// them before it grades.
+func CheckArms(p *plan.Plan, arms []string) error {
+	for _, a := range arms {
+		if p == nil {
+			return fmt.Errorf("arm %q: %w (there is no plan)", a, ErrArmNotPlanned)
+		}
+		if !slices.Contains(p.Arms, a) {
+			return fmt.Errorf("arm %q: %w (its arms: %s)", a, ErrArmNotPlanned, strings.Join(p.Arms, ", "))
+		}
+	}
+	return nil
 }
 
 func (s *scheduler) index() {
@@ -271,6 +317,7 @@ func (s *scheduler) index() {
 }
 
 func (s *scheduler) place(rec *runs.Record) job {
+	s.arms[rec.Arm] = true
 	if s.plan == nil {
 		if s.qIndex == nil {
 			s.qIndex = map[string]int{}
@@ -376,6 +423,9 @@ func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, sum *Summar
 				return err
 			}
 			continue
+		}
+		if !sch.arms[key.arm] {
+			continue // another grading's arm
 		}
 		r := g.Missing(key.arm, key.session, key.question, sch.posSlot[i])
 		mb.Reset()

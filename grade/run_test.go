@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,7 +62,8 @@ func TestRunAgainstPlan(t *testing.T) {
 	n := len(a)
 	a[n-1], a[n-2] = a[n-2], a[n-1]
 	a = append(a, rec("A", 1, order1[2]), rec("A", 3, order1[0]), rec("C", 1, order1[0]))
-	results, sum, raw := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p, Workers: 3})
+	// Arm B has no record: Arms asks for its planned attempts all the same.
+	results, sum, raw := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p, Workers: 3, Arms: []string{"B"}})
 
 	planned := 0
 	for range p.Sessions {
@@ -101,8 +103,63 @@ func TestRunAgainstPlan(t *testing.T) {
 	assert.Equal(t, len(results), sum.Results)
 
 	// The same inputs give the same bytes, whatever the parallelism.
-	_, _, again := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p, Workers: 1})
+	_, _, again := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p, Workers: 1, Arms: []string{"B"}})
 	assert.Equal(t, string(raw), string(again))
+}
+
+// TestRunGradesItsArmsOnly: with a plan, Run writes the planned attempts
+// of the arms its records hold (and of RunOptions.Arms), not of every
+// planned arm; arms graded apart then hold each planned attempt once, and
+// their results together are the results of grading them together.
+func TestRunGradesItsArmsOnly(t *testing.T) {
+	g := decisionGrader(t)
+	p, err := plan.New(g.ref, plan.Options{Arms: []string{"A", "B"}, Repetitions: 2, Seed: 7})
+	require.NoError(t, err)
+	rec := func(arm string, session int, q string) *runs.Record {
+		r := attempt(q, "UNKNOWN")
+		r.Arm, r.Session = arm, session
+		return r
+	}
+	order := p.Orders[0].Questions
+	a := []*runs.Record{rec("A", 1, order[0]), rec("A", 2, order[1])}
+	b := []*runs.Record{rec("B", 1, order[2]), rec("B", 3, order[0])} // the second is extra
+
+	together, _, _ := runResults(t, g, []Input{recordsInput("a.jsonl", a), recordsInput("b.jsonl", b)}, RunOptions{Plan: p})
+	onlyA, _, _ := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p})
+	onlyB, _, _ := runResults(t, g, []Input{recordsInput("b.jsonl", b)}, RunOptions{Plan: p})
+	for _, r := range onlyA {
+		assert.Equal(t, "A", r.Arm, "grading arm A's run writes no attempt of arm B")
+	}
+	for _, r := range onlyB {
+		assert.Equal(t, "B", r.Arm, "grading arm B's run writes no attempt of arm A")
+	}
+	key := func(rs []Result) map[string]Result {
+		m := map[string]Result{}
+		for _, r := range rs {
+			m[fmt.Sprintf("%s/%d/%s/%s", r.Arm, r.Session, r.Question, r.Attempt)] = r
+		}
+		return m
+	}
+	apart := key(onlyA)
+	for k, r := range key(onlyB) {
+		_, twice := apart[k]
+		require.False(t, twice, "%s graded in both", k)
+		apart[k] = r
+	}
+	assert.Equal(t, key(together), apart, "apart equals together, result by result")
+	assert.Len(t, apart, len(together))
+
+	// An arm without records: RunOptions.Arms writes its planned attempts,
+	// all missing; an arm the plan lacks is refused.
+	empty, sum, _ := runResults(t, g, nil, RunOptions{Plan: p, Arms: []string{"B"}})
+	assert.Len(t, empty, 2*len(order), "arm B's two sessions")
+	assert.Equal(t, map[string]int{AttemptMissing: 2 * len(order)}, sum.ByAttempt)
+	var buf bytes.Buffer
+	_, err = g.Run(nil, &buf, RunOptions{Plan: p, Arms: []string{"C"}})
+	require.ErrorIs(t, err, ErrArmNotPlanned)
+	assert.Contains(t, err.Error(), `arm "C"`)
+	_, err = g.Run(nil, &buf, RunOptions{Arms: []string{"A"}})
+	require.ErrorIs(t, err, ErrArmNotPlanned, "arms without a plan")
 }
 
 func TestRunWithoutPlan(t *testing.T) {

@@ -136,7 +136,7 @@ func TestResultSchema(t *testing.T) {
 		if err := validateResult(t, s, c.line); (err == nil) != c.schema {
 			t.Errorf("%s: schema valid=%v, want %v (%s): %v", c.name, err == nil, c.schema, c.why, err)
 		}
-		err := metrics.ReadResults(strings.NewReader(c.line+"\n"), "results.jsonl", func(*grade.Result) error { return nil })
+		err := metrics.ReadResults(strings.NewReader(c.line+"\n"), "results.jsonl", func(int, *grade.Result) error { return nil })
 		if (err == nil) != c.reader {
 			t.Errorf("%s: reader valid=%v, want %v (%s): %v", c.name, err == nil, c.reader, c.why, err)
 		}

@@ -20,7 +20,7 @@ func FuzzReadResults(f *testing.F) {
 	f.Add([]byte("{\"arm\": 1}\n\n\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := NewBuilder()
-		err := ReadResults(strings.NewReader(string(data)), "r.jsonl", func(r *grade.Result) error {
+		err := ReadResults(strings.NewReader(string(data)), "r.jsonl", func(_ int, r *grade.Result) error {
 			b.Add(r)
 			return nil
 		})

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"unicode/utf8"
 
@@ -21,17 +23,73 @@ const MaxResultBytes = 32 << 20
 var (
 	ErrNoResults = errors.New("no results")
 	ErrResult    = errors.New("invalid result")
+	// ErrCountedTwice: one planned attempt in two results (ReadFiles).
+	ErrCountedTwice = errors.New("a planned attempt is in two results")
 )
 
+// ResultsName is the file "citecheck grade" writes in its output folder.
+const ResultsName = "results.jsonl"
+
+// ReadFiles reads the results of one evaluation from several inputs, each
+// a folder holding results.jsonl (as "citecheck grade --out" writes it) or
+// a results file, in order, and returns them in that order. Every planned
+// attempt (arm, session and question of a result whose attempt is not
+// duplicate or extra) must be in one result only: one that is in two, in
+// two inputs (the same arm graded twice, in two folders reported
+// together) or twice in one, is an *inputerr.Error at the second naming
+// the first, wrapping ErrCountedTwice, since counting it twice would
+// change every figure without a word.
+func ReadFiles(paths []string) ([]grade.Result, error) {
+	type where struct {
+		file string
+		line int
+	}
+	var out []grade.Result
+	first := map[planned]where{}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			p = filepath.Join(p, ResultsName)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		err = ReadResults(f, p, func(n int, r *grade.Result) error {
+			if r.Attempt != grade.AttemptDuplicate && r.Attempt != grade.AttemptExtra {
+				k := planned{r.Arm, r.Session, r.Question}
+				if w, ok := first[k]; ok {
+					return &inputerr.Error{File: p, Line: n, Err: fmt.Errorf("%w: %s/%d/%s is also at %s:%d; grade each arm once (citecheck grade writes the planned attempts of the arms its runs hold) and give each results folder once",
+						ErrCountedTwice, r.Arm, r.Session, r.Question, w.file, w.line)}
+				}
+				first[k] = where{p, n}
+			}
+			out = append(out, *r)
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// planned names one planned attempt.
+type planned struct {
+	arm      string
+	session  int
+	question string
+}
+
 // ReadResults reads results.jsonl (docs/results.md) and calls fn with each
-// result in file order. A line that is not valid UTF-8, longer than
+// result and its line number, in file order. A line that is not valid UTF-8, longer than
 // MaxResultBytes, not one JSON object, holds a duplicate or unknown key, a
 // wrong type, lacks arm, session, question, attempt or kind, or holds a
 // value the format does not have (an attempt status, an outcome, a
 // verdict missing for its kind or present for the other) is an
 // *inputerr.Error with file and line; so is a file with no result
 // (ErrNoResults).
-func ReadResults(r io.Reader, file string, fn func(*grade.Result) error) error {
+func ReadResults(r io.Reader, file string, fn func(line int, res *grade.Result) error) error {
 	seen := 0
 	err := strictjson.EachLine(r, file, strictjson.Limits{MaxLine: MaxResultBytes}, func(n int, line []byte) error {
 		res, ferr := decodeResult(line)
@@ -40,7 +98,7 @@ func ReadResults(r io.Reader, file string, fn func(*grade.Result) error) error {
 			return ferr
 		}
 		seen++
-		return fn(res)
+		return fn(n, res)
 	})
 	if err != nil {
 		return err

@@ -94,7 +94,7 @@ func BenchmarkReadResults(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		n := 0
-		err := ReadResults(bytes.NewReader(data), "results.jsonl", func(*grade.Result) error { n++; return nil })
+		err := ReadResults(bytes.NewReader(data), "results.jsonl", func(int, *grade.Result) error { n++; return nil })
 		if err != nil || n != 1000 {
 			b.Fatal(n, err)
 		}

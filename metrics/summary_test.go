@@ -163,7 +163,7 @@ func TestCompareResults(t *testing.T) {
 func TestReadResults(t *testing.T) {
 	good := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
 	var n int
-	require.NoError(t, ReadResults(strings.NewReader(good+"\n\n"+good+"\n"), "r.jsonl", func(*grade.Result) error { n++; return nil }))
+	require.NoError(t, ReadResults(strings.NewReader(good+"\n\n"+good+"\n"), "r.jsonl", func(int, *grade.Result) error { n++; return nil }))
 	assert.Equal(t, 2, n)
 	tests := []struct {
 		in, want, why string
@@ -185,7 +185,7 @@ func TestReadResults(t *testing.T) {
 		{"\xff" + good, "r.jsonl:1: invalid UTF-8 at byte 1", "invalid UTF-8 names its byte"},
 	}
 	for _, tt := range tests {
-		err := ReadResults(strings.NewReader(tt.in), "r.jsonl", func(*grade.Result) error { return nil })
+		err := ReadResults(strings.NewReader(tt.in), "r.jsonl", func(int, *grade.Result) error { return nil })
 		require.Error(t, err, tt.why)
 		assert.Contains(t, err.Error(), tt.want, tt.why)
 	}

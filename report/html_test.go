@@ -148,7 +148,7 @@ func gradeRuns(store *corpus.Store, ref *spans.Reference, pl *plan.Plan, recs, s
 		return nil, err
 	}
 	var results []grade.Result
-	err = metrics.ReadResults(&out, "results.jsonl", func(r *grade.Result) error {
+	err = metrics.ReadResults(&out, "results.jsonl", func(_ int, r *grade.Result) error {
 		results = append(results, *r)
 		return nil
 	})

@@ -45,7 +45,7 @@ func runCompare(e *env, args []string) error {
 	if len(paths) == 0 {
 		return usageErrorf("compare: no RESULTS given")
 	}
-	results, err := readResultSets(paths)
+	results, err := metrics.ReadFiles(paths)
 	if err != nil {
 		return err
 	}

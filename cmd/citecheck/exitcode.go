@@ -113,6 +113,7 @@ var inputErrors = []error{
 	spans.ErrUnknownDocument,       // a reference naming a document the corpus lacks
 	spans.ErrNoText,                // ... or one without text
 	grade.ErrUnknownQuestion,       // a run naming a question the reference lacks
+	grade.ErrArmNotPlanned,         // grade --arms naming an arm the plan lacks
 	fs.ErrNotExist,                 // a named file missing
 	fs.ErrPermission,               // ... or unreadable
 	fs.ErrExist,                    // a file in the way of one to create

@@ -61,3 +61,15 @@ func parseFlags(fs *flag.FlagSet, stdout io.Writer, args []string) ([]string, er
 		args = rest[1:]
 	}
 }
+
+// splitList splits a comma-separated flag value into its non-empty,
+// trimmed items.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -31,12 +31,20 @@ by the scoring policy's grade_response (docs/grading.md).
 
 The lock is verified first; if any pinned input changed, nothing is graded
 (exit 3) and each change is named. With a plan in the lock, every planned
-(arm, session, question) gets exactly one result, in the plan's order, with
-attempt status ok, error, timeout, interrupted or missing; a second record
-for one planned attempt (duplicate) and a record the plan does not have
-(extra) get their own results after them, graded as failures. A record's
-session is its arm's repetition number (A2 is arm A's second session).
-Without a plan every record is graded in input order.
+(arm, session, question) of the arms the runs hold gets exactly one result,
+in the plan's order, with attempt status ok, error, timeout, interrupted or
+missing; a second record for one planned attempt (duplicate) and a record
+the plan does not have (extra) get their own results after them, graded as
+failures. A record's session is its arm's repetition number (A2 is arm A's
+second session). Without a plan every record is graded in input order.
+
+Arms may be graded apart (one grade per arm, then "citecheck report" of
+both folders): each grading writes only its own arms' planned attempts, so
+none is counted twice. --arms names arms whose planned attempts are written
+even though no record names them, all missing (a system that produced no
+answer); with --arms, RUN files may be left out.
+
+  citecheck grade --lock eval.lock --out results-b --arms B
 
 --corpus C --reference R [--plan P] instead of --lock grades unfrozen
 inputs; results then say "frozen": false.
@@ -62,7 +70,7 @@ no records); 3 the lock or the corpus changed.`
 
 func runGrade(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
-	fs := newFlagSet(stderr, "grade", "grade (--lock LOCK | --corpus CORPUS --reference REF [--plan PLAN]) --out DIR [--format F] [--json] RUN...", gradeAbout)
+	fs := newFlagSet(stderr, "grade", "grade (--lock LOCK | --corpus CORPUS --reference REF [--plan PLAN]) --out DIR [--format F] [--arms A,B] [--json] RUN...", gradeAbout)
 	lockPath := fs.String("lock", "", "the evaluation's lock `file` (citecheck freeze)")
 	corpusDir := fs.String("corpus", "", "corpus `folder`, to grade without a lock")
 	refPath := fs.String("reference", "", "reference `file`, to grade without a lock")
@@ -70,15 +78,17 @@ func runGrade(e *env, args []string) error {
 	out := fs.String("out", "", "results `folder` (created if needed; results.jsonl is replaced)")
 	format := fs.String("format", runs.FormatAuto, "input `format`: auto (told by each file's first record), "+strings.Join(runs.Formats, ", "))
 	asJSON := fs.Bool("json", false, "print the summary as JSON instead of a table")
+	armList := fs.String("arms", "", "comma-separated planned `arms` graded even where no record names them (their attempts missing)")
 	runFiles, err := parseFlags(fs, stdout, args)
 	if err != nil {
 		return err
 	}
+	arms := splitList(*armList)
 	switch {
 	case *out == "":
 		return usageErrorf("grade: --out DIR is required")
-	case len(runFiles) == 0:
-		return usageErrorf("grade: no RUN file given")
+	case len(runFiles) == 0 && len(arms) == 0:
+		return usageErrorf("grade: no RUN file given (or --arms, for arms that produced nothing)")
 	case *lockPath != "" && (*corpusDir != "" || *refPath != "" || *planPath != ""):
 		return usageErrorf("grade: --lock names the corpus, reference and plan; give it alone, or --corpus and --reference without it")
 	case *lockPath == "" && (*corpusDir == "" || *refPath == ""):
@@ -90,7 +100,7 @@ func runGrade(e *env, args []string) error {
 
 	fail := &failingList{limit: failingShown}
 	sum, err := gradeRuns(stdout, stderr, gradeJob{stdin: e.stdin, toolchain: e.toolchain, lock: *lockPath, corpus: *corpusDir, reference: *refPath, plan: *planPath,
-		out: *out, format: *format, runs: runFiles, failing: fail})
+		out: *out, format: *format, runs: runFiles, arms: arms, failing: fail})
 	if err != nil {
 		return err
 	}
@@ -133,6 +143,7 @@ type gradeJob struct {
 	lock, corpus, reference, plan string
 	out, format                   string
 	runs                          []string
+	arms                          []string // RunOptions.Arms
 	// names, when set, are the runs' names in results and messages.
 	names []string
 	// failing collects the results that do not pass, for the listing.
@@ -172,6 +183,9 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 				return nil, fmt.Errorf("grade: %w", withKind(err, freeze.ErrPlanMismatch))
 			}
 		}
+	}
+	if err := grade.CheckArms(pl, job.arms); err != nil {
+		return nil, fmt.Errorf("grade: --arms: %w", err)
 	}
 	// Each run file is read up to its first record before the index is
 	// built, so that an empty file or a first line at fault is refused at
@@ -230,7 +244,7 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 	}
 	defer dst.Abort()
 	bar := startProgress(stderr, "grade", "records graded", -1)
-	opts := grade.RunOptions{Plan: pl, SpillDir: job.out, Progress: bar.set}
+	opts := grade.RunOptions{Plan: pl, Arms: job.arms, SpillDir: job.out, Progress: bar.set}
 	if job.failing != nil {
 		opts.Failing = job.failing.add
 	}

@@ -197,6 +197,64 @@ func TestGradeUsage(t *testing.T) {
 	assert.Contains(t, out, "citecheck grade --lock eval.lock --out results")
 }
 
+// TestArmsGradedApart: each arm graded in its own folder, then reported
+// together, gives the summary and comparison of grading both at once; a
+// planned attempt given twice (a folder reported twice, or one grading
+// that holds an arm another one holds too) is refused, naming both places.
+func TestArmsGradedApart(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, errOut, code := runCLI(t, "demo", "--out", "demo")
+	require.Equal(t, 0, code, errOut)
+	lock := filepath.Join("demo", "eval.lock")
+	runA, runB := filepath.Join("demo", "runs", "A-anthropic.jsonl"), filepath.Join("demo", "runs", "B-lmstudio.jsonl")
+	for _, g := range [][]string{{"ra", runA}, {"rb", runB}, {"rab", runA, runB}} {
+		_, errOut, code := runCLI(t, append([]string{"grade", "--lock", lock, "--out"}, g...)...)
+		require.Equal(t, 1, code, errOut)
+	}
+	read := func(dir string) string {
+		data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+		require.NoError(t, err)
+		return string(data)
+	}
+	_, errOut, code = runCLI(t, "report", "ra", "rb", "--lock", lock, "--out", "apart")
+	require.Equal(t, 1, code, errOut)
+	_, errOut, code = runCLI(t, "report", "rab", "--lock", lock, "--out", "together")
+	require.Equal(t, 1, code, errOut)
+	assert.Equal(t, read("together"), read("apart"), "summary.json of the arms graded apart and together")
+	apart, _, _ := runCLI(t, "compare", "ra", "rb")
+	together, _, _ := runCLI(t, "compare", "rab")
+	assert.Equal(t, together, apart, "the comparison of the arms graded apart and together")
+
+	for _, tc := range []struct {
+		inputs []string
+		first  string
+		why    string
+	}{
+		{[]string{"rab", "ra"}, "rab/results.jsonl:1", "arm A's attempts graded in both folders"},
+		{[]string{"ra", "ra"}, "ra/results.jsonl:1", "one folder given twice"},
+	} {
+		for _, verb := range []string{"report", "compare"} {
+			args := append([]string{verb}, tc.inputs...)
+			if verb == "report" {
+				args = append(args, "--out", "twice")
+			}
+			_, errOut, code := runCLI(t, args...)
+			assert.Equal(t, 2, code, "%s: %s", tc.why, errOut)
+			assert.Contains(t, errOut, "ra/results.jsonl:1: a planned attempt is in two results: A/1/", tc.why)
+			assert.Contains(t, errOut, "is also at "+tc.first, tc.why)
+		}
+	}
+
+	// An arm with nothing to grade: --arms writes its planned attempts as
+	// missing; an arm the plan lacks is a usage error.
+	out, errOut, code := runCLI(t, "grade", "--lock", lock, "--out", "rnone", "--arms", "B")
+	require.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, "120 planned attempts never run")
+	_, errOut, code = runCLI(t, "grade", "--lock", lock, "--out", "rc", "--arms", "C", runA)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `grade: --arms: arm "C": not an arm of the plan (its arms: A, B)`)
+}
+
 // TestReportAndCompare: report and compare on the demo's graded run; the
 // table, summary.md, summary.json and the comparison are golden.
 func TestReportAndCompare(t *testing.T) {

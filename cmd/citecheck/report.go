@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/citecheck/citecheck/freeze"
-	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/report"
@@ -109,7 +108,7 @@ type reportJob struct {
 // writes summary.json, summary.md and report.html to job.out. A changed
 // lock prints its verification report to stdout.
 func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
-	results, err := readResultSets(job.paths)
+	results, err := metrics.ReadFiles(job.paths)
 	if err != nil {
 		return nil, err
 	}
@@ -184,30 +183,6 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Commit()
-}
-
-// readResultSets reads results.jsonl from each path (a folder holding it,
-// or the file), in order.
-func readResultSets(paths []string) ([]grade.Result, error) {
-	var out []grade.Result
-	for _, p := range paths {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			p = filepath.Join(p, "results.jsonl")
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, err
-		}
-		err = metrics.ReadResults(f, p, func(r *grade.Result) error {
-			out = append(out, *r)
-			return nil
-		})
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // qualifyFlags are the qualification thresholds a user may change.
