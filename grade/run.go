@@ -464,13 +464,19 @@ type SummaryRow struct {
 	Session  int    `json:"session"`
 	Attempts int    `json:"attempts"`
 	// NotOK counts attempts that are not "ok": errors, timeouts,
-	// interruptions, missing, duplicate and extra work.
-	NotOK      int     `json:"not_ok"`
-	Answerable int     `json:"answerable"`
-	Factual    Counts3 `json:"factual"`
-	Supported  Counts3 `json:"supported"`
-	Unknown    int     `json:"unknown"`
-	Abstention Counts3 `json:"abstention"`
+	// interruptions, missing, duplicate and extra work; Extra the extra
+	// ones.
+	NotOK int `json:"not_ok"`
+	Extra int `json:"extra"`
+	// OutsidePlan: every attempt of the row is extra, an arm or session
+	// the plan does not have; listed apart from the sessions, pooled in
+	// the arm's "all" row.
+	OutsidePlan bool    `json:"outside_plan,omitempty"`
+	Answerable  int     `json:"answerable"`
+	Factual     Counts3 `json:"factual"`
+	Supported   Counts3 `json:"supported"`
+	Unknown     int     `json:"unknown"`
+	Abstention  Counts3 `json:"abstention"`
 	// Citations are the emitted citations' verdicts; MissingCitations the
 	// answers to answerable questions that emitted none; External the
 	// emitted citations of sources outside the corpus (external_source: a
@@ -527,6 +533,9 @@ func tallyOf(r *Result) tally {
 	if !pass {
 		row.NotOK = 1
 	}
+	if r.Attempt == AttemptExtra {
+		row.Extra = 1
+	}
 	if r.Kind == KindAnswerable {
 		row.Answerable = 1
 		row.Factual.add(r.Factual)
@@ -578,6 +587,7 @@ func (s *Summary) add(t tally) {
 func (r *SummaryRow) plus(o SummaryRow) {
 	r.Attempts += o.Attempts
 	r.NotOK += o.NotOK
+	r.Extra += o.Extra
 	r.Answerable += o.Answerable
 	r.Factual.plus(o.Factual)
 	r.Supported.plus(o.Supported)
@@ -589,8 +599,9 @@ func (r *SummaryRow) plus(o SummaryRow) {
 	r.Unread += o.Unread
 }
 
-// finish sorts the rows by arm and session, adds each arm's "all" row after
-// its sessions (when it has several) and the overall row last.
+// finish sorts the rows by arm and session, marks those outside the plan,
+// adds each arm's "all" row after its sessions (when it has several) and
+// the overall row last.
 func (s *Summary) finish() {
 	keys := make([]armSession, 0, len(s.rows))
 	for k := range s.rows {
@@ -609,6 +620,7 @@ func (s *Summary) finish() {
 		n := 0
 		for ; i < len(keys) && keys[i].arm == arm; i++ {
 			r := *s.rows[keys[i]]
+			r.OutsidePlan = r.Extra == r.Attempts
 			s.Rows = append(s.Rows, r)
 			all.plus(r)
 			n++

@@ -109,7 +109,12 @@ func TestSummarySchema(t *testing.T) {
 		edit func(m map[string]any)
 	}{
 		{"no format", func(m map[string]any) { delete(m, "format") }},
-		{"another format", func(m map[string]any) { m["format"] = "citecheck-summary/2" }},
+		{"another format", func(m map[string]any) { m["format"] = "citecheck-summary/1" }},
+		{"no outside_plan", func(m map[string]any) { delete(m, "outside_plan") }},
+		{"qualified outside the plan", func(m map[string]any) {
+			m["outside_plan"].([]any)[0].(map[string]any)["qualified"] = false
+		}},
+		{"out_of_order as a count", func(m map[string]any) { session(m)["out_of_order"] = 0 }},
 		{"unknown key", func(m map[string]any) { m["generated_at"] = "today" }},
 		{"no sessions", func(m map[string]any) { delete(m, "sessions") }},
 		{"session without qualified", func(m map[string]any) { delete(session(m), "qualified") }},

@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -10,7 +11,7 @@ import (
 )
 
 // Format names the summary format.
-const Format = "citecheck-summary/1"
+const Format = "citecheck-summary/2"
 
 // Policy is the scoring policy the metrics follow.
 const Policy = "v1.5"
@@ -61,6 +62,26 @@ func (a *Attempts) add(status string) {
 	case grade.AttemptExtra:
 		a.Extra++
 	}
+}
+
+func (a *Attempts) total() int {
+	return a.OK + a.Error + a.Timeout + a.Interrupted + a.Missing + a.Duplicate + a.Extra
+}
+
+// failed names the statuses other than ok with their counts: "1 error, 2
+// missing".
+func (a *Attempts) failed() string {
+	var parts []string
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{grade.AttemptError, a.Error}, {grade.AttemptTimeout, a.Timeout}, {grade.AttemptInterrupted, a.Interrupted},
+		{grade.AttemptMissing, a.Missing}, {grade.AttemptDuplicate, a.Duplicate}, {grade.AttemptExtra, a.Extra}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.name))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (a *Attempts) plus(o Attempts) {
@@ -123,6 +144,9 @@ type Group struct {
 	// Failures lists the results that did not answer or must not count:
 	// "A/2/Q07 timeout".
 	Failures []string `json:"failures"`
+	// OutOfOrder lists the attempts that came before work planned ahead of
+	// them ("A/1/Q03"): graded as they are, flagged for the plan's audit.
+	OutOfOrder []string `json:"out_of_order"`
 	// Qualified and Qualification: sessions only.
 	Qualified     *bool    `json:"qualified,omitempty"`
 	Qualification []string `json:"qualification,omitempty"`
@@ -143,6 +167,9 @@ func (g *Group) add(r *grade.Result) {
 	}
 	if r.Attempt != grade.AttemptOK {
 		g.Failures = append(g.Failures, fmt.Sprintf("%s/%d/%s %s", r.Arm, r.Session, r.Question, r.Attempt))
+	}
+	if r.OutOfOrder {
+		g.OutOfOrder = append(g.OutOfOrder, fmt.Sprintf("%s/%d/%s", r.Arm, r.Session, r.Question))
 	}
 	if r.Kind == grade.KindAnswerable {
 		g.sup.Add(outcome(r.Supported))
@@ -187,6 +214,7 @@ func (g *Group) plus(o *Group) {
 	g.ExternalCitations += o.ExternalCitations
 	g.Unread += o.Unread
 	g.Failures = append(g.Failures, o.Failures...)
+	g.OutOfOrder = append(g.OutOfOrder, o.OutOfOrder...)
 	g.frozen = g.frozen && o.frozen
 }
 
@@ -195,6 +223,16 @@ func (g *Group) finish() {
 	if g.Failures == nil {
 		g.Failures = []string{}
 	}
+	if g.OutOfOrder == nil {
+		g.OutOfOrder = []string{}
+	}
+}
+
+// OutsidePlan reports whether every result of the group is extra: an arm
+// or session the plan does not have, which is listed apart from the
+// planned sessions rather than as one of them.
+func (g *Group) OutsidePlan() bool {
+	return g.Attempts.Extra > 0 && g.Attempts.Extra == g.Attempts.total()
 }
 
 // qualify applies the thresholds to a session.
@@ -222,7 +260,7 @@ func (g *Group) qualify(t Thresholds) {
 		why = append(why, fmt.Sprintf("results with citations not read: %d (their verdicts are incomplete)", g.Unread))
 	}
 	if n := len(g.Failures); n > 0 {
-		why = append(why, fmt.Sprintf("attempts counted as failures: %d (error, timeout, interrupted, missing, duplicate or extra)", n))
+		why = append(why, fmt.Sprintf("attempts counted as failures: %s", g.Attempts.failed()))
 	}
 	ok := len(why) == 0
 	g.Qualified, g.Qualification = &ok, why
@@ -233,14 +271,18 @@ func (g *Group) qualify(t Thresholds) {
 
 // Summary is summary.json.
 type Summary struct {
-	Format     string           `json:"format"`
-	Policy     string           `json:"policy"`
-	Thresholds ThresholdsJSON   `json:"thresholds"`
-	Sessions   []*Group         `json:"sessions"`
-	Arms       []*Group         `json:"arms"`
-	Comparison *Comparison      `json:"comparison,omitempty"`
-	Latency    []Latency        `json:"latency"`
-	StopReason map[string]Tally `json:"stop_reasons"`
+	Format     string         `json:"format"`
+	Policy     string         `json:"policy"`
+	Thresholds ThresholdsJSON `json:"thresholds"`
+	Sessions   []*Group       `json:"sessions"`
+	// OutsidePlan are the groups of an arm and session the plan does not
+	// have, every result extra (Group.OutsidePlan): never a session, never
+	// qualified, counted as failures in their arm's pooled group.
+	OutsidePlan []*Group         `json:"outside_plan"`
+	Arms        []*Group         `json:"arms"`
+	Comparison  *Comparison      `json:"comparison,omitempty"`
+	Latency     []Latency        `json:"latency"`
+	StopReason  map[string]Tally `json:"stop_reasons"`
 }
 
 // ThresholdsJSON are the thresholds a summary applied.
@@ -297,10 +339,10 @@ func (b *Builder) Add(r *grade.Result) {
 }
 
 // Summary finishes the summary: sessions sorted by arm and session and
-// qualified by t, arms pooled over their sessions, latency per arm and
-// phase.
+// qualified by t, the groups outside the plan apart from them, arms
+// pooled over both, latency per arm and phase.
 func (b *Builder) Summary(t Thresholds) *Summary {
-	s := &Summary{Format: Format, Policy: Policy, Sessions: []*Group{}, Arms: []*Group{}, StopReason: b.stops,
+	s := &Summary{Format: Format, Policy: Policy, Sessions: []*Group{}, OutsidePlan: []*Group{}, Arms: []*Group{}, StopReason: b.stops,
 		Thresholds: ThresholdsJSON{Dec{t.Supported}, Dec{t.Citations}, Dec{t.Abstention}, t.Answerable, t.Unknown}}
 	arms := make([]string, 0, len(b.sessions))
 	for a := range b.sessions {
@@ -317,8 +359,12 @@ func (b *Builder) Summary(t Thresholds) *Summary {
 		for _, n := range ss {
 			g := b.sessions[a][n]
 			g.finish()
-			g.qualify(t)
-			s.Sessions = append(s.Sessions, g)
+			if g.OutsidePlan() {
+				s.OutsidePlan = append(s.OutsidePlan, g)
+			} else {
+				g.qualify(t)
+				s.Sessions = append(s.Sessions, g)
+			}
 			pooled.plus(g)
 		}
 		pooled.finish()
@@ -330,3 +376,39 @@ func (b *Builder) Summary(t Thresholds) *Summary {
 
 // Reasons joins a session's qualification failures for a table cell.
 func (g *Group) Reasons() string { return strings.Join(g.Qualification, "; ") }
+
+// The plan's accounting flags: what grading against a plan found beside
+// the run's own statuses.
+const (
+	FlagMissing    = grade.AttemptMissing   // planned, never run
+	FlagDuplicate  = grade.AttemptDuplicate // a second record of a planned attempt
+	FlagExtra      = grade.AttemptExtra     // a record the plan does not have
+	FlagOutOfOrder = "out_of_order"         // a record before work planned ahead of it
+)
+
+// Flag is one of the plan's accounting flags and the attempts it flags
+// ("A/2/Q07").
+type Flag struct {
+	Name     string
+	Attempts []string
+}
+
+// Accounting lists every accounting flag (missing, duplicate, extra,
+// out_of_order, in that order, each even when it flags nothing) with the
+// attempts it flags, in the order of the sessions, then of the groups
+// outside the plan.
+func (s *Summary) Accounting() []Flag {
+	flags := []Flag{{Name: FlagMissing}, {Name: FlagDuplicate}, {Name: FlagExtra}, {Name: FlagOutOfOrder}}
+	for _, g := range slices.Concat(s.Sessions, s.OutsidePlan) {
+		for _, f := range g.Failures {
+			at := strings.LastIndexByte(f, ' ')
+			for i := range flags[:3] {
+				if f[at+1:] == flags[i].Name {
+					flags[i].Attempts = append(flags[i].Attempts, f[:at])
+				}
+			}
+		}
+		flags[3].Attempts = append(flags[3].Attempts, g.OutOfOrder...)
+	}
+	return flags
+}

@@ -66,7 +66,12 @@ func TestSummaryCountsAndQualification(t *testing.T) {
 	b2 := result("B", 1, "U01", grade.AttemptOK, "", "unresolved")
 	b3 := result("B", 1, "Q01", grade.AttemptDuplicate, "fail", "")
 	b2.Unread = []string{"marker [1] names no citation"}
+	b1.OutOfOrder = true
 	rs = append(rs, b1, b2, b3)
+	// B4: a session the plan does not have; one extra in A1.
+	extraB, extraA := result("B", 4, "Q01", grade.AttemptExtra, "fail", ""), result("A", 1, "Q99", grade.AttemptExtra, "fail", "")
+	extraB.Citations, extraA.Citations = nil, nil // as grade writes work that must not count
+	rs = append(rs, extraB, extraA)
 
 	b := NewBuilder()
 	for i := range rs {
@@ -76,16 +81,16 @@ func TestSummaryCountsAndQualification(t *testing.T) {
 	require.Len(t, s.Sessions, 2)
 	a := s.Sessions[0]
 	assert.Equal(t, 40, a.Planned)
-	assert.Equal(t, Attempts{OK: 39, Timeout: 1}, a.Attempts)
-	assert.Equal(t, Metric{Pass: 26, Fail: 2, Unresolved: 2, N: 30}, a.Supported.Metric, "the timeout counts as a fail")
-	assert.Equal(t, "0.866667", Round6(a.Supported.Metric.LB()))
+	assert.Equal(t, Attempts{OK: 39, Timeout: 1, Extra: 1}, a.Attempts, "an extra in a planned session stays in it")
+	assert.Equal(t, Metric{Pass: 26, Fail: 3, Unresolved: 2, N: 31}, a.Supported.Metric, "the timeout and the extra count as fails")
+	assert.Equal(t, "0.83871", Round6(a.Supported.Metric.LB()))
 	assert.Equal(t, Metric{Pass: 29, N: 29}, a.Citations.Metric, "emitted citations only")
 	assert.Equal(t, 0, a.MissingCitations)
-	assert.Equal(t, []string{"A/1/Q06 timeout"}, a.Failures)
+	assert.Equal(t, []string{"A/1/Q06 timeout", "A/1/Q99 extra"}, a.Failures)
 	require.NotNil(t, a.Qualified)
 	assert.False(t, *a.Qualified)
-	assert.Contains(t, a.Qualification, "supported lower bound 86.7% < 90.0%")
-	assert.Contains(t, a.Qualification, "attempts counted as failures: 1 (error, timeout, interrupted, missing, duplicate or extra)")
+	assert.Contains(t, a.Qualification, "supported lower bound 83.9% < 90.0%")
+	assert.Contains(t, a.Qualification, "attempts counted as failures: 1 timeout, 1 extra")
 
 	bs := s.Sessions[1]
 	assert.Equal(t, 2, bs.Planned, "the duplicate is not planned")
@@ -95,6 +100,18 @@ func TestSummaryCountsAndQualification(t *testing.T) {
 	assert.Contains(t, bs.Qualification, "1 answerable and 1 unknown planned questions, not 30 and 10")
 	assert.Equal(t, 1, bs.Unread)
 	assert.Contains(t, bs.Qualification, "results with citations not read: 1 (their verdicts are incomplete)")
+	assert.Equal(t, []string{"B/1/Q01"}, bs.OutOfOrder)
+
+	// A session made of extras only is outside the plan: listed apart,
+	// never qualified, counted in its arm's pooled figures.
+	require.Len(t, s.OutsidePlan, 1)
+	op := s.OutsidePlan[0]
+	assert.Equal(t, [2]any{"B", 4}, [2]any{op.Arm, op.Session})
+	assert.Nil(t, op.Qualified)
+	assert.Equal(t, []string{"B/4/Q01 extra"}, op.Failures)
+	require.Len(t, s.Arms, 2)
+	assert.Equal(t, 3, s.Arms[1].Supported.N, "arm B pooled: B1's two answerable results and B4's extra")
+	assert.Equal(t, []string{"B/1/Q01"}, s.Arms[1].OutOfOrder)
 
 	// Zero denominators are null, never 0% or 100%.
 	empty := Group{Arm: "C", Session: 1, frozen: true}
@@ -121,7 +138,7 @@ func TestSummaryCountsAndQualification(t *testing.T) {
 	var x, y bytes.Buffer
 	require.NoError(t, json.NewEncoder(&x).Encode(s))
 	require.NoError(t, json.NewEncoder(&y).Encode(b.Summary(DefaultThresholds())))
-	assert.True(t, strings.HasPrefix(x.String(), `{"format":"citecheck-summary/1","policy":"v1.5"`))
+	assert.True(t, strings.HasPrefix(x.String(), `{"format":"citecheck-summary/2","policy":"v1.5"`))
 }
 
 func TestCompareResults(t *testing.T) {

@@ -216,6 +216,8 @@ type htmlPage struct {
 	Warnings           []string
 	NoCorpus           bool
 	Sessions, Arms     []groupView
+	OutsidePlan        []groupView // groups of an arm or session the plan does not have
+	Accounting         []flagView  // the plan's accounting flags
 	Comparison         *compView
 	Latency            []latView
 	DeadlineS          int
@@ -229,11 +231,19 @@ type htmlPage struct {
 
 type groupView struct {
 	Arm, Session    string
+	Mark            string // a planned session's extra attempts
 	Planned         int
 	Kinds, Attempts string
 	Metrics         []metricView
 	Qualified       string // PASS, FAIL or ""
 	Reasons         []string
+}
+
+// flagView is one accounting flag with the attempts it flags.
+type flagView struct {
+	Name     string
+	N        int
+	Attempts string
 }
 
 type metricView struct {
@@ -424,7 +434,7 @@ func (u ids) take(id string) string {
 }
 
 // fixedIDs are the ids the template itself uses.
-var fixedIDs = []string{"sessions", "arms", "comparison", "latency", "results", "questions", "warnings", "nocorpus",
+var fixedIDs = []string{"sessions", "outside-plan", "accounting", "arms", "comparison", "latency", "results", "questions", "warnings", "nocorpus",
 	"envelope-note", "f-verdict", "f-cverdict", "f-reason", "f-arm", "f-reset", "shown", "open-all", "close-all", "report-data"}
 
 func buildHTML(in HTMLInput) (*htmlPage, error) {
@@ -437,7 +447,11 @@ func buildHTML(in HTMLInput) (*htmlPage, error) {
 		Format: s.Format, Policy: s.Policy, NoCorpus: in.Pages == nil, DeadlineS: metrics.DeadlineMS / 1000}
 	p.Thresholds = thresholdsText(s.Thresholds)
 	p.Sessions = groupViews(s.Sessions, &s.Thresholds, true)
+	p.OutsidePlan = groupViews(s.OutsidePlan, nil, true)
 	p.Arms = groupViews(s.Arms, nil, false)
+	for _, f := range s.Accounting() {
+		p.Accounting = append(p.Accounting, flagView{Name: f.Name, N: len(f.Attempts), Attempts: strings.Join(f.Attempts, ", ")})
+	}
 	if s.Comparison != nil {
 		p.Comparison = comparisonView(s.Comparison)
 	}
@@ -519,6 +533,9 @@ func groupViews(gs []*metrics.Group, t *metrics.ThresholdsJSON, sessions bool) [
 			Attempts: attemptsText(g.Attempts)}
 		if sessions {
 			v.Session = strconv.Itoa(g.Session)
+			if g.Attempts.Extra > 0 && !g.OutsidePlan() {
+				v.Mark = "with " + plural(g.Attempts.Extra, "extra attempt")
+			}
 		} else {
 			v.Session = "all"
 		}

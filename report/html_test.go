@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/stretchr/testify/assert"
 	"html"
 	"io/fs"
 	"os"
@@ -512,4 +513,39 @@ func citationIDs(f *fixture) []string {
 		}
 	}
 	return out
+}
+
+// TestWriteHTMLOutsidePlan: a group of extra attempts only is listed in
+// its own section, not among the sessions; a planned session holding an
+// extra is marked; the plan's accounting lists every flag with its count.
+func TestWriteHTMLOutsidePlan(t *testing.T) {
+	f := demo(t)
+	results := append([]grade.Result(nil), f.results...)
+	var extra, ooo grade.Result
+	for _, r := range results {
+		if r.Arm == "A" && r.Session == 1 && r.Attempt == grade.AttemptOK {
+			extra, ooo = r, r
+			break
+		}
+	}
+	extra.Attempt, extra.Question = grade.AttemptExtra, "Q99"
+	ooo.OutOfOrder = true
+	results = append(results, extra, ooo)
+	ooo.Session, ooo.Attempt = 9, grade.AttemptExtra // a session the plan does not have
+	results = append(results, ooo)
+	in := f.in
+	in.Results, in.Summary = results, summarize(results, false)
+	html := render(t, in)
+	sessions := html[strings.Index(html, `<section id="sessions">`):strings.Index(html, `<section id="outside-plan">`)]
+	outside := html[strings.Index(html, `<section id="outside-plan">`):strings.Index(html, `<section id="accounting">`)]
+	accounting := html[strings.Index(html, `<section id="accounting">`):strings.Index(html, `<section id="arms">`)]
+	assert.Contains(t, sessions, `<div class="muted">with 1 extra attempt</div>`, "A/1 holds an extra attempt")
+	assert.NotContains(t, sessions, `<td class="num">9`, "session 9 is not a session of the plan")
+	assert.Contains(t, outside, `<tr><td>A</td><td class="num">9</td>`)
+	assert.Contains(t, html, `<a href="#outside-plan">Outside the plan</a>`)
+	for _, flag := range []string{"missing", "duplicate", "extra", "out_of_order"} {
+		assert.Contains(t, accounting, "<tr><td><code>"+flag+"</code></td>", "every flag has its line, even at 0")
+	}
+	assert.Contains(t, accounting, "A/1/Q99")
+	assert.Contains(t, accounting, "A/9/")
 }

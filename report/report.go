@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -37,10 +38,19 @@ func WriteMarkdown(w io.Writer, s *metrics.Summary) error {
 	fmt.Fprintf(&b, "n/a: a zero denominator.\n\n")
 	fmt.Fprintf(&b, "## Sessions\n\n")
 	writeGroups(&b, s.Sessions, true)
+	if len(s.OutsidePlan) > 0 {
+		fmt.Fprintf(&b, "\n## Outside the plan\n\n")
+		fmt.Fprintf(&b, "An arm or session the plan does not have: every attempt extra. Not a session, never qualified; counted as failures in the arm's pooled figures.\n\n")
+		writeGroups(&b, s.OutsidePlan, true)
+	}
 	fmt.Fprintf(&b, "\n## Arms, all sessions pooled\n\n")
 	writeGroups(&b, s.Arms, false)
+	fmt.Fprintf(&b, "\n## Findings\n\n")
+	if err := WriteFindings(&b, s); err != nil {
+		return err
+	}
 	var failures []string
-	for _, g := range s.Sessions {
+	for _, g := range slices.Concat(s.Sessions, s.OutsidePlan) {
 		failures = append(failures, g.Failures...)
 	}
 	if len(failures) > 0 {
@@ -117,10 +127,17 @@ func writeGroups(b *strings.Builder, gs []*metrics.Group, sessions bool) {
 	for _, g := range gs {
 		row := fmt.Sprintf("| %s |", g.Arm)
 		if sessions {
-			row += fmt.Sprintf(" %d |", g.Session)
+			mark := ""
+			if g.Attempts.Extra > 0 && !g.OutsidePlan() {
+				mark = " (+" + plural(g.Attempts.Extra, "extra attempt") + ")"
+			}
+			row += fmt.Sprintf(" %d%s |", g.Session, mark)
 		}
 		row += fmt.Sprintf(" %d | %s | %s | %s%s | %d | %s |", g.Planned, cell(g.Supported), cell(g.Factual), cell(g.Citations),
 			externalNote(g.ExternalCitations, ", "), g.MissingCitations, cell(g.Abstention))
+		if sessions && g.Qualified == nil {
+			row += " - |"
+		}
 		if sessions && g.Qualified != nil {
 			if *g.Qualified {
 				row += " PASS |"
@@ -159,10 +176,14 @@ func cell(m metrics.MetricJSON) string {
 	return s
 }
 
-// WriteTable writes the sessions as an aligned text table for a terminal.
+// WriteTable writes the sessions and the arms pooled as an aligned text
+// table for a terminal; a session that also holds extra attempts is marked
+// "*". The groups outside the plan follow in a table of their own, never
+// as sessions.
 func WriteTable(w io.Writer, s *metrics.Summary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "arm\tsession\tsupported\tfactual\tcitations\tabstention\tqualified\n")
+	marked := 0
 	for _, g := range s.Sessions {
 		q := "-"
 		if g.Qualified != nil {
@@ -171,11 +192,32 @@ func WriteTable(w io.Writer, s *metrics.Summary) error {
 				q = "FAIL"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", g.Arm, g.Session, bounds(g.Supported), bounds(g.Factual),
+		session := fmt.Sprint(g.Session)
+		if g.Attempts.Extra > 0 {
+			session += "*"
+			marked++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g.Arm, session, bounds(g.Supported), bounds(g.Factual),
 			bounds(g.Citations), bounds(g.Abstention), q)
 	}
 	for _, g := range s.Arms {
 		fmt.Fprintf(tw, "%s\tall\t%s\t%s\t%s\t%s\t-\n", g.Arm, bounds(g.Supported), bounds(g.Factual), bounds(g.Citations), bounds(g.Abstention))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if marked > 0 {
+		fmt.Fprintf(w, "* the session also holds extra attempts (questions its plan does not have), counted as failures\n")
+	}
+	if len(s.OutsidePlan) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\noutside the plan (an arm or session the plan does not have: not a session, counted as failures in the arm's \"all\" row):\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "arm\tsession\tattempts\tsupported\tfactual\tcitations\tabstention\n")
+	for _, g := range s.OutsidePlan {
+		fmt.Fprintf(tw, "%s\t%d\t%d extra\t%s\t%s\t%s\t%s\n", g.Arm, g.Session, g.Attempts.Extra, bounds(g.Supported), bounds(g.Factual),
+			bounds(g.Citations), bounds(g.Abstention))
 	}
 	return tw.Flush()
 }

@@ -228,7 +228,10 @@ func demoEvaluation(e *env, dir string) error {
 		return err
 	}
 	fmt.Fprintln(stdout)
-	writeNarrative(stdout, msum)
+	if err := report.WriteFindings(stdout, msum); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nreport/report.html shows every result, and each citation on its page.\n")
 
 	// One bit of one PDF changed: nothing may be graded any more.
 	victim := filepath.Join(dir, "pdfs", docs[0].Name)
@@ -257,59 +260,6 @@ func demoEvaluation(e *env, dir string) error {
 		return fmt.Errorf("demo: verify accepted a changed PDF")
 	}
 	return nil
-}
-
-// writeNarrative says in words what the evaluation shows: who qualifies
-// in which session and why not, and the paired envelope.
-func writeNarrative(w io.Writer, s *metrics.Summary) {
-	planned, answered := 0, 0
-	for _, g := range s.Sessions {
-		planned += g.Planned
-		answered += g.Attempts.OK
-	}
-	fmt.Fprintf(w, "In short: %d planned attempts graded, %d answered.\n", planned, answered)
-	for _, arm := range s.Arms {
-		var pass, fail []string
-		for _, g := range s.Sessions {
-			if g.Arm != arm.Arm || g.Planned == 0 {
-				continue
-			}
-			if g.Qualified != nil && *g.Qualified {
-				pass = append(pass, fmt.Sprint(g.Session))
-			} else {
-				fail = append(fail, fmt.Sprintf("session %d (%s)", g.Session, firstReason(g)))
-			}
-		}
-		switch {
-		case len(fail) == 0:
-			fmt.Fprintf(w, "- Arm %s qualifies in every session.\n", arm.Arm)
-		case len(pass) == 0:
-			fmt.Fprintf(w, "- Arm %s qualifies in no session: not in %s.\n", arm.Arm, list(fail, "or"))
-		default:
-			fmt.Fprintf(w, "- Arm %s qualifies in session %s, not in %s.\n", arm.Arm, list(pass, "and"), list(fail, "or"))
-		}
-	}
-	if c := s.Comparison; c != nil {
-		fmt.Fprintf(w, "- %s - %s on %s over %d questions: %+.3f to %+.3f (unresolved as fail / as pass), bootstrap 95%% envelopes [%+.3f, %+.3f] and [%+.3f, %+.3f]: a %s.\n",
-			c.Arms[0], c.Arms[1], c.Metric, c.Clusters, c.LB.MeanDiff, c.UB.MeanDiff, c.LB.Interval[0], c.LB.Interval[1],
-			c.UB.Interval[0], c.UB.Interval[1], c.Note)
-	}
-	fmt.Fprintf(w, "- report/report.html shows every result, and each citation on its page.\n")
-}
-
-// list joins "a", "b" and "c" as "a, b or c" (conj "or").
-func list(xs []string, conj string) string {
-	if len(xs) < 2 {
-		return strings.Join(xs, "")
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " " + conj + " " + xs[len(xs)-1]
-}
-
-func firstReason(g *metrics.Group) string {
-	if len(g.Qualification) == 0 {
-		return "not qualified"
-	}
-	return g.Qualification[0]
 }
 
 // demoPieces shows the verbs one at a time on the three small fixture

@@ -293,13 +293,30 @@ func knownFormat(f string) bool {
 }
 
 // writeGradeTable prints the summary rows: "p/u/f" is pass, unresolved,
-// fail.
+// fail. Rows outside the plan (every attempt extra) follow in a table of
+// their own, never among the sessions.
 func writeGradeTable(w io.Writer, sum *grade.Summary) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var planned, outside []grade.SummaryRow
+	for _, r := range sum.Rows {
+		if r.OutsidePlan {
+			outside = append(outside, r)
+		} else {
+			planned = append(planned, r)
+		}
+	}
 	// External citations, counted apart, and results with citations not
 	// read get a column when there are any.
-	external := len(sum.Rows) > 0 && sum.Rows[len(sum.Rows)-1].External > 0
-	unread := len(sum.Rows) > 0 && sum.Rows[len(sum.Rows)-1].Unread > 0
+	total := sum.Rows[len(sum.Rows)-1]
+	external, unread := total.External > 0, total.Unread > 0
+	writeGradeRows(w, planned, external, unread)
+	if len(outside) > 0 {
+		fmt.Fprintf(w, "\noutside the plan (an arm or session the plan does not have: not a session, counted in the arm's \"all\" row):\n")
+		writeGradeRows(w, outside, external, unread)
+	}
+}
+
+func writeGradeRows(w io.Writer, rows []grade.SummaryRow, external, unread bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	header := "arm\tsession\tattempts\tnot_ok\tanswerable\tfactual p/u/f\tsupported p/u/f\tunknown\tabstention p/u/f\tcitations p/u/f\t"
 	if external {
 		header += "external\t"
@@ -309,7 +326,7 @@ func writeGradeTable(w io.Writer, sum *grade.Summary) {
 		header += "unread\t"
 	}
 	fmt.Fprintln(tw, header)
-	for _, r := range sum.Rows {
+	for _, r := range rows {
 		arm, session := r.Arm, fmt.Sprint(r.Session)
 		if arm == "" {
 			arm = "all"

@@ -18,7 +18,7 @@ import (
 const reportAbout = `
 Compute an evaluation's metrics from graded results and write them for
 people and tools: DIR/summary.md, DIR/summary.json (format
-citecheck-summary/1, docs/results.md) and DIR/report.html, one
+citecheck-summary/2, docs/formats.md#summary) and DIR/report.html, one
 self-contained page (no network) with every metric, the comparison, every
 result side by side per question, and each citation drawn on its page
 with the located and the declared span (with --lock, or --corpus).
@@ -33,7 +33,15 @@ counted apart) and clean abstention, each with a lower bound (unresolved
 as fail) and an upper bound (unresolved as pass) and the Wilson 95% ends
 beside them; a zero denominator is n/a, never 0% or 100%. Every planned
 attempt counts; errors, timeouts, interruptions, missing, duplicate and
-extra work count as failures and are listed. Each session is qualified by
+extra work count as failures and are listed. Extra attempts of an arm or
+session the plan does not have are listed apart ("outside the plan"),
+never as a session, and counted as failures in their arm's pooled row;
+a session that also holds extra attempts is marked "*". After the table:
+per session every reason it does not qualify, and the plan's accounting
+(missing, duplicate, extra, out_of_order), each with its count; summary.md
+says the same. Each planned attempt must be in one input only: arms
+graded apart are reported together, but an attempt given twice (the same
+arm graded in two folders) is refused, naming both. Each session is qualified by
 the policy's thresholds (lower bounds of 90% supported, 95% citations, 90%
 abstention; 30 answerable and 10 unknown planned questions; graded against
 a frozen lock; no failed attempt), which the flags can change. With two
@@ -77,6 +85,10 @@ func runReport(e *env, args []string) error {
 		return err
 	}
 	if err := report.WriteTable(stdout, sum); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if err := report.WriteFindings(stdout, sum); err != nil {
 		return err
 	}
 	if cmp := sum.Comparison; cmp != nil {
