@@ -49,6 +49,9 @@ func decisionReference(t *testing.T) *spans.Reference {
 		q("discount", "What discount applies to an order of 8 boxes?", "discount", "Discount", "no discount", "0% discount"),
 		q("season", "When does the summer surcharge apply?", "season", "Surcharge period", "from 1 June to 31 August 2025"),
 		q("audits", "In which months are supplier audits held?", "audits", "Audit months", "April and October"),
+		{ID: "coolant", Question: "At what temperature must coolant be stored?", ExpectedAbstention: true,
+			RequiredFields: []spans.RequiredField{{Field: "coolant", Label: "Storage temperature"}},
+			AnswerFields:   map[string]string{"coolant": spans.Unknown}},
 		{ID: "storage", Question: "For how long is pallet storage free of charge, and what fee applies after that?",
 			RequiredFields: []spans.RequiredField{{Field: "free", Label: "Free storage period"}, {Field: "fee", Label: "Storage fee"}},
 			AnswerFields:   map[string]string{"free": "the first 14 calendar days of pallet storage", "fee": "2.50 EUR per pallet per calendar day"},
@@ -307,4 +310,56 @@ func TestDecisionClaimValuesOfOneClaimOnly(t *testing.T) {
 	q.EssentialClaims = q.EssentialClaims[:1]
 	refs = newFieldRefs(q)
 	assert.Equal(t, Correct, gradeValue(&refs[0], "4.75 a piece").Verdict, "the only claim's legacy accepted value")
+}
+
+// TestDecisionUnknownQuestionRelaxedLevel pins the A20 citation verdict at
+// every match level: no passage supports an answer to an unknown question,
+// so a citation on one that the locator finds, however relaxed the level,
+// fails wrong_fact as an exact one does, instead of staying open for the
+// level; on an answerable question the relaxed level still leaves it
+// unresolved (A09).
+func TestDecisionUnknownQuestionRelaxedLevel(t *testing.T) {
+	g := decisionGrader(t)
+	exact := "Frozen goods must be stored at -18 °C or colder."
+	joined := "Frozengoods must be stored at -18 °C orcolder."
+	pieces := "Frozen goods must be stored at -18 °C or colder. The gap between adjacent pallets must be at least 10 cm."
+	tests := []struct {
+		question, response, quote string
+		level                     citations.Level
+		verdict                   Outcome
+		reason                    Reason
+		why                       string
+	}{
+		{"coolant", "Storage temperature: -18 °C or colder", exact, citations.Exact, Fail, ReasonWrongFact, "a speculative value citing an exact passage"},
+		{"coolant", "Storage temperature: -18 °C or colder", joined, citations.JoinedWords, Fail, ReasonWrongFact, "a speculative value citing joined words"},
+		{"coolant", "Storage temperature: -18 °C or colder", pieces, citations.Reordered, Fail, ReasonWrongFact, "a speculative value citing pieces in another order"},
+		{"coolant", "UNKNOWN", joined, citations.JoinedWords, Fail, ReasonWrongFact, "UNKNOWN citing joined words: the citation is no less wrong"},
+		{"frozen", "Storage temperature: -18 °C or colder", joined, citations.JoinedWords, Unresolved, ReasonJoinedWords, "joined words on an answerable question stay open"},
+		{"frozen", "Storage temperature: -18 °C or colder", pieces, citations.Reordered, Unresolved, ReasonReordered, "pieces in another order on an answerable question stay open"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			r := g.Grade(attempt(tt.question, tt.response, cite("sop.pdf", tt.quote, 1)), "t", AttemptOK, 1)
+			require.Len(t, r.Citations, 1)
+			c := r.Citations[0]
+			require.NotNil(t, c.Match, "located: %+v", c)
+			assert.Equal(t, tt.level, *c.Match)
+			assert.Equal(t, tt.verdict, c.Verdict, c.Detail)
+			assert.Equal(t, tt.reason, c.Reason, c.Detail)
+		})
+	}
+	// The classifier decides it from the question alone, at each relaxed
+	// level (the cases of TestClassify, on an unknown question).
+	ix := verdictIndex(t)
+	for _, c := range []citations.Citation{
+		{Document: "policy.pdf", Quote: "Ordersmustbedeliveredwithin 10 workingdays of the purchase orderdate."},
+		{Document: "listing.pdf", Quote: "Open returns ctx, err NewContext(rs, conf) on success."},
+		{Document: "lemma.pdf", Quote: "For all a 6= 0 the map is injective."},
+		{Document: "policy.pdf", Quote: "Late orders are charged 2.5% per day. Orders must be delivered within 10 working days of the purchase order date."},
+	} {
+		v := Classify(ix, c, nil, Expected{Abstain: true})
+		assert.True(t, v.Grounded.Result.Level.Relaxed(), "%q: level %v", c.Quote, v.Grounded.Result.Level)
+		assert.Equal(t, Fail, v.Outcome, "%q", c.Quote)
+		assert.Equal(t, ReasonWrongFact, v.Reason, "%q", c.Quote)
+	}
 }

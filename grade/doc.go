@@ -57,7 +57,8 @@
 //   - TestWorkedExamples: every example of ../shared/grading, contested
 //     ones included, gets the verdicts its expectation lists.
 //   - TestDecisionAlternateEvidenceAnyDocument (A14), TestDecisionUnknown-
-//     QuestionEvidence (A20), TestDecisionJoinedWordsNeverPasses (A09),
+//     QuestionEvidence and TestDecisionUnknownQuestionRelaxedLevel (A20, at
+//     any match level), TestDecisionJoinedWordsNeverPasses (A09),
 //     TestDecisionReorderedNeverPasses, TestDecisionPageConventionUnresolved,
 //     TestDecisionWrongPageBeforeAmbiguity, TestDecisionPartialSpanIsNotPass
 //     (A10), TestDecisionUnknownDocumentFirst, TestDecisionTextlessIsNotFabricated:
