@@ -188,6 +188,7 @@ func TestDecisionFields(t *testing.T) {
 		{"validity", "Price validity: 31 March 2025", "validity", Incorrect, "missing_condition", "S2: until is never supplied by the question"},
 		{"validity", "Price validity: until the end of March 2025", "validity", Unresolved, FieldUnregistered, "A07: the month's end names its last day, the date in other words"},
 		{"validity", "Price validity: until the last day of March 2025", "validity", Unresolved, FieldUnregistered, "the month's last day in other words"},
+		{"validity", "Price validity: until the end of Mar 2025", "validity", Unresolved, FieldUnregistered, "the month's end with the month abbreviated"},
 		{"validity", "Price validity: valid through the end of March 2025", "validity", Unresolved, FieldUnregistered, "the condition and the day both in other words"},
 		{"validity", "Price validity: until the end of the first quarter of 2025", "validity", Incorrect, "replaced_month", "the quarter's end in place of the day and month removes them"},
 		{"validity", "Price validity: until mid-March 2025", "validity", Incorrect, "replaced_day", "wording in place of the day removes it, the month kept"},

@@ -896,10 +896,11 @@ func replacedElement(a, t []textnorm.Token, d int, words []int) (reason string, 
 		return "", false
 	}
 	// The word that names the day stands next to the month: the last
-	// content word before it, or the first after it in "March 31".
+	// content word before it, or the first after it in "March 31"; an
+	// abbreviated month among the words ("the end of Mar") is not it.
 	var content []string
 	for _, i := range words {
-		if w := a[i].Text; !functionWords[w] && w != "day" {
+		if w := a[i].Text; !functionWords[w] && w != "day" && !abbreviates(w, monthNames[month-1]) {
 			content = append(content, w)
 		}
 	}
@@ -1022,8 +1023,16 @@ func ordinal(w string) int {
 	return n
 }
 
-var monthNumbers = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-	"august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
+var monthNames = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september",
+	"october", "november", "december"}
+
+var monthNumbers = func() map[string]int {
+	m := make(map[string]int, len(monthNames))
+	for i, n := range monthNames {
+		m[n] = i + 1
+	}
+	return m
+}()
 
 // wordDate reads a date written with a month name among the target tokens
 // D: day month year or month day year.
