@@ -137,10 +137,11 @@ func MissingCitation() Verdict {
 //     fabricated_quote); not on the given page (fail wrong_page; on it only
 //     read 0-based or as a label: unresolved page_convention); several
 //     locations (unresolved ambiguous_location);
-//  2. found only at a relaxed level (joined_words, unmapped_glyphs,
+//  2. the question expects an abstention: fail wrong_fact (reading A20),
+//     at whatever level the quote was found;
+//  3. found only at a relaxed level (joined_words, unmapped_glyphs,
 //     glyph_codes, reordered): unresolved with the level's reason, whatever
 //     the quote holds (reading A09);
-//  3. the question expects an abstention: fail wrong_fact (reading A20);
 //  4. the reference declares nothing: unresolved no_reference_evidence;
 //  5. the located span contains a declared span: pass declared_span;
 //  6. the quote holds a canonical value (S9): unresolved alternate_evidence,
@@ -180,11 +181,17 @@ func Classify(ix *citations.Index, c citations.Citation, m runs.Mapping, exp Exp
 			v.Covered = append(v.Covered, e)
 		}
 	}
-	if reason, why, relaxed := relaxedReason(loc.Level); relaxed {
-		return set(Unresolved, reason, "found only %s", why)
-	}
+	reason, why, relaxed := relaxedReason(loc.Level)
 	if exp.Abstain {
+		// No passage supports an answer to an unknown question, so no level
+		// could make the citation pass: the level leaves nothing open.
+		if relaxed {
+			return set(Fail, ReasonWrongFact, "the question expects an abstention: no passage supports an answer (found only %s)", why)
+		}
 		return set(Fail, ReasonWrongFact, "the question expects an abstention: no passage supports an answer")
+	}
+	if relaxed {
+		return set(Unresolved, reason, "found only %s", why)
 	}
 	if len(exp.Evidence) == 0 && len(exp.CanonicalValues) == 0 {
 		return set(Unresolved, ReasonNoReferenceEvidence, "the reference declares no evidence span and no value")

@@ -21,7 +21,7 @@ var decisionDocuments = []corpus.MemoryDocument{
 		{Text: "QUALITY AGREEMENT QA-1 | Rev. B\n5. Complaints are answered within 10 working days unless agreed otherwise in writing.\n6. Spare plates are supplied under part number P-225.\nqa.pdf Page 2"},
 	}},
 	{Name: "sop.pdf", Pages: []corpus.PageText{
-		{Text: "Export orders are consolidated into the Tuesday and Friday dispatch batches.\nThe gap between adjacent pallets must be at least 10 cm.\nFrozen goods must be stored at -18 °C or colder.\nAt final inspection, the seal width must be at least 5 mm.\nPrices are valid until 31 March 2025.\nNo discount applies to orders below 10 boxes.\nsop.pdf Page 1"},
+		{Text: "Export orders are consolidated into the Tuesday and Friday dispatch batches.\nThe gap between adjacent pallets must be at least 10 cm.\nFrozen goods must be stored at -18 °C or colder.\nAt final inspection, the seal width must be at least 5 mm.\nPrices are valid until 31 March 2025.\nThe summer surcharge applies from 1 June to 31 August 2025.\nSupplier audits are held in April and October.\nNo discount applies to orders below 10 boxes.\nsop.pdf Page 1"},
 	}},
 }
 
@@ -47,6 +47,11 @@ func decisionReference(t *testing.T) *spans.Reference {
 		q("seal", "What is the minimum seal width at final inspection?", "seal", "Seal width at final inspection", "at least 5 mm at final inspection"),
 		q("validity", "Until what date are the prices valid?", "validity", "Price validity", "until 31 March 2025"),
 		q("discount", "What discount applies to an order of 8 boxes?", "discount", "Discount", "no discount", "0% discount"),
+		q("season", "When does the summer surcharge apply?", "season", "Surcharge period", "from 1 June to 31 August 2025"),
+		q("audits", "In which months are supplier audits held?", "audits", "Audit months", "April and October"),
+		{ID: "coolant", Question: "At what temperature must coolant be stored?", ExpectedAbstention: true,
+			RequiredFields: []spans.RequiredField{{Field: "coolant", Label: "Storage temperature"}},
+			AnswerFields:   map[string]string{"coolant": spans.Unknown}},
 		{ID: "storage", Question: "For how long is pallet storage free of charge, and what fee applies after that?",
 			RequiredFields: []spans.RequiredField{{Field: "free", Label: "Free storage period"}, {Field: "fee", Label: "Storage fee"}},
 			AnswerFields:   map[string]string{"free": "the first 14 calendar days of pallet storage", "fee": "2.50 EUR per pallet per calendar day"},
@@ -161,6 +166,16 @@ func TestDecisionFields(t *testing.T) {
 		{"batches", "Dispatch batches: Tuesday & Friday", "batches", Correct, FieldDispatchBatchScope, "an ampersand is 'and'"},
 		{"batches", "Dispatch batches: Monday and Thursday", "batches", Incorrect, "wrong_weekday", "S5"},
 		{"batches", "Dispatch batches: Friday and Tuesday", "batches", Unresolved, "reordered", "A07: the weekdays in the other order"},
+		{"batches", "Dispatch batches: twice a week", "batches", Incorrect, "replaced_weekday", "a frequency in place of the weekdays removes them"},
+		{"batches", "Dispatch batches: on weekdays", "batches", Incorrect, "replaced_weekday", "'weekdays' in place of the named weekdays removes them"},
+		{"batches", "Dispatch batches: Tuesday and twice more", "batches", Incorrect, "replaced_weekday", "one weekday replaced by wording is removed"},
+		{"batches", "Dispatch batches: the dispatch batches", "batches", Incorrect, "missing_weekday", "S1: the weekdays removed with nothing in their place"},
+		{"batches", "Dispatch batches: Tue and Fri", "batches", Unresolved, FieldUnregistered, "abbreviated weekdays still name them"},
+		{"audits", "Audit months: twice a year", "audits", Incorrect, "replaced_month", "a frequency in place of the months removes them"},
+		{"audits", "Audit months: in spring and autumn", "audits", Incorrect, "replaced_month", "seasons in place of the months remove them"},
+		{"audits", "Audit months: April", "audits", Incorrect, "missing_month", "S1: a month removed with nothing in its place"},
+		{"audits", "Audit months: Apr and Oct", "audits", Unresolved, FieldUnregistered, "abbreviated months still name them"},
+		{"audits", "Audit months: October and April", "audits", Unresolved, "reordered", "the months in the other order"},
 		{"gap", "Minimum gap: at least 10 centimetres", "gap", Correct, FieldScopeShortening, "unit spelling and scope shortening"},
 		{"gap", "Minimum gap: more than 10 cm", "gap", Incorrect, "strict_vs_inclusive", "S3"},
 		{"gap", "Minimum gap: at least 100 mm", "gap", Incorrect, "unit_conversion", "S4"},
@@ -171,7 +186,24 @@ func TestDecisionFields(t *testing.T) {
 		{"seal", "Seal width at final inspection: 5 mm", "seal", Correct, FieldStageFromLabel, "the label states the stage"},
 		{"seal", "Seal width at final inspection: at least 5 mm at goods receipt", "seal", Incorrect, "contrary_stage", "explicit contrary stage"},
 		{"validity", "Price validity: 31 March 2025", "validity", Incorrect, "missing_condition", "S2: until is never supplied by the question"},
-		{"validity", "Price validity: until the end of March 2025", "validity", Unresolved, FieldUnregistered, "A07: a date in other words"},
+		{"validity", "Price validity: until the end of March 2025", "validity", Unresolved, FieldUnregistered, "A07: the month's end names its last day, the date in other words"},
+		{"validity", "Price validity: until the last day of March 2025", "validity", Unresolved, FieldUnregistered, "the month's last day in other words"},
+		{"validity", "Price validity: until the end of Mar 2025", "validity", Unresolved, FieldUnregistered, "the month's end with the month abbreviated"},
+		{"validity", "Price validity: valid through the end of March 2025", "validity", Unresolved, FieldUnregistered, "the condition and the day both in other words"},
+		{"validity", "Price validity: until the end of the first quarter of 2025", "validity", Incorrect, "replaced_month", "the quarter's end in place of the day and month removes them"},
+		{"validity", "Price validity: until mid-March 2025", "validity", Incorrect, "replaced_day", "wording in place of the day removes it, the month kept"},
+		{"validity", "Price validity: until a date in March 2025", "validity", Incorrect, "replaced_day", "a date in the month is not its day"},
+		{"validity", "Price validity: until March 2025", "validity", Incorrect, "missing_number", "the day removed with nothing in its place"},
+		{"validity", "Price validity: until the 30th of March 2025", "validity", Incorrect, "wrong_date", "an ordinal of another day is a wrong date"},
+		{"validity", "Price validity: until 31st March 2025", "validity", Unresolved, "date_format", "the day as an ordinal keeps it"},
+		{"validity", "Price validity: until March 31st, 2025", "validity", Unresolved, "date_format", "the day as an ordinal after the month keeps it"},
+		{"validity", "Price validity: until March 31, 2025", "validity", Unresolved, "reordered", "month before day keeps both"},
+		{"validity", "Price validity: until 31/03/2025", "validity", Unresolved, "date_format", "day and month in digits keep both"},
+		{"season", "Surcharge period: from 1 June to 31 August 2025", "season", Correct, FieldExact, "a date range"},
+		{"season", "Surcharge period: during the summer months of 2025", "season", Incorrect, "replaced_month", "wording in place of a range's months removes them"},
+		{"season", "Surcharge period: from 1 June to the end of summer 2025", "season", Incorrect, "replaced_month", "wording in place of a range's end month removes it"},
+		{"season", "Surcharge period: from 1 June to the end of August 2025", "season", Unresolved, FieldUnregistered, "a range ending at the month's end in other words"},
+		{"season", "Surcharge period: from June 1 to August 31, 2025", "season", Unresolved, "reordered", "a range with months before days"},
 		{"validity", "Price validity: until 31 May 2025", "validity", Incorrect, "wrong_month", "S5"},
 		{"validity", "Price validity: until 31.03.2025", "validity", Unresolved, "date_format", "the same day written in digits is unresolved"},
 		{"validity", "Price validity: until 30.03.2025", "validity", Incorrect, "wrong_date", "another day is a wrong date (S5)"},
@@ -279,4 +311,56 @@ func TestDecisionClaimValuesOfOneClaimOnly(t *testing.T) {
 	q.EssentialClaims = q.EssentialClaims[:1]
 	refs = newFieldRefs(q)
 	assert.Equal(t, Correct, gradeValue(&refs[0], "4.75 a piece").Verdict, "the only claim's legacy accepted value")
+}
+
+// TestDecisionUnknownQuestionRelaxedLevel pins the A20 citation verdict at
+// every match level: no passage supports an answer to an unknown question,
+// so a citation on one that the locator finds, however relaxed the level,
+// fails wrong_fact as an exact one does, instead of staying open for the
+// level; on an answerable question the relaxed level still leaves it
+// unresolved (A09).
+func TestDecisionUnknownQuestionRelaxedLevel(t *testing.T) {
+	g := decisionGrader(t)
+	exact := "Frozen goods must be stored at -18 °C or colder."
+	joined := "Frozengoods must be stored at -18 °C orcolder."
+	pieces := "Frozen goods must be stored at -18 °C or colder. The gap between adjacent pallets must be at least 10 cm."
+	tests := []struct {
+		question, response, quote string
+		level                     citations.Level
+		verdict                   Outcome
+		reason                    Reason
+		why                       string
+	}{
+		{"coolant", "Storage temperature: -18 °C or colder", exact, citations.Exact, Fail, ReasonWrongFact, "a speculative value citing an exact passage"},
+		{"coolant", "Storage temperature: -18 °C or colder", joined, citations.JoinedWords, Fail, ReasonWrongFact, "a speculative value citing joined words"},
+		{"coolant", "Storage temperature: -18 °C or colder", pieces, citations.Reordered, Fail, ReasonWrongFact, "a speculative value citing pieces in another order"},
+		{"coolant", "UNKNOWN", joined, citations.JoinedWords, Fail, ReasonWrongFact, "UNKNOWN citing joined words: the citation is no less wrong"},
+		{"frozen", "Storage temperature: -18 °C or colder", joined, citations.JoinedWords, Unresolved, ReasonJoinedWords, "joined words on an answerable question stay open"},
+		{"frozen", "Storage temperature: -18 °C or colder", pieces, citations.Reordered, Unresolved, ReasonReordered, "pieces in another order on an answerable question stay open"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			r := g.Grade(attempt(tt.question, tt.response, cite("sop.pdf", tt.quote, 1)), "t", AttemptOK, 1)
+			require.Len(t, r.Citations, 1)
+			c := r.Citations[0]
+			require.NotNil(t, c.Match, "located: %+v", c)
+			assert.Equal(t, tt.level, *c.Match)
+			assert.Equal(t, tt.verdict, c.Verdict, c.Detail)
+			assert.Equal(t, tt.reason, c.Reason, c.Detail)
+		})
+	}
+	// The classifier decides it from the question alone, at each relaxed
+	// level (the cases of TestClassify, on an unknown question).
+	ix := verdictIndex(t)
+	for _, c := range []citations.Citation{
+		{Document: "policy.pdf", Quote: "Ordersmustbedeliveredwithin 10 workingdays of the purchase orderdate."},
+		{Document: "listing.pdf", Quote: "Open returns ctx, err NewContext(rs, conf) on success."},
+		{Document: "lemma.pdf", Quote: "For all a 6= 0 the map is injective."},
+		{Document: "policy.pdf", Quote: "Late orders are charged 2.5% per day. Orders must be delivered within 10 working days of the purchase order date."},
+	} {
+		v := Classify(ix, c, nil, Expected{Abstain: true})
+		assert.True(t, v.Grounded.Result.Level.Relaxed(), "%q: level %v", c.Quote, v.Grounded.Result.Level)
+		assert.Equal(t, Fail, v.Outcome, "%q", c.Quote)
+		assert.Equal(t, ReasonWrongFact, v.Reason, "%q", c.Quote)
+	}
 }

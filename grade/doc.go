@@ -28,11 +28,14 @@
 //     same class (a number, unit, identifier, weekday, month, comparison,
 //     condition, day basis, stage) is incorrect (S1-S5, A08), as is a
 //     content word dropped with nothing in its place, an added number or
-//     identifier, UNKNOWN or a decline; wording in place of an element, a
-//     dropped subject or function word, an added word and an element in
-//     another place are unresolved (A02-A04, A07). A value that is a source
-//     passage holding the fact is correct with a passing citation that
-//     contains it, unresolved without (A02).
+//     identifier, UNKNOWN or a decline; so is wording in place of a named
+//     weekday or month or a date's day that does not still name it (an
+//     abbreviation, the day's ordinal, the month's end for its last day);
+//     other wording in place of an element, a dropped subject or function
+//     word, an added word and an element in another place are unresolved
+//     (A02-A04, A07). A value that is a source passage holding the fact is
+//     correct with a passing citation that contains it, unresolved without
+//     (A02).
 //   - Abstention (unknown questions): package absence.
 //   - Derived: factual is the three-valued AND of the fields; supported the
 //     AND of factual and each essential claim's support (a passing citation
@@ -54,13 +57,15 @@
 //   - TestWorkedExamples: every example of ../shared/grading, contested
 //     ones included, gets the verdicts its expectation lists.
 //   - TestDecisionAlternateEvidenceAnyDocument (A14), TestDecisionUnknown-
-//     QuestionEvidence (A20), TestDecisionJoinedWordsNeverPasses (A09),
+//     QuestionEvidence and TestDecisionUnknownQuestionRelaxedLevel (A20, at
+//     any match level), TestDecisionJoinedWordsNeverPasses (A09),
 //     TestDecisionReorderedNeverPasses, TestDecisionPageConventionUnresolved,
 //     TestDecisionWrongPageBeforeAmbiguity, TestDecisionPartialSpanIsNotPass
 //     (A10), TestDecisionUnknownDocumentFirst, TestDecisionTextlessIsNotFabricated:
 //     the citation classifier's readings.
 //   - TestDecisionFields: one table of field readings with the reading each
-//     case pins (A02-A08, A13, A17-A19, A25, S1-S5, S11).
+//     case pins (A02-A08, A13, A17-A19, A25, S1-S5, S11), the weekdays,
+//     months and days no wording can replace among them.
 //   - TestDecisionMarkersAreNotValues: "[1]" and "(p. 2)" in an answer are
 //     citation markers, not numbers the answer asserts.
 //   - TestDecisionStructuredFields: a run's structured fields are graded

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/citecheck/citecheck/absence"
 	"github.com/citecheck/citecheck/spans"
@@ -381,9 +382,19 @@ func compare(ans textnorm.Value, tg *target, ctx context, source bool) (Outcome,
 				continue
 			}
 			for _, ins := range ops {
-				if ins.kind == opInsert && !movedI[ins.i] && a[ins.i].Kind == t[del.j].Kind && a[ins.i].Text == t[del.j].Text {
+				if ins.kind != opInsert || movedI[ins.i] {
+					continue
+				}
+				if a[ins.i].Kind == t[del.j].Kind && a[ins.i].Text == t[del.j].Text {
 					movedD[del.j], movedI[ins.i] = true, true
 					fs = append(fs, finding{Unresolved, "reordered", "'" + t[del.j].Raw + "' in another place"})
+					break
+				}
+				// The date's day as an ordinal ("31st March", "March
+				// 31st"), before or after the month.
+				if ordinalOfDay(a[ins.i], t, del.j) {
+					movedD[del.j], movedI[ins.i] = true, true
+					fs = append(fs, finding{Unresolved, "date_format", "'" + a[ins.i].Raw + "' for '" + t[del.j].Raw + "'"})
 					break
 				}
 			}
@@ -415,6 +426,16 @@ func compare(ans textnorm.Value, tg *target, ctx context, source bool) (Outcome,
 		worst = worse(worst, f.outcome)
 	}
 	return worst, fs
+}
+
+// ordinalOfDay reports whether x is the ordinal of the date's day t[j]
+// ("March 31st" for "31 March").
+func ordinalOfDay(x textnorm.Token, t []textnorm.Token, j int) bool {
+	if x.Kind != textnorm.TokWord {
+		return false
+	}
+	day, _, _, ok := dateDay(t, j)
+	return ok && ordinal(x.Text) == day
 }
 
 // sameElements reports whether the answer holds exactly the target's
@@ -461,7 +482,7 @@ var orderReasons = setOf("wrong_number", "wrong_unit", "wrong_identifier", "wron
 	"contrary_stage", "unit_conversion", "unsupported_number", "unsupported_identifier", "unsupported_date",
 	"unsupported_unit", "added_comparison", "missing_number", "missing_unit", "missing_identifier",
 	"missing_limit_qualifier", "missing_condition", "missing_weekday", "missing_month", "missing_day_basis",
-	"missing_basis", "missing_negation", "missing_stage")
+	"missing_basis", "missing_negation", "missing_stage", "replaced_weekday", "replaced_month", "replaced_day")
 
 // reordered turns the findings of elements that only moved into one
 // unresolved "reordered" (reading A07: "the weekdays in the other order").
@@ -796,7 +817,29 @@ func block(a, t []textnorm.Token, D, I []int, opt []string, neutral []bool, ctx 
 	}
 	switch {
 	case len(missing) > 0 && len(words) > 0:
-		add(Unresolved, FieldUnregistered, quoteTexts(a, words)+" for "+quoteTexts(t, missing))
+		// A weekday, month or date's day is an element no wording can stand
+		// in for: wording in its place removes it (incorrect) unless the
+		// wording still names it, which leaves it open like other wording.
+		var other []int
+		replaced := map[string][]int{}
+		var order []string
+		for _, d := range missing {
+			reason, named := replacedElement(a, t, d, words)
+			if !named {
+				other = append(other, d)
+				continue
+			}
+			if replaced[reason] == nil {
+				order = append(order, reason)
+			}
+			replaced[reason] = append(replaced[reason], d)
+		}
+		for _, r := range order {
+			add(Incorrect, r, quoteTexts(a, words)+" in place of "+quoteTexts(t, replaced[r]))
+		}
+		if len(other) > 0 {
+			add(Unresolved, FieldUnregistered, quoteTexts(a, words)+" for "+quoteTexts(t, other))
+		}
 	case len(missing) > 0:
 		for _, d := range missing {
 			td := t[d]
@@ -829,8 +872,167 @@ func block(a, t []textnorm.Token, D, I []int, opt []string, neutral []bool, ctx 
 	return fs
 }
 
-var monthNumbers = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-	"august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
+// replacedElement grades target element d, dropped with the answer words
+// in its place. named is false when d is no weekday, month or date's day,
+// or when the words still name it: an abbreviation ("Tue", "Mar",
+// "mid-March" for the month), an ordinal of the day ("31st"), or the
+// month's end or start for its last or first day ("the end of March" for
+// 31 March). An ordinal or end of another day is a wrong date.
+func replacedElement(a, t []textnorm.Token, d int, words []int) (reason string, named bool) {
+	switch t[d].Kind {
+	case textnorm.TokWeekday, textnorm.TokMonth:
+		for _, i := range words {
+			if abbreviates(a[i].Text, t[d].Text) {
+				return "", false
+			}
+		}
+		if t[d].Kind == textnorm.TokWeekday {
+			return "replaced_weekday", true
+		}
+		return "replaced_month", true
+	}
+	day, month, year, ok := dateDay(t, d)
+	if !ok {
+		return "", false
+	}
+	// The word that names the day stands next to the month: the last
+	// content word before it, or the first after it in "March 31"; an
+	// abbreviated month among the words ("the end of Mar") is not it.
+	var content []string
+	for _, i := range words {
+		if w := a[i].Text; !functionWords[w] && w != "day" && !abbreviates(w, monthNames[month-1]) {
+			content = append(content, w)
+		}
+	}
+	if len(content) == 0 {
+		return "replaced_day", true
+	}
+	w := content[len(content)-1]
+	if d > 0 && t[d-1].Kind == textnorm.TokMonth {
+		w = content[0]
+	}
+	said := ordinal(w)
+	switch w {
+	case "end", "last":
+		said = daysIn(month, year)
+		if month == 2 && year == 0 && day == 28 {
+			said = 28
+		}
+	case "beginning", "start":
+		said = 1
+	}
+	switch {
+	case said == day:
+		return "", false
+	case said > 0:
+		return "wrong_date", true
+	}
+	return "replaced_day", true
+}
+
+// abbreviates reports whether word, or a hyphenated part of it
+// ("mid-march"), is the weekday or month name or a prefix of it of at least
+// three letters.
+func abbreviates(word, name string) bool {
+	for _, p := range strings.Split(word, "-") {
+		if len(p) >= 3 && strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// dateDay reports whether target token j is the day of a date written with
+// a month name ("31 March 2025", "March 31"): a whole number 1-31 next to
+// the month. year is 0 when the date has none.
+func dateDay(t []textnorm.Token, j int) (day, month, year int, ok bool) {
+	if t[j].Kind != textnorm.TokNumber {
+		return 0, 0, 0, false
+	}
+	day, err := strconv.Atoi(t[j].Text)
+	if err != nil || day < 1 || day > 31 {
+		return 0, 0, 0, false
+	}
+	yearAt := func(k int) int {
+		if k < len(t) && t[k].Kind == textnorm.TokNumber && len(t[k].Text) == 4 {
+			y, _ := strconv.Atoi(t[k].Text)
+			return y
+		}
+		return 0
+	}
+	switch {
+	case j+1 < len(t) && t[j+1].Kind == textnorm.TokMonth:
+		return day, monthNumbers[t[j+1].Text], yearAt(j + 2), true
+	case j > 0 && t[j-1].Kind == textnorm.TokMonth:
+		return day, monthNumbers[t[j-1].Text], yearAt(j + 1), true
+	}
+	return 0, 0, 0, false
+}
+
+// daysIn is the last day of the month; February has 29 when the year is
+// not known.
+func daysIn(month, year int) int {
+	if year == 0 {
+		year = 2024
+	}
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// ordinalWords are the spelled ordinals of the days of a month.
+var ordinalWords = func() map[string]int {
+	m := map[string]int{}
+	ones := []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"}
+	teens := []string{"tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+		"seventeenth", "eighteenth", "nineteenth", "twentieth"}
+	for i, w := range ones {
+		m[w] = i + 1
+		m["twenty-"+w] = 21 + i
+	}
+	for i, w := range teens {
+		m[w] = 10 + i
+	}
+	m["thirtieth"], m["thirty-first"] = 30, 31
+	return m
+}()
+
+// ordinal is the value of a day's ordinal ("31st", "thirty-first"), or 0.
+func ordinal(w string) int {
+	if n, ok := ordinalWords[w]; ok {
+		return n
+	}
+	if len(w) < 3 || w[0] < '0' || w[0] > '9' {
+		return 0
+	}
+	n, err := strconv.Atoi(w[:len(w)-2])
+	if err != nil || n < 1 || n > 31 {
+		return 0
+	}
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	if w[len(w)-2:] != suffix {
+		return 0
+	}
+	return n
+}
+
+var monthNames = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september",
+	"october", "november", "december"}
+
+var monthNumbers = func() map[string]int {
+	m := make(map[string]int, len(monthNames))
+	for i, n := range monthNames {
+		m[n] = i + 1
+	}
+	return m
+}()
 
 // wordDate reads a date written with a month name among the target tokens
 // D: day month year or month day year.
