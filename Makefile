@@ -59,6 +59,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzMendObjects$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeResponse$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResults$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./metrics/
+	$(GO) test -run=NONE -fuzz='^FuzzResultRoundTrip$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./grade/
 	$(GO) test -run=NONE -fuzz='^FuzzAlign$$' -fuzztime=$(FUZZTIME) ./textnorm/
 	$(GO) test -run=NONE -fuzz='^FuzzScoreAnswer$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeTextString$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontenc/

@@ -52,6 +52,16 @@
 // parallel, with memory flat in the number of records; its Summary counts
 // verdicts per arm and session.
 //
+// # results.jsonl
+//
+// The package owns the results format, citecheck-results/1
+// (docs/results.md): WriteResult writes one result as a line, the only
+// writer; ReadResults reads a file back strictly, with the module's
+// strict-JSON layer (keys matched exactly, every fault an input error
+// naming file, line and key path), and ReadResultFiles reads the folders
+// of one evaluation, refusing a planned attempt counted twice. What
+// WriteResult writes, ReadResults reads back equal (FuzzResultRoundTrip).
+//
 // # Ambiguities decided, each pinned by a test named after it
 //
 //   - TestWorkedExamples: every example of ../shared/grading, contested

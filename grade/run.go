@@ -3,7 +3,6 @@ package grade
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -128,9 +127,7 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 				r.OutOfOrder = j.outOfOrder
 				buf := lines.Get().(*bytes.Buffer)
 				buf.Reset()
-				enc := json.NewEncoder(buf)
-				enc.SetEscapeHTML(false)
-				err := enc.Encode(&r)
+				err := WriteResult(buf, &r)
 				t := tallyOf(&r)
 				gr := graded{seq: j.seq, slot: j.slot, line: buf, tally: t, err: err}
 				if !t.pass && opts.Failing != nil {
@@ -415,8 +412,6 @@ func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, sum *Summar
 		return err
 	}
 	var mb bytes.Buffer
-	enc := json.NewEncoder(&mb)
-	enc.SetEscapeHTML(false)
 	for i, key := range sch.slots {
 		if sch.filled[i] {
 			if err := copySpan(s.slots[i]); err != nil {
@@ -429,7 +424,7 @@ func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, sum *Summar
 		}
 		r := g.Missing(key.arm, key.session, key.question, sch.posSlot[i])
 		mb.Reset()
-		if err := enc.Encode(&r); err != nil {
+		if err := WriteResult(&mb, &r); err != nil {
 			return fmt.Errorf("grade: encode: %w", err)
 		}
 		sum.add(tallyOf(&r))

@@ -9,9 +9,10 @@ import (
 	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
-// FuzzReadResults feeds arbitrary bytes to the results.jsonl reader, the
-// input of report and compare: it returns results or an *inputerr.Error
-// naming the file, never panics, and what it accepts a summary can count.
+// FuzzReadResults feeds arbitrary bytes to the results.jsonl reader
+// (package grade), the input of report and compare: it returns results or
+// an *inputerr.Error naming the file, never panics, and what it accepts a
+// summary can count.
 func FuzzReadResults(f *testing.F) {
 	good := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
 	f.Add([]byte(good + "\n"))
@@ -20,7 +21,7 @@ func FuzzReadResults(f *testing.F) {
 	f.Add([]byte("{\"arm\": 1}\n\n\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := NewBuilder()
-		err := ReadResults(strings.NewReader(string(data)), "r.jsonl", func(_ int, r *grade.Result) error {
+		err := grade.ReadResults(strings.NewReader(string(data)), "r.jsonl", func(_ int, r *grade.Result) error {
 			b.Add(r)
 			return nil
 		})

@@ -47,7 +47,7 @@ type Envelope struct {
 
 var envelopeShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
 	"arm": nil, "session": nil, "question": nil, "status": nil, "stop_reason": nil,
-	"documents": nil, "response": nil, "timing": timingShape,
+	"documents": nil, "response": nil, "timing": TimingShape,
 }}
 
 // vendorKeys are, per format, the field names the adapter reads from the

@@ -112,9 +112,10 @@ type Timing struct {
 // AttemptStatuses are the valid Record.Status values.
 var AttemptStatuses = []string{"ok", "error", "timeout", "interrupted"}
 
-// timingShape and runShape list the keys of a run record (DESIGN §4).
+// TimingShape lists the keys of a run record's timing, which results keep
+// (package grade); runShape the keys of a run record.
 var (
-	timingShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
+	TimingShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
 		"retrieval_ms": nil, "embedding_ms": nil, "prompt_ms": nil, "generation_ms": nil, "total_ms": nil, "cold_start_ms": nil, "indexing_ms": nil,
 	}}
 	runShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
@@ -124,7 +125,7 @@ var (
 			"id": nil, "document": nil, "page": nil, "last_page": nil, "page_label": nil, "quote": nil, "claim": nil, "native": nil,
 			"external": nil, "quote_from": nil, "page_physical": nil, "title": nil,
 		}}},
-		"timing": timingShape,
+		"timing": TimingShape,
 	}}
 )
 

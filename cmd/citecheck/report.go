@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/report"
@@ -120,7 +121,7 @@ type reportJob struct {
 // writes summary.json, summary.md and report.html to job.out. A changed
 // lock prints its verification report to stdout.
 func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
-	results, err := metrics.ReadFiles(job.paths)
+	results, err := grade.ReadResultFiles(job.paths)
 	if err != nil {
 		return nil, err
 	}

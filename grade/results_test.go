@@ -1,0 +1,230 @@
+package grade
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/internal/inputerr"
+	"github.com/citecheck/citecheck/internal/strictjson"
+	"github.com/citecheck/citecheck/runs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// resultSeeds are lines of results.jsonl, good and bad, for the fuzz
+// targets and the benchmark.
+var resultSeeds = []string{
+	`{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`,
+	`{"arm":"B","session":2,"question":"Q7","position":3,"attempt":"ok","kind":"answerable","fields":{"dose":{"verdict":"correct","reasons":["exact"],"value":"5 mg","target":"5 mg","rules":["unit"],"details":["x"]}},"citations":[{"id":"c1","verdict":"pass","reason":"declared_span","document":"d1","cited":"D1","page":3,"quote":"the dose is 5 mg","pages":[3,4],"spans":[{"page":3,"start":10,"end":26}],"match":"exact","page_check":"ok","claims":["dose"],"detail":"d"},{"id":null,"verdict":"fail","reason":"missing_citation"}],"factual":"pass","supported":"pass","abstention":null,"claims":[{"field":"dose","supported":"pass"}],"review":["r"],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"Dose: 5 mg","frozen":false,"out_of_order":true,"stop_reason":"end_turn","timing":{"retrieval_ms":1.5,"total_ms":2e3,"cold_start_ms":null},"retrieval":[{"a":1},null,"x"],"unread":["u"],"source":{"file":"runs.jsonl","line":4}}`,
+	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","Response":"x","FROZEN":true,"ſtop_reason":"k"}`,
+	`{"arm":"A","session":1.5,"question":"Q1","attempt":"ok","kind":"unknown","abstention":true}`,
+	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","frozen":"yes","extra":1}`,
+	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","bogus":1,"citations":[{"match":"nope"}]}`,
+	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","citations":[{"match":3},{"match":[]},{"match":{}},null,{"spans":[null,{"page":"1"}]}]}`,
+	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","fields":{"f":"x","g":{"verdict":7,"x":1}},"timing":{"total_ms":1e999},"source":[],"normalization":true}`,
+	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","timing":"x"}`,
+	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","retrieval":{},"unread":[1],"review":"r","claims":[{"field":false}],"pages":[]}`,
+}
+
+func TestReadResults(t *testing.T) {
+	good := resultSeeds[0]
+	var n int
+	require.NoError(t, ReadResults(strings.NewReader(good+"\n\n"+good+"\n"), "r.jsonl", func(int, *Result) error { n++; return nil }))
+	assert.Equal(t, 2, n)
+	tests := []struct {
+		in, want, why string
+	}{
+		{"", "r.jsonl: no results in r.jsonl", "no result is an error"},
+		{good + "\n{\"arm\": 1}\n", "r.jsonl:2", "a bad line names its line"},
+		{"[]", "r.jsonl:1: invalid result: not a JSON object", "a line is one object"},
+		{`{"arm": "A",`, "r.jsonl:1: invalid result: invalid JSON", "a truncated line"},
+		{strings.Replace(good, `"frozen":true`, `"frozen":true,"extra":1`, 1), "r.jsonl:1: extra: invalid result: unknown key", "unknown keys are refused, by their path"},
+		{strings.Replace(good, `"response"`, `"Response"`, 1), "r.jsonl:1: Response: invalid result: unknown key", "keys are matched exactly, not under case folding"},
+		{strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","bogus":1}]`, 1), "r.jsonl:1: citations[0].bogus: invalid result: unknown key", "a citation's unknown key names the citation"},
+		{strings.Replace(good, `"fields":{}`, `"fields":{"f":{"verdict":"correct","note":1}}`, 1), "r.jsonl:1: fields.f.note: invalid result: unknown key", "a field verdict's keys are checked under any field name"},
+		{strings.Replace(good, `"arm":"A",`, `"arm":"A","arm":"B",`, 1), "duplicate", "duplicate keys are refused"},
+		{strings.Replace(good, `"arm":"A",`, ``, 1), "r.jsonl:1: arm: invalid result: missing required field", "arm is required"},
+		{strings.Replace(good, `"session":1`, `"session":"1"`, 1), "r.jsonl:1: session: invalid result: expected int, found JSON string", "a type fault reads as encoding/json words it"},
+		{strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","verdict":"pass","reason":"declared_span","pages":[1,"2"]}]`, 1), "r.jsonl:1: citations[0].pages[1]: invalid result: expected int, found JSON string", "a type fault names its element"},
+		{strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","verdict":"pass","reason":"declared_span","match":"nope"}]`, 1), `r.jsonl:1: citations[0].match: invalid result: citations: unknown level "nope"`, "a match level the format lacks"},
+		{strings.Replace(good, `"kind":"unknown"`, `"kind":"other"`, 1), "kind", "a kind the format lacks"},
+		{strings.Replace(good, `"attempt":"ok"`, `"attempt":"okay"`, 1), "r.jsonl:1: attempt: invalid result: \"okay\"", "an attempt status the format lacks would be counted nowhere"},
+		{strings.Replace(good, `"abstention":"pass"`, `"abstention":"passed"`, 1), "abstention: invalid result: \"passed\"", "an outcome the format lacks would be counted as unresolved"},
+		{strings.Replace(good, `"abstention":"pass"`, `"abstention":null`, 1), "abstention: invalid result: missing", "an unknown question's result has an abstention verdict"},
+		{strings.Replace(good, `"factual":null`, `"factual":"pass"`, 1), "factual: invalid result: \"pass\": an unknown question's result has none", "an unknown question's result has no factual verdict"},
+		{strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","verdict":"ok","reason":"declared_span"}]`, 1), "citations[0].verdict", "a citation's verdict the format lacks"},
+		{strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","verdict":"pass","reason":"looks_fine"}]`, 1), "citations[0].reason", "a citation reason the format lacks"},
+		{strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","verdict":"pass","reason":"fabricated_quote"}]`, 1), "reason fabricated_quote goes with verdict fail, not pass", "a verdict its reason contradicts"},
+		{strings.Replace(good, `"fields":{}`, `"fields":{"f":{"verdict":"right","reasons":[],"value":""}}`, 1), "fields.f.verdict", "a field verdict the format lacks"},
+		{`{"format":"citecheck-results/2",` + good[1:], `r.jsonl:1: format: invalid result: format "citecheck-results/2" (this citecheck reads citecheck-results/1)`, "a line of another format is refused, not misread"},
+		{good + "\n" + strings.Repeat(" ", MaxResultBytes+1), "r.jsonl:2: input exceeds the size limit: a line longer than", "a line too long is refused before it is held whole"},
+		{"\xff" + good, "r.jsonl:1: invalid UTF-8 at byte 1", "invalid UTF-8 names its byte"},
+	}
+	for _, tt := range tests {
+		err := ReadResults(strings.NewReader(tt.in), "r.jsonl", func(int, *Result) error { return nil })
+		require.Error(t, err, tt.why)
+		assert.Contains(t, err.Error(), tt.want, tt.why)
+		var ie *inputerr.Error
+		assert.ErrorAs(t, err, &ie, tt.why)
+	}
+}
+
+// TestReadResultsFormat: a line may name its format, and reads as the
+// line without it.
+func TestReadResultsFormat(t *testing.T) {
+	read := func(line string) Result {
+		var got Result
+		require.NoError(t, ReadResults(strings.NewReader(line), "r.jsonl", func(_ int, r *Result) error { got = *r; return nil }))
+		return got
+	}
+	named := `{"format":"` + ResultsFormat + `",` + resultSeeds[1][1:]
+	assert.Equal(t, read(resultSeeds[1]), read(named))
+}
+
+// TestResultShapeIsTheType: the reader's keys are the JSON keys of the Go
+// types the writer encodes, and "format".
+func TestResultShapeIsTheType(t *testing.T) {
+	keysOf := func(s *strictjson.Shape) []string {
+		var out []string
+		for k := range s.Keys {
+			out = append(out, k)
+		}
+		slices.Sort(out)
+		return out
+	}
+	tagsOf := func(v any, extra ...string) []string {
+		rt := reflect.TypeOf(v)
+		out := extra
+		for i := range rt.NumField() {
+			if name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+				out = append(out, name)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	s := resultShape
+	for _, tc := range []struct {
+		shape *strictjson.Shape
+		typ   any
+		extra []string
+	}{
+		{s, Result{}, []string{"format"}},
+		{s.Keys["fields"].Values, FieldVerdict{}, nil},
+		{s.Keys["citations"].Elem, CitationResult{}, nil},
+		{s.Keys["citations"].Elem.Keys["spans"].Elem, citations.Span{}, nil},
+		{s.Keys["claims"].Elem, ClaimResult{}, nil},
+		{s.Keys["normalization"], Normalization{}, nil},
+		{s.Keys["timing"], runs.Timing{}, nil},
+		{s.Keys["source"], Source{}, nil},
+	} {
+		assert.Equal(t, tagsOf(tc.typ, tc.extra...), keysOf(tc.shape), reflect.TypeOf(tc.typ).Name())
+	}
+}
+
+// FuzzResultRoundTrip: what WriteResult writes, ReadResults reads back
+// equal, for any result of the format (values it does not have are the
+// reader's to refuse).
+func FuzzResultRoundTrip(f *testing.F) {
+	f.Add("A", 1, "Q1", 1, true, uint8(0), uint8(0), "Dose: 5 mg", "c1", uint8(0), 2, "the dose", "dose", "5 mg", 1.5, "card", "runs.jsonl", 4)
+	f.Add("B\u2028<&>", -3, "", 0, false, uint8(5), uint8(2), "UNKNOWN\x00\xff", "", uint8(9), -1, "", "", "", math.Inf(1), "", "", 0)
+	f.Fuzz(func(t *testing.T, arm string, session int, question string, position int, answerable bool, attempt, outcome uint8,
+		response, citeID string, reason uint8, page int, quote, field, value string, ms float64, card, file string, line int) {
+		if math.IsNaN(ms) || math.IsInf(ms, 0) {
+			return // JSON has no such number; the writer refuses it
+		}
+		// The writer makes strings valid UTF-8, each invalid byte a U+FFFD,
+		// as a conversion to runes does.
+		for _, s := range []*string{&arm, &question, &response, &citeID, &quote, &field, &value, &card, &file} {
+			*s = string([]rune(*s))
+		}
+		r := fuzzResult(arm, session, question, position, answerable, attempt, outcome, response)
+		if citeID != "" {
+			rs := Reasons[int(reason)%len(Reasons)]
+			lvl := citations.Level(int(reason) % (int(citations.Reordered) + 1))
+			r.Citations = append(r.Citations, CitationResult{ID: &citeID, Verdict: rs.Outcome, Reason: rs.Reason, Document: file,
+				Page: &page, Quote: &quote, Pages: []int{page}, Spans: []citations.Span{{Page: page, Start: line, End: position}},
+				Match: &lvl, PageCheck: value, Claims: []string{field}, Detail: card})
+		}
+		if field != "" && answerable {
+			r.Fields[field] = FieldVerdict{Verdict: []Outcome{Correct, Incorrect, Unresolved}[int(outcome)%3], Reasons: []string{value},
+				Value: value, Target: quote, Rules: []string{card}, Details: []string{response}}
+			r.Claims = []ClaimResult{{Field: field, Supported: *r.Supported}}
+		}
+		if card != "" {
+			raw, err := json.Marshal(map[string]string{"text": card})
+			require.NoError(t, err)
+			r.Retrieval, r.Unread, r.StopReason = []json.RawMessage{raw}, []string{card}, card
+			r.Timing = &runs.Timing{TotalMS: &ms}
+		}
+		if file != "" {
+			r.Source = &Source{File: file, Line: line}
+		}
+		var buf bytes.Buffer
+		require.NoError(t, WriteResult(&buf, &r))
+		var got []Result
+		err := ReadResults(&buf, "r.jsonl", func(_ int, res *Result) error { got = append(got, *res); return nil })
+		require.NoError(t, err, "%s", buf.String())
+		require.Len(t, got, 1)
+		if !reflect.DeepEqual(r, got[0]) {
+			w, _ := json.Marshal(r)
+			g, _ := json.Marshal(got[0])
+			t.Fatalf("read back another result:\nwrote %s\n read %s", w, g)
+		}
+	})
+}
+
+// fuzzResult is a result of the format: its kind's verdicts, an attempt
+// status and an outcome of the format's.
+func fuzzResult(arm string, session int, question string, position int, answerable bool, attempt, outcome uint8, response string) Result {
+	statuses := []string{AttemptOK, AttemptError, AttemptTimeout, AttemptInterrupted, AttemptMissing, AttemptDuplicate, AttemptExtra}
+	o := []Outcome{Pass, Fail, Unresolved}[int(outcome)%3]
+	r := Result{Arm: arm, Session: session, Question: question, Position: position, Attempt: statuses[int(attempt)%len(statuses)],
+		Kind: KindUnknown, Fields: map[string]FieldVerdict{}, Citations: []CitationResult{}, Review: []string{},
+		Normalization: Normalization{Quote: "quote/v1", Value: "value/v1"}, Response: response, Frozen: answerable, OutOfOrder: outcome%2 == 1}
+	if answerable {
+		o2 := o
+		r.Kind, r.Factual, r.Supported = KindAnswerable, &o, &o2
+	} else {
+		r.Abstention, r.AbstentionReasons = &o, []string{response}
+	}
+	return r
+}
+
+// TestReadResultsErrorsAreLocated: whatever bytes come, the reader
+// returns results or an input error naming the file.
+func TestReadResultsErrorsAreLocated(t *testing.T) {
+	for _, s := range resultSeeds {
+		err := ReadResults(strings.NewReader(s), "r.jsonl", func(int, *Result) error { return nil })
+		var ie *inputerr.Error
+		if err != nil && (!errors.As(err, &ie) || ie.File != "r.jsonl") {
+			t.Errorf("%.60s: not a located input error: %v", s, err)
+		}
+	}
+}
+
+// BenchmarkReadResults reads results.jsonl of the shape grading writes:
+// answerable results with two citations and a field, and unknown ones.
+func BenchmarkReadResults(b *testing.B) {
+	var buf bytes.Buffer
+	for i := range 1000 {
+		buf.WriteString(resultSeeds[i%2])
+		buf.WriteByte('\n')
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		n := 0
+		err := ReadResults(bytes.NewReader(data), "results.jsonl", func(int, *Result) error { n++; return nil })
+		if err != nil || n != 1000 {
+			b.Fatal(n, err)
+		}
+	}
+}
