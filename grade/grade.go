@@ -196,8 +196,7 @@ func (g *Grader) Grade(rec *runs.Record, file string, attempt string, position i
 		r.Kind = KindUnknown
 		ab := qq.abstain.Grade(absence.Answer{Raw: rec.Response, Labelled: resp.Labelled, Values: resp.Values,
 			Preface: resp.Preface, Citations: len(rec.Citations)}, g.src)
-		o := Outcome(ab.Outcome)
-		r.Abstention, r.AbstentionReasons = &o, ab.Reasons
+		r.Abstention, r.AbstentionReasons = &ab.Outcome, ab.Reasons
 		return r
 	}
 	if len(rec.Citations) == 0 {
