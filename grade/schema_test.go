@@ -57,7 +57,7 @@ func gradeDemo(t *testing.T) []byte {
 		return runs.EachRun(bytes.NewReader(fixtures.GradedRun()), "graded.jsonl", "run", fn)
 	}}
 	var out bytes.Buffer
-	_, err = g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: p, SpillDir: t.TempDir()})
+	err = g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: p, SpillDir: t.TempDir()})
 	require.NoError(t, err)
 	return out.Bytes()
 }

@@ -145,7 +145,7 @@ func gradeRuns(store *corpus.Store, ref *spans.Reference, pl *plan.Plan, recs, s
 		return runs.EachRun(strings.NewReader(recs), "runs.jsonl", "run", fn)
 	}}
 	var out bytes.Buffer
-	if _, err := g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: pl, SpillDir: spill}); err != nil {
+	if err := g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: pl, SpillDir: spill}); err != nil {
 		return nil, err
 	}
 	var results []grade.Result
