@@ -123,11 +123,12 @@
 // are read strictly: invalid UTF-8, duplicate keys, keys differing only in case,
 // unknown keys (in vendor payloads: a known field spelled in another case),
 // missing required keys and invalid values are *InputError with file, line
-// and the JSON key path; errors.Is finds ErrInvalidUTF8, ErrDuplicateKey,
-// ErrUnknownKey, ErrMissing, ErrInvalid or ErrTooLarge. A locate request
-// whose quote is longer than MaxQuoteBytes (64 KiB) is refused as too long
-// (ErrTooLarge), not searched: locating costs memory in proportion to the
-// quote's length. Run records are not capped per quote (only per line,
+// and the JSON key path, input faults (inputerr.ErrInput) wrapping the
+// strict-JSON layer's sentinels as the run reader's do (internal/strictjson:
+// ErrInvalidUTF8, ErrDuplicateKey, ErrUnknownKey, ErrMissing, ErrValue or
+// ErrTooLarge). A locate request whose quote is longer than MaxQuoteBytes
+// (64 KiB) is refused as too long (ErrTooLarge), not searched: locating
+// costs memory in proportion to the quote's length. Run records are not capped per quote (only per line,
 // runs.MaxLineBytes): a model's long quote is still graded. Build (and
 // NewIndex) returns what reading the texts returned, for a store
 // corpus.ErrIntegrity (wrapped) when a page text no longer matches its hash,

@@ -1,7 +1,6 @@
 package citations
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/textnorm"
 )
 
@@ -25,7 +25,7 @@ type Options struct {
 
 // ErrDuplicateDocument reports a corpus.Texts giving Build two documents
 // with the same name, which no corpus.Texts of package corpus does.
-var ErrDuplicateDocument = errors.New("two documents with the same name")
+var ErrDuplicateDocument = inputerr.New("two documents with the same name")
 
 // CrossPageWindow is how far, in normalized code points, a quote may reach
 // back from a page's end (and forward from the next page's start) when page

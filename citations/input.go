@@ -11,18 +11,6 @@ import (
 // ("citations[1].page") when there is one.
 type InputError = inputerr.Error
 
-// Sentinel errors inside InputError, for callers that branch on the kind:
-// the run reader's (package runs), so errors.Is finds them whichever of the
-// two readers refused the input.
-var (
-	ErrInvalidUTF8  = runs.ErrInvalidUTF8
-	ErrDuplicateKey = runs.ErrDuplicateKey
-	ErrUnknownKey   = runs.ErrUnknownKey
-	ErrTooLarge     = runs.ErrTooLarge
-	ErrMissing      = runs.ErrMissing
-	ErrInvalid      = runs.ErrInvalid
-)
-
 // MaxLineBytes caps one JSON Lines record of a locate request file, as
 // runs.MaxLineBytes caps a run record's; MaxInputBytes caps a whole input
 // file.

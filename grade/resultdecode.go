@@ -14,6 +14,15 @@ import (
 	"github.com/citecheck/citecheck/runs"
 )
 
+// Sentinels inside the *inputerr.Error ReadResults and ReadResultFiles
+// return.
+var (
+	ErrNoResults = errors.New("no results")
+	ErrResult    = errors.New("invalid result")
+	// ErrCountedTwice: one planned attempt in two results (ReadResultFiles).
+	ErrCountedTwice = errors.New("a planned attempt is in two results")
+)
+
 // resultShape lists the keys of a result and of the objects in it, as
 // WriteResult writes them, and "format" (ResultsFormat), which a line may
 // name.

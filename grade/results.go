@@ -2,7 +2,6 @@ package grade
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,15 +23,6 @@ const ResultsFile = "results.jsonl"
 // MaxResultBytes caps one line of results.jsonl (a result holds a whole
 // response and its citations).
 const MaxResultBytes = 32 << 20
-
-// Sentinels inside the *inputerr.Error ReadResults and ReadResultFiles
-// return.
-var (
-	ErrNoResults = errors.New("no results")
-	ErrResult    = errors.New("invalid result")
-	// ErrCountedTwice: one planned attempt in two results (ReadResultFiles).
-	ErrCountedTwice = errors.New("a planned attempt is in two results")
-)
 
 // WriteResult writes r as one line of results.jsonl: its keys in the
 // order of Result's fields, HTML characters as they are.

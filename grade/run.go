@@ -3,7 +3,6 @@ package grade
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/runs"
 )
@@ -50,11 +50,11 @@ type RunOptions struct {
 
 // ErrUnknownQuestion is the cause of an input error for a record whose
 // question the reference does not have.
-var ErrUnknownQuestion = errors.New("no such question in the reference")
+var ErrUnknownQuestion = inputerr.New("no such question in the reference")
 
 // ErrArmNotPlanned: RunOptions.Arms names an arm the plan does not have,
 // or names arms without a plan.
-var ErrArmNotPlanned = errors.New("not an arm of the plan")
+var ErrArmNotPlanned = inputerr.New("not an arm of the plan")
 
 // Run grades every record of the inputs and writes one result per line to
 // out (results.jsonl), in this order:

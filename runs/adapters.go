@@ -106,7 +106,7 @@ func EachRun(r io.Reader, file, format string, fn func(*Record) error) error {
 	}
 	adapt, ok := adapters[format]
 	if !ok {
-		return &InputError{File: file, Err: fmt.Errorf("%w: format %q (want one of %s)", ErrInvalid, format, strings.Join(Formats, ", "))}
+		return &InputError{File: file, Err: fmt.Errorf("%w: format %q (want one of %s)", strictjson.ErrValue, format, strings.Join(Formats, ", "))}
 	}
 	return strictjson.EachObject(r, file, lineLimits, envelopeShape, vendorKeys[format], func(n int, v *strictjson.Value, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
@@ -115,7 +115,7 @@ func EachRun(r io.Reader, file, format string, fn func(*Record) error) error {
 			return fail(f, err)
 		}
 		if k := v.Missing("arm", "session", "question", "response"); k != "" {
-			return fail(k, ErrMissing)
+			return fail(k, strictjson.ErrMissing)
 		}
 		rec := &Record{Arm: env.Arm, Session: env.Session, Question: env.Question, Status: env.Status,
 			StopReason: env.StopReason, Timing: env.Timing, Format: format, Line: n, Citations: []Citation{}}
@@ -163,7 +163,7 @@ func envelopeDocuments(raw json.RawMessage) (Mapping, string, error) {
 		return m, "", nil
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, "documents", fmt.Errorf("%w: want a list of names or an object of names", ErrInvalid)
+		return nil, "documents", fmt.Errorf("%w: want a list of names or an object of names", strictjson.ErrValue)
 	}
 	return m, "", nil
 }
@@ -233,7 +233,7 @@ func adaptAnthropic(rec *Record, raw json.RawMessage) (string, error) {
 		return f, err
 	}
 	if msg.Type != "message" {
-		return ".type", fmt.Errorf("%w: %q (want an Anthropic \"message\" object)", ErrInvalid, msg.Type)
+		return ".type", fmt.Errorf("%w: %q (want an Anthropic \"message\" object)", strictjson.ErrValue, msg.Type)
 	}
 	var text strings.Builder
 	for b, block := range msg.Content {
@@ -261,7 +261,7 @@ func adaptAnthropic(rec *Record, raw json.RawMessage) (string, error) {
 			switch c.Type {
 			case "char_location", "page_location", "content_block_location":
 				if c.DocumentIndex == nil || *c.DocumentIndex < 0 {
-					return at + ".document_index", ErrMissing
+					return at + ".document_index", strictjson.ErrMissing
 				}
 				rc.Document = ref(rec.Documents, indexKey(*c.DocumentIndex), c.DocumentTitle)
 				if c.DocumentTitle != rc.Document {
@@ -271,7 +271,7 @@ func adaptAnthropic(rec *Record, raw json.RawMessage) (string, error) {
 				rc.Document, rc.Title = ref(rec.Documents, c.Source, c.Title), c.Title
 				rc.External = isWebURL(rc.Document) && !mapped(rec.Documents, c.Source)
 				if rc.Document == "" {
-					return at + ".source", ErrMissing
+					return at + ".source", strictjson.ErrMissing
 				}
 			case "web_search_result_location":
 				rc.Document, rc.Title, rc.External = firstOf(c.URL, c.Title, "web search result"), c.Title, true
@@ -281,7 +281,7 @@ func adaptAnthropic(rec *Record, raw json.RawMessage) (string, error) {
 			}
 			if c.Type == "page_location" {
 				if c.StartPageNumber == nil || *c.StartPageNumber < 1 || c.EndPageNumber == nil || *c.EndPageNumber <= *c.StartPageNumber {
-					return at, fmt.Errorf("%w: page_location needs 1 <= start_page_number < end_page_number", ErrInvalid)
+					return at, fmt.Errorf("%w: page_location needs 1 <= start_page_number < end_page_number", strictjson.ErrValue)
 				}
 				rc.Page, rc.PagePhysical = ptr(*c.StartPageNumber), true
 				if last := *c.EndPageNumber - 1; last > *c.StartPageNumber {
@@ -460,7 +460,7 @@ func adaptOpenAI(rec *Record, raw json.RawMessage) (string, error) {
 			}
 		}
 	default:
-		return ".object", fmt.Errorf("%w: %q (want \"response\" or \"thread.message\")", ErrInvalid, head.Object)
+		return ".object", fmt.Errorf("%w: %q (want \"response\" or \"thread.message\")", strictjson.ErrValue, head.Object)
 	}
 	rec.Response = text.String()
 	return "", nil
@@ -492,7 +492,7 @@ type openAIResult struct {
 func adaptGemini(rec *Record, raw json.RawMessage) (string, error) {
 	v, err := strictjson.Parse(raw, "", strictjson.Limits{})
 	if err != nil { // checked by the envelope's reader already
-		return "", fmt.Errorf("%w: %v", ErrInvalid, err)
+		return "", fmt.Errorf("%w: %v", strictjson.ErrValue, err)
 	}
 	t := &vtree{data: raw}
 	cands, cpaths := t.list(t.get(v, "", "candidates"))
@@ -500,7 +500,7 @@ func adaptGemini(rec *Record, raw json.RawMessage) (string, error) {
 		return t.result()
 	}
 	if len(cands) == 0 {
-		return ".candidates", ErrMissing
+		return ".candidates", strictjson.ErrMissing
 	}
 	cand, cp := cands[0], cpaths[0]
 	content, contentPath := t.get(cand, cp, "content")
@@ -544,7 +544,7 @@ func adaptGemini(rec *Record, raw json.RawMessage) (string, error) {
 		for i, iv := range indices {
 			ci := t.int(iv, ipaths[i])
 			if t.err == nil && ci < 0 {
-				t.fail(ipaths[i], fmt.Errorf("%w: chunk index %d (indices are 0-based)", ErrInvalid, ci))
+				t.fail(ipaths[i], fmt.Errorf("%w: chunk index %d (indices are 0-based)", strictjson.ErrValue, ci))
 			}
 			if t.err != nil {
 				return t.result()
@@ -758,7 +758,7 @@ func adaptLMStudio(rec *Record, raw json.RawMessage) (string, error) {
 	} else if len(msg.Content) > 0 && string(msg.Content) != "null" {
 		var blocks []json.RawMessage
 		if err := json.Unmarshal(msg.Content, &blocks); err != nil {
-			return ".content", fmt.Errorf("%w: want a string or a list of blocks", ErrInvalid)
+			return ".content", fmt.Errorf("%w: want a string or a list of blocks", strictjson.ErrValue)
 		}
 		for i, br := range blocks {
 			var b struct {
@@ -801,16 +801,16 @@ func lmstudioPages(raw json.RawMessage) (first, last int, err error) {
 	var n int
 	if json.Unmarshal(raw, &n) == nil {
 		if n < 1 {
-			return 0, 0, fmt.Errorf("%w: %d (LM Studio page numbers are read as 1-based)", ErrInvalid, n)
+			return 0, 0, fmt.Errorf("%w: %d (LM Studio page numbers are read as 1-based)", strictjson.ErrValue, n)
 		}
 		return n, 0, nil
 	}
 	var pair []int
 	if json.Unmarshal(raw, &pair) != nil || len(pair) != 2 {
-		return 0, 0, fmt.Errorf("%w: want a page number or a [start, end] pair", ErrInvalid)
+		return 0, 0, fmt.Errorf("%w: want a page number or a [start, end] pair", strictjson.ErrValue)
 	}
 	if pair[0] < 1 || pair[1] < pair[0] {
-		return 0, 0, fmt.Errorf("%w: [%d, %d] (want 1 <= start <= end; pages are read as 1-based)", ErrInvalid, pair[0], pair[1])
+		return 0, 0, fmt.Errorf("%w: [%d, %d] (want 1 <= start <= end; pages are read as 1-based)", strictjson.ErrValue, pair[0], pair[1])
 	}
 	return pair[0], pair[1], nil
 }
@@ -850,11 +850,11 @@ func adaptLangChain(rec *Record, raw json.RawMessage) (string, error) {
 	}
 	answer, at := out.Answer, ".answer"
 	if (len(out.Answer) == 0 || string(out.Answer) == "null") && (len(out.CitedAnswer) == 0 || string(out.CitedAnswer) == "null") {
-		return ".answer", ErrMissing
+		return ".answer", strictjson.ErrMissing
 	}
 	if len(out.CitedAnswer) > 0 && string(out.CitedAnswer) != "null" {
 		if len(out.Answer) > 0 && string(out.Answer) != "null" {
-			return ".cited_answer", fmt.Errorf("%w: both answer and cited_answer", ErrInvalid)
+			return ".cited_answer", fmt.Errorf("%w: both answer and cited_answer", strictjson.ErrValue)
 		}
 		answer, at = raw, ""
 	}
@@ -896,9 +896,9 @@ func adaptLangChain(rec *Record, raw json.RawMessage) (string, error) {
 		id, ok := sourceID(c.SourceID)
 		if !ok {
 			if len(c.SourceID) == 0 || string(c.SourceID) == "null" {
-				return at + ".source_id", ErrMissing
+				return at + ".source_id", strictjson.ErrMissing
 			}
-			return at + ".source_id", fmt.Errorf("%w: %s (want an index into context)", ErrInvalid, c.SourceID)
+			return at + ".source_id", fmt.Errorf("%w: %s (want an index into context)", strictjson.ErrValue, c.SourceID)
 		}
 		if id < 0 || id >= len(out.Context) {
 			rec.Citations = append(rec.Citations, Citation{Document: fmt.Sprintf("context[%d]", id), Quote: c.Quote, Native: natives[i]})
@@ -921,7 +921,7 @@ func adaptLangChain(rec *Record, raw json.RawMessage) (string, error) {
 		}
 		if d.Metadata.Page != nil {
 			if *d.Metadata.Page < 0 {
-				return fmt.Sprintf(".context[%d].metadata.page", id), fmt.Errorf("%w: %d (0-based)", ErrInvalid, *d.Metadata.Page)
+				return fmt.Sprintf(".context[%d].metadata.page", id), fmt.Errorf("%w: %d (0-based)", strictjson.ErrValue, *d.Metadata.Page)
 			}
 			rc.Page = ptr(*d.Metadata.Page + 1)
 		}
@@ -980,7 +980,7 @@ func langchainXML(items []json.RawMessage) (answer string, cites, raws []json.Ra
 			for _, kv := range c.Citation {
 				for key, val := range kv {
 					if _, dup := fields[key]; dup {
-						return "", nil, nil, at + ".citation", fmt.Errorf("%w: %q twice", ErrDuplicateKey, key)
+						return "", nil, nil, at + ".citation", fmt.Errorf("%w: %q twice", strictjson.ErrDuplicateKey, key)
 					}
 					fields[key] = val
 				}

@@ -1,8 +1,6 @@
 package runs
 
 import (
-	"errors"
-
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
@@ -11,18 +9,6 @@ import (
 // whole-file fault) locate it, Field names the JSON key path at fault
 // ("citations[1].page") when there is one.
 type InputError = inputerr.Error
-
-// Sentinel errors inside InputError, for callers that branch on the kind.
-// All but ErrMissing are internal/strictjson's, so errors.Is finds them
-// whichever package's reader refused the input.
-var (
-	ErrInvalidUTF8  = strictjson.ErrInvalidUTF8
-	ErrDuplicateKey = strictjson.ErrDuplicateKey
-	ErrUnknownKey   = strictjson.ErrUnknownKey
-	ErrTooLarge     = strictjson.ErrTooLarge
-	ErrMissing      = errors.New("missing")
-	ErrInvalid      = strictjson.ErrValue
-)
 
 // MaxLineBytes caps one JSON Lines record: 8 MiB holds a run record with a
 // whole long response, its citations and retrieval cards many times over,

@@ -216,7 +216,7 @@ func decodeFault(err error) error {
 		// package citations read runs ("citations.Mapping"): the messages
 		// stay as they were.
 		typ := strings.ReplaceAll(te.Type.String(), "runs.", "citations.")
-		return fmt.Errorf("%w: expected %s, found JSON %s", ErrInvalid, typ, te.Value)
+		return fmt.Errorf("%w: expected %s, found JSON %s", strictjson.ErrValue, typ, te.Value)
 	}
-	return fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), "json: "))
+	return fmt.Errorf("%w: %s", strictjson.ErrValue, strings.TrimPrefix(err.Error(), "json: "))
 }

@@ -110,7 +110,7 @@ func demoExtract(dir string, docs []fixtures.DemoPDF) (*corpus.Store, error) {
 		printExtractReport(os.Stderr, rep, -1)
 		return nil, errChecksFailed
 	}
-	return openCorpus(filepath.Join(dir, "corpus"))
+	return corpus.Open(filepath.Join(dir, "corpus"))
 }
 
 // demoEvaluation runs the evaluation bank of package fixtures through

@@ -179,7 +179,7 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*gradeSummary, error) {
 				return nil, fmt.Errorf("grade: %w", err)
 			}
 			if err := freeze.MatchPlan(pl, ref); err != nil {
-				return nil, fmt.Errorf("grade: %w", withKind(err, freeze.ErrPlanMismatch))
+				return nil, fmt.Errorf("grade: %w", err)
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/atomicfile"
@@ -150,13 +151,13 @@ func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
-		store, err := openCorpus(ev.CorpusDir)
+		store, err := corpus.Open(ev.CorpusDir)
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 		html.Pages, html.Reference = report.StorePages(store), ev.Reference
 	case job.corpus != "":
-		store, err := openCorpus(job.corpus)
+		store, err := corpus.Open(job.corpus)
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}

@@ -64,7 +64,7 @@ file no longer matches the corpus manifest.`)
 	if *orderName != "" && len(rest) < 2 {
 		return usageErrorf("show: --order needs a PAGE")
 	}
-	store, err := openCorpus(*dir)
+	store, err := corpus.Open(*dir)
 	if err != nil {
 		return fmt.Errorf("show: %w", err)
 	}
