@@ -14,15 +14,6 @@ import (
 	"github.com/citecheck/citecheck/runs"
 )
 
-// Sentinels inside the *inputerr.Error ReadResults and ReadResultFiles
-// return.
-var (
-	ErrNoResults = errors.New("no results")
-	ErrResult    = errors.New("invalid result")
-	// ErrCountedTwice: one planned attempt in two results (ReadResultFiles).
-	ErrCountedTwice = errors.New("a planned attempt is in two results")
-)
-
 // resultShape lists the keys of a result and of the objects in it, as
 // WriteResult writes them, and "format" (ResultsFormat), which a line may
 // name.
@@ -47,6 +38,15 @@ var resultShape = func() *strictjson.Shape {
 	result.Keys["source"] = keys("file", "line")
 	return result
 }()
+
+// Sentinels inside the *inputerr.Error ReadResults and ReadResultFiles
+// return.
+var (
+	ErrNoResults = errors.New("no results")
+	ErrResult    = errors.New("invalid result")
+	// ErrCountedTwice: one planned attempt in two results (ReadResultFiles).
+	ErrCountedTwice = errors.New("a planned attempt is in two results")
+)
 
 // decodeResultLine decodes one line of results.jsonl strictly (see
 // ReadResults); the error's File and Line are the caller's to set.
