@@ -68,6 +68,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzOrders$$' -fuzztime=$(FUZZTIME) ./layout/
 	$(GO) test -run=NONE -fuzz='^FuzzLocate$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadRuns$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./runs/
+	$(GO) test -run=NONE -fuzz='^FuzzRecordsApart$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./runs/
 	$(GO) test -run=NONE -fuzz='^FuzzReadLocateRequests$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzOpenIndex$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResponses$$' -fuzztime=$(FUZZTIME) ./typedqa/
