@@ -67,7 +67,7 @@ func FuzzResultsApart(f *testing.F) {
 		}
 		read := func(data string) ([]grade.Result, error) {
 			var out []grade.Result
-			err := ReadResults(strings.NewReader(data), "r.jsonl", func(r *grade.Result) error {
+			err := ReadResults(strings.NewReader(data), "r.jsonl", func(_ int, r *grade.Result) error {
 				out = append(out, *r)
 				return nil
 			})
