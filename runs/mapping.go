@@ -40,6 +40,9 @@ func (m *Mapping) UnmarshalJSON(data []byte) error {
 	// reported every time.
 	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		v := raw[k]
+		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) { // not a name: encoding/json would read it as ""
+			return &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[string](), Field: k}
+		}
 		var name string
 		if err := json.Unmarshal(v, &name); err == nil {
 			out[k] = []string{name}

@@ -67,6 +67,15 @@ func TestDocumentsFaultIsStable(t *testing.T) {
 	assert.Equal(t, map[string]bool{"run.jsonl:1: documents.b: invalid value: expected string, found JSON array of non-strings": true}, seen)
 }
 
+// TestDocumentsNullIsNoName: a documents value of null names no document;
+// encoding/json would read it as the name "".
+func TestDocumentsNullIsNoName(t *testing.T) {
+	in := `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": {"file-1": null}}`
+	_, err := ReadRecords(strings.NewReader(in), "run.jsonl")
+	require.Error(t, err)
+	assert.Equal(t, "run.jsonl:1: documents.file-1: invalid value: expected string, found JSON null", err.Error())
+}
+
 // TestRecordRetrievalAndCandidates: a run record's retrieval cards are
 // kept verbatim and shown with the record, never as citations; a documents
 // value may list several candidate names.
