@@ -20,7 +20,7 @@ type FieldVerdict struct {
 	// Reasons are machine-readable codes: for a correct field what made it
 	// so (exact, accepted_alternative, implicit_limit, ...), otherwise what
 	// is wrong or open (missing_condition, wrong_number, ...).
-	Reasons []string `json:"reasons"`
+	Reasons []FieldReason `json:"reasons"`
 	// Value is the answer's value for the field, as parsed.
 	Value string `json:"value"`
 	// Target is the reference value the answer was compared with.
@@ -31,34 +31,12 @@ type FieldVerdict struct {
 	Details []string `json:"details,omitempty"`
 }
 
-// The field reasons.
-const (
-	FieldExact               = "exact"                // the normalized value is the canonical value
-	FieldAcceptedAlternative = "accepted_alternative" // ... an accepted alternative
-	FieldAcceptedValue       = "accepted_value"       // ... a claim's value or legacy accepted value
-	FieldImplicitLimit       = "implicit_limit"       // a bound left implicit where the question asks it
-	FieldScopeShortening     = "scope_shortening"     // a trailing of/for/between/in/on phrase the question states
-	FieldDispatchBatchScope  = "dispatch_batch_scope" // dispatch-batch scope after named weekdays
-	FieldStageFromLabel      = "stage_from_label"     // a stage the field label states
-	FieldNeutralWording      = "neutral_question_wording"
-	FieldSourceWithSupport   = "source_passage_with_support"
-	FieldSourceNoSupport     = "source_passage_without_support"
-	FieldDuplicateSame       = "duplicate_label_same"
-	FieldMissing             = "missing_field"
-	FieldUnknownOnAnswerable = "unknown_on_answerable"
-	FieldDecline             = "decline_on_answerable"
-	FieldMissingLabel        = "missing_label"
-	FieldConflictingLabels   = "conflicting_duplicate_label"
-	FieldUnregistered        = "unregistered_equivalent"
-	FieldAdditionalWording   = "additional_wording"
-)
-
 // target is one reference value a field may be compared with.
 type target struct {
 	text   string
-	reason string // FieldExact, FieldAcceptedAlternative or FieldAcceptedValue
+	reason FieldReason // FieldExact, FieldAcceptedAlternative or FieldAcceptedValue
 	value  textnorm.Value
-	opt    []string // optional(value.Tokens, ctx), once
+	opt    []FieldReason // optional(value.Tokens, ctx), once
 }
 
 // fieldRef is what grading one field needs from the reference, computed
@@ -88,7 +66,7 @@ func newFieldRefs(q *spans.Question) []fieldRef {
 	for _, f := range q.RequiredFields {
 		fr := fieldRef{field: f.Field, label: f.Label}
 		seen := map[string]bool{}
-		add := func(text, reason string) {
+		add := func(text string, reason FieldReason) {
 			v := textnorm.NormalizeValue(text)
 			if text == "" || seen[v.Key()] {
 				return
@@ -210,8 +188,8 @@ var functionWords = setOf("of", "to", "for", "from", "with", "by", "at", "in", "
 // around a value ("They are rechecked ..."): they assert nothing.
 var fillerWords = setOf("it", "they", "these", "those", "this", "is", "are", "be", "been", "being")
 
-func setOf(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
+func setOf[T comparable](ws ...T) map[T]bool {
+	m := make(map[T]bool, len(ws))
 	for _, w := range ws {
 		m[w] = true
 	}
@@ -245,8 +223,8 @@ func hasText(ts []textnorm.Token, s string) bool {
 // that allows it: an implicit bound the question asks for, a trailing
 // subject phrase the question states (scope shortening), dispatch-batch
 // scope after named weekdays, a stage the label states.
-func optional(t []textnorm.Token, ctx context) []string {
-	opt := make([]string, len(t))
+func optional(t []textnorm.Token, ctx context) []FieldReason {
+	opt := make([]FieldReason, len(t))
 	for i, tok := range t {
 		if (tok.Kind == textnorm.TokComparison || tok.Kind == textnorm.TokQualifier) && !tok.Strict && tok.Dir != 0 && tok.Dir == ctx.askedDir {
 			opt[i] = FieldImplicitLimit
@@ -357,7 +335,7 @@ func containsRun(hay, needle []textnorm.Token) bool {
 // finding is one difference between an answer and a target.
 type finding struct {
 	outcome Outcome
-	reason  string
+	reason  FieldReason
 	detail  string
 }
 
@@ -366,7 +344,7 @@ type comparison struct {
 	answer, target []textnorm.Token
 	// optional holds, per target token, the rule that lets an answer leave
 	// it out, or "".
-	optional []string
+	optional []FieldReason
 	// neutral marks the answer tokens that assert nothing of their own:
 	// the question's wording, filler, every token of a source passage.
 	neutral []bool
@@ -435,14 +413,14 @@ func (c *comparison) moved(ops []op, movedTarget, movedAnswer map[int]bool) []fi
 			got := c.answer[ins.i]
 			if got.Kind == want.Kind && got.Text == want.Text {
 				movedTarget[del.j], movedAnswer[ins.i] = true, true
-				fs = append(fs, finding{Unresolved, "reordered", "'" + want.Raw + "' in another place"})
+				fs = append(fs, finding{Unresolved, FieldReordered, "'" + want.Raw + "' in another place"})
 				break
 			}
 			// The date's day as an ordinal ("31st March", "March
 			// 31st"), before or after the month.
 			if ordinalOfDay(got, c.target, del.j) {
 				movedTarget[del.j], movedAnswer[ins.i] = true, true
-				fs = append(fs, finding{Unresolved, "date_format", "'" + got.Raw + "' for '" + want.Raw + "'"})
+				fs = append(fs, finding{Unresolved, FieldDateFormat, "'" + got.Raw + "' for '" + want.Raw + "'"})
 				break
 			}
 		}
@@ -464,7 +442,7 @@ func ordinalOfDay(x textnorm.Token, t []textnorm.Token, j int) bool {
 // closed-class elements (numbers, units, weekdays, conditions, ...), as a
 // multiset: the target's required ones and the optional ones the answer
 // kept. Then differences between them are of order, not of fact.
-func sameElements(a, t []textnorm.Token, opt []string, neutral []bool) bool {
+func sameElements(a, t []textnorm.Token, opt []FieldReason, neutral []bool) bool {
 	key := func(x textnorm.Token) string { return x.Kind.String() + "\x00" + x.Text }
 	var ka, kt []string
 	have := map[string]int{}
@@ -498,13 +476,13 @@ func hasToken(ts []textnorm.Token, x textnorm.Token) bool {
 }
 
 // orderReasons are the findings an element in another place produces.
-var orderReasons = setOf("wrong_number", "wrong_unit", "wrong_identifier", "wrong_weekday", "wrong_month", "wrong_date", "wrong_time",
-	"missing_date", "missing_time",
-	"opposite_direction", "strict_vs_inclusive", "exact_vs_limit", "contrary_condition", "wrong_day_basis",
-	"contrary_stage", "unit_conversion", "unsupported_number", "unsupported_identifier", "unsupported_date",
-	"unsupported_unit", "added_comparison", "missing_number", "missing_unit", "missing_identifier",
-	"missing_limit_qualifier", "missing_condition", "missing_weekday", "missing_month", "missing_day_basis",
-	"missing_basis", "missing_negation", "missing_stage", "replaced_weekday", "replaced_month", "replaced_day")
+var orderReasons = setOf(FieldWrongNumber, FieldWrongUnit, FieldWrongIdentifier, FieldWrongWeekday, FieldWrongMonth, FieldWrongDate, FieldWrongTime,
+	FieldMissingDate, FieldMissingTime,
+	FieldOppositeDirection, FieldStrictVsInclusive, FieldExactVsLimit, FieldContraryCondition, FieldWrongDayBasis,
+	FieldContraryStage, FieldUnitConversion, FieldUnsupportedNumber, FieldUnsupportedIdentifier, FieldUnsupportedDate,
+	FieldUnsupportedUnit, FieldAddedComparison, FieldMissingNumber, FieldMissingUnit, FieldMissingIdentifier,
+	FieldMissingLimitQualifier, FieldMissingCondition, FieldMissingWeekday, FieldMissingMonth, FieldMissingDayBasis,
+	FieldMissingBasis, FieldMissingNegation, FieldMissingStage, FieldReplacedWeekday, FieldReplacedMonth, FieldReplacedDay)
 
 // reordered turns the findings of elements that only moved into one
 // unresolved "reordered" (reading A07: "the weekdays in the other order").
@@ -519,7 +497,7 @@ func reordered(fs []finding) []finding {
 		out = append(out, f)
 	}
 	if moved {
-		out = append(out, finding{Unresolved, "reordered", "the same elements in another order"})
+		out = append(out, finding{Unresolved, FieldReordered, "the same elements in another order"})
 	}
 	return out
 }
@@ -563,7 +541,7 @@ type cell struct{ cost, matches int32 }
 // target, and the tables were most of the grader's garbage.
 var cells = sync.Pool{New: func() any { return new([]cell) }}
 
-func align(a, t []textnorm.Token, opt []string, neutral []bool) []op {
+func align(a, t []textnorm.Token, opt []FieldReason, neutral []bool) []op {
 	n, m := len(a), len(t)
 	w := m + 1
 	buf := cells.Get().(*[]cell)
@@ -643,22 +621,22 @@ func family(k textnorm.TokenKind) textnorm.TokenKind {
 	return k
 }
 
-var missingReason = map[textnorm.TokenKind]string{
-	textnorm.TokNumber: "missing_number", textnorm.TokUnit: "missing_unit", textnorm.TokIdentifier: "missing_identifier",
-	textnorm.TokComparison: "missing_limit_qualifier", textnorm.TokQualifier: "missing_limit_qualifier",
-	textnorm.TokCondition: "missing_condition", textnorm.TokWeekday: "missing_weekday", textnorm.TokMonth: "missing_month",
-	textnorm.TokDayBasis: "missing_day_basis", textnorm.TokBasis: "missing_basis", textnorm.TokNegation: "missing_negation",
-	textnorm.TokStage: "missing_stage", textnorm.TokWord: "missing_word",
-	textnorm.TokDate: "missing_date", textnorm.TokTime: "missing_time",
+var missingReason = map[textnorm.TokenKind]FieldReason{
+	textnorm.TokNumber: FieldMissingNumber, textnorm.TokUnit: FieldMissingUnit, textnorm.TokIdentifier: FieldMissingIdentifier,
+	textnorm.TokComparison: FieldMissingLimitQualifier, textnorm.TokQualifier: FieldMissingLimitQualifier,
+	textnorm.TokCondition: FieldMissingCondition, textnorm.TokWeekday: FieldMissingWeekday, textnorm.TokMonth: FieldMissingMonth,
+	textnorm.TokDayBasis: FieldMissingDayBasis, textnorm.TokBasis: FieldMissingBasis, textnorm.TokNegation: FieldMissingNegation,
+	textnorm.TokStage: FieldMissingStage, textnorm.TokWord: FieldMissingWord,
+	textnorm.TokDate: FieldMissingDate, textnorm.TokTime: FieldMissingTime,
 }
 
 // contraryReason is the finding of an element replaced by another of its
 // kind that is not the same one; numbers, bounds and dates are graded
 // apart (contrary).
-var contraryReason = map[textnorm.TokenKind]string{
-	textnorm.TokUnit: "wrong_unit", textnorm.TokIdentifier: "wrong_identifier", textnorm.TokWeekday: "wrong_weekday",
-	textnorm.TokMonth: "wrong_month", textnorm.TokCondition: "contrary_condition", textnorm.TokDayBasis: "wrong_day_basis",
-	textnorm.TokStage: "contrary_stage", textnorm.TokTime: "wrong_time",
+var contraryReason = map[textnorm.TokenKind]FieldReason{
+	textnorm.TokUnit: FieldWrongUnit, textnorm.TokIdentifier: FieldWrongIdentifier, textnorm.TokWeekday: FieldWrongWeekday,
+	textnorm.TokMonth: FieldWrongMonth, textnorm.TokCondition: FieldContraryCondition, textnorm.TokDayBasis: FieldWrongDayBasis,
+	textnorm.TokStage: FieldContraryStage, textnorm.TokTime: FieldWrongTime,
 }
 
 // gap is one run of differences between two matched tokens of a
@@ -672,7 +650,7 @@ type gap struct {
 	findings                      []finding
 }
 
-func (g *gap) add(outcome Outcome, reason, detail string) {
+func (g *gap) add(outcome Outcome, reason FieldReason, detail string) {
 	g.findings = append(g.findings, finding{outcome, reason, detail})
 }
 
@@ -688,8 +666,8 @@ func (c *comparison) block(dropped, inserted []int) []finding {
 	}
 	g.wordDates()
 	g.contraryElements()
-	if hasReason(g.findings, "wrong_number") && hasReason(g.findings, "wrong_unit") {
-		g.add(Incorrect, "unit_conversion", "")
+	if hasReason(g.findings, FieldWrongNumber) && hasReason(g.findings, FieldWrongUnit) {
+		g.add(Incorrect, FieldUnitConversion, "")
 	}
 	g.addedElements()
 	g.unmatched()
@@ -711,7 +689,7 @@ func (g *gap) identifierVariant() bool {
 	unhyphenated := strings.ReplaceAll(spelled.String(), "-", "")
 	for _, j := range g.dropped {
 		if id := g.target[j]; id.Kind == textnorm.TokIdentifier && unhyphenated == strings.ReplaceAll(id.Text, "-", "") {
-			g.add(Unresolved, "identifier_variant", quoteTexts(g.answer, g.inserted)+" for "+id.Raw)
+			g.add(Unresolved, FieldIdentifierVariant, quoteTexts(g.answer, g.inserted)+" for "+id.Raw)
 			return true
 		}
 	}
@@ -732,9 +710,9 @@ func (g *gap) wordDates() {
 		}
 		detail := "'" + got.Raw + "' for " + quoteTexts(g.target, used)
 		if textnorm.SameDate(got.Text, fmt.Sprintf("%04d-%02d-%02d", year, month, day)) {
-			g.add(Unresolved, "date_format", detail)
+			g.add(Unresolved, FieldDateFormat, detail)
 		} else {
-			g.add(Incorrect, "wrong_date", detail)
+			g.add(Incorrect, FieldWrongDate, detail)
 		}
 		g.insertedPaired[k] = true
 		for n, j := range g.dropped {
@@ -772,37 +750,37 @@ func (g *gap) contraryElements() {
 // spelling of the same element is unresolved, another element incorrect.
 // The reason is "" for a difference a source passage may have (a bound in
 // its own words).
-func contrary(got, want textnorm.Token, source bool) (Outcome, string) {
+func contrary(got, want textnorm.Token, source bool) (Outcome, FieldReason) {
 	switch want.Kind {
 	case textnorm.TokNumber:
 		switch {
 		case !textnorm.SameNumber(got.Text, want.Text):
-			return Incorrect, "wrong_number"
+			return Incorrect, FieldWrongNumber
 		case strings.Contains(got.Text+want.Text, ","):
-			return Unresolved, "ambiguous_comma"
+			return Unresolved, FieldAmbiguousComma
 		}
-		return Unresolved, "number_format"
+		return Unresolved, FieldNumberFormat
 	case textnorm.TokComparison, textnorm.TokQualifier:
 		switch {
 		case got.Class == want.Class && source:
 			return "", ""
 		case got.Class == want.Class:
-			return Unresolved, "unregistered_comparison"
+			return Unresolved, FieldUnregisteredComparison
 		case got.Dir == 0 || want.Dir == 0:
-			return Incorrect, "exact_vs_limit"
+			return Incorrect, FieldExactVsLimit
 		case got.Dir != want.Dir:
-			return Incorrect, "opposite_direction"
+			return Incorrect, FieldOppositeDirection
 		}
-		return Incorrect, "strict_vs_inclusive"
+		return Incorrect, FieldStrictVsInclusive
 	case textnorm.TokCondition, textnorm.TokDayBasis:
 		if got.Class == want.Class {
 			return Unresolved, FieldUnregistered
 		}
 	case textnorm.TokDate:
 		if textnorm.SameDate(got.Text, want.Text) {
-			return Unresolved, "date_format"
+			return Unresolved, FieldDateFormat
 		}
-		return Incorrect, "wrong_date"
+		return Incorrect, FieldWrongDate
 	}
 	if reason, ok := contraryReason[want.Kind]; ok {
 		return Incorrect, reason
@@ -829,41 +807,42 @@ func (g *gap) addedElements() {
 
 // added grades one added element; the reason is "" for what adds no
 // element: a word (unmatched grades those), or a bound the question asks.
-func (c *comparison) added(got textnorm.Token) (Outcome, string) {
+func (c *comparison) added(got textnorm.Token) (Outcome, FieldReason) {
 	switch {
 	case got.Kind == textnorm.TokWord:
 		return "", ""
 	case hasToken(c.target, got):
-		// An element of the target said twice ("12 (twelve)").
-		return Unresolved, "repeated_element"
+		// An element of the target said twice ("12 samples per batch, 12
+		// samples in all").
+		return Unresolved, FieldRepeatedElement
 	case c.ctx.evidence[tokenKey(got)]:
 		// What the declared passage says beside the value ("no discount
 		// (orders below 10 boxes)"): an additional assertion, grounded,
 		// not an unsupported value.
-		return Unresolved, "additional_grounded"
+		return Unresolved, FieldAdditionalGrounded
 	}
 	switch got.Kind {
 	case textnorm.TokNumber:
-		return Incorrect, "unsupported_number"
+		return Incorrect, FieldUnsupportedNumber
 	case textnorm.TokIdentifier:
-		return Incorrect, "unsupported_identifier"
+		return Incorrect, FieldUnsupportedIdentifier
 	case textnorm.TokWeekday, textnorm.TokMonth, textnorm.TokDate, textnorm.TokTime:
-		return Incorrect, "unsupported_date"
+		return Incorrect, FieldUnsupportedDate
 	case textnorm.TokUnit:
-		return Incorrect, "unsupported_unit"
+		return Incorrect, FieldUnsupportedUnit
 	case textnorm.TokComparison, textnorm.TokQualifier:
 		if got.Dir != 0 && got.Dir == c.ctx.askedDir && !got.Strict {
 			return "", ""
 		}
-		return Incorrect, "added_comparison"
+		return Incorrect, FieldAddedComparison
 	case textnorm.TokStage:
 		if hasKind(c.target, textnorm.TokStage) {
-			return Incorrect, "contrary_stage"
+			return Incorrect, FieldContraryStage
 		}
 	case textnorm.TokCondition:
-		return Unresolved, "additional_condition"
+		return Unresolved, FieldAdditionalCondition
 	}
-	return Unresolved, "additional_assertion"
+	return Unresolved, FieldAdditionalAssertion
 }
 
 // unmatched grades the required target elements nothing accounts for and
@@ -898,8 +877,8 @@ func (g *gap) unmatched() {
 // still names it, which leaves it open like other wording.
 func (g *gap) replacedElements(missing, words []int) {
 	var other []int
-	removed := map[string][]int{}
-	var order []string
+	removed := map[FieldReason][]int{}
+	var order []FieldReason
 	for _, j := range missing {
 		reason, ok := g.removal(j, words)
 		if !ok {
@@ -929,11 +908,11 @@ func (g *gap) droppedElements(missing []int) {
 		case want.Kind != textnorm.TokWord:
 			g.add(Incorrect, missingReason[want.Kind], detail)
 		case functionWords[want.Text]:
-			g.add(Unresolved, "dropped_function_word", detail)
+			g.add(Unresolved, FieldDroppedFunctionWord, detail)
 		case g.ctx.neutral[want.Text]:
-			g.add(Unresolved, "dropped_subject_word", detail)
+			g.add(Unresolved, FieldDroppedSubjectWord, detail)
 		default:
-			g.add(Incorrect, "missing_word", detail)
+			g.add(Incorrect, FieldMissingWord, detail)
 		}
 	}
 }
@@ -959,7 +938,7 @@ func (g *gap) allowances() {
 // for the month), an ordinal of the day ("31st"), or the month's end or
 // start for its last or first day ("the end of March" for 31 March). An
 // ordinal or end of another day is a wrong date.
-func (c *comparison) removal(elem int, words []int) (reason string, ok bool) {
+func (c *comparison) removal(elem int, words []int) (reason FieldReason, ok bool) {
 	want := c.target[elem]
 	switch want.Kind {
 	case textnorm.TokWeekday, textnorm.TokMonth:
@@ -969,9 +948,9 @@ func (c *comparison) removal(elem int, words []int) (reason string, ok bool) {
 			}
 		}
 		if want.Kind == textnorm.TokWeekday {
-			return "replaced_weekday", true
+			return FieldReplacedWeekday, true
 		}
-		return "replaced_month", true
+		return FieldReplacedMonth, true
 	}
 	day, month, year, isDay := dateDay(c.target, elem)
 	if !isDay {
@@ -987,7 +966,7 @@ func (c *comparison) removal(elem int, words []int) (reason string, ok bool) {
 		}
 	}
 	if len(content) == 0 {
-		return "replaced_day", true
+		return FieldReplacedDay, true
 	}
 	word := content[len(content)-1]
 	if elem > 0 && c.target[elem-1].Kind == textnorm.TokMonth {
@@ -1007,9 +986,9 @@ func (c *comparison) removal(elem int, words []int) (reason string, ok bool) {
 	case said == day:
 		return "", false
 	case said > 0:
-		return "wrong_date", true
+		return FieldWrongDate, true
 	}
-	return "replaced_day", true
+	return FieldReplacedDay, true
 }
 
 func hasKind(ts []textnorm.Token, kind textnorm.TokenKind) bool {
@@ -1149,7 +1128,7 @@ func wordDate(target []textnorm.Token, among []int) (year, month, day int, used 
 	return 0, 0, 0, nil, false
 }
 
-func hasReason(fs []finding, r string) bool {
+func hasReason(fs []finding, r FieldReason) bool {
 	for _, f := range fs {
 		if f.reason == r {
 			return true
@@ -1178,10 +1157,10 @@ func gradeNormalized(fr *fieldRef, value string, v textnorm.Value) FieldVerdict 
 	fv := FieldVerdict{Value: value, Rules: v.Rules}
 	switch {
 	case len(v.Tokens) == 0:
-		fv.Verdict, fv.Reasons = Incorrect, []string{FieldMissing}
+		fv.Verdict, fv.Reasons = Incorrect, []FieldReason{FieldMissing}
 		return fv
 	case v.Unknown():
-		fv.Verdict, fv.Reasons = Incorrect, []string{FieldUnknownOnAnswerable}
+		fv.Verdict, fv.Reasons = Incorrect, []FieldReason{FieldUnknownOnAnswerable}
 		return fv
 	}
 	// The best target: the best outcome, then the fewest findings of it
@@ -1202,21 +1181,21 @@ func gradeNormalized(fr *fieldRef, value string, v textnorm.Value) FieldVerdict 
 		}
 	}
 	if best < 0 {
-		fv.Verdict, fv.Reasons = Unresolved, []string{"no_reference_value"}
+		fv.Verdict, fv.Reasons = Unresolved, []FieldReason{FieldNoReferenceValue}
 		return fv
 	}
 	fv.Target = fr.targets[best].text
 	fv.Verdict = bestOut
 	fv.Reasons, fv.Details = reasonsOf(bestOut, fr.targets[best].reason, bestFs)
 	if bestOut != Correct && absence.Declines(v) {
-		fv.Verdict, fv.Reasons, fv.Details = Incorrect, []string{FieldDecline}, nil
+		fv.Verdict, fv.Reasons, fv.Details = Incorrect, []FieldReason{FieldDecline}, nil
 	}
 	return fv
 }
 
 // reasonsOf lists the findings that decide the outcome (for a correct
 // value: how the target matched and what was allowed).
-func reasonsOf(o Outcome, matched string, fs []finding) (reasons, details []string) {
+func reasonsOf(o Outcome, matched FieldReason, fs []finding) (reasons []FieldReason, details []string) {
 	if o == Correct {
 		reasons = append(reasons, matched)
 	}
