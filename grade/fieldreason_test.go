@@ -1,9 +1,15 @@
 package grade
 
 import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // listedOutcome is the verdict FieldReasons gives r; r must be listed.
@@ -63,5 +69,42 @@ func TestDecisionAttemptReasons(t *testing.T) {
 		fv := tt.result.Fields["samples"]
 		assert.Equal(t, []FieldReason{tt.want}, fv.Reasons, tt.why)
 		assert.Equal(t, listedOutcome(t, tt.want), fv.Verdict, tt.why)
+	}
+}
+
+// TestFieldReasonsInGradingDoc holds docs/grading.md's table of field
+// reasons to FieldReasons, row for row.
+func TestFieldReasonsInGradingDoc(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "docs", "grading.md"))
+	require.NoError(t, err)
+	defer f.Close()
+	var got []string
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "## "):
+			in = line == "## Field reasons"
+		case in && strings.HasPrefix(line, "| `"):
+			got = append(got, line)
+		}
+	}
+	require.NoError(t, sc.Err())
+	want := make([]string, len(FieldReasons))
+	for i, r := range FieldReasons {
+		want[i] = fmt.Sprintf("| `%s` | %s | %s |", r.Reason, r.Outcome, r.Meaning)
+	}
+	row := func(rows []string, i int) string {
+		if i < len(rows) {
+			return rows[i]
+		}
+		return "(none)"
+	}
+	for i := range max(len(want), len(got)) {
+		if !assert.Equal(t, row(want, i), row(got, i), "docs/grading.md's field reasons, row %d", i+1) {
+			t.Logf("the rows FieldReasons gives:\n%s", strings.Join(want, "\n"))
+			return
+		}
 	}
 }
