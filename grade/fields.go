@@ -356,21 +356,21 @@ type comparison struct {
 // answer is a passage of the source itself: its own wording is not an
 // additional assertion, so only missing and contrary elements count.
 func compare(ans textnorm.Value, tg *target, ctx context, source bool) (Outcome, []finding) {
-	c := &comparison{answer: ans.Tokens, target: tg.value.Tokens, optional: tg.opt,
+	pair := &comparison{answer: ans.Tokens, target: tg.value.Tokens, optional: tg.opt,
 		neutral: make([]bool, len(ans.Tokens)), ctx: ctx, source: source}
-	for i, tok := range c.answer {
-		c.neutral[i] = source || ctx.neutral[tok.Text] || tok.Kind == textnorm.TokWord && fillerWords[tok.Text]
+	for i, tok := range pair.answer {
+		pair.neutral[i] = source || ctx.neutral[tok.Text] || tok.Kind == textnorm.TokWord && fillerWords[tok.Text]
 	}
-	ops := align(c.answer, c.target, c.optional, c.neutral)
+	ops := align(pair.answer, pair.target, pair.optional, pair.neutral)
 	var fs []finding
 	movedTarget, movedAnswer := map[int]bool{}, map[int]bool{}
 	if !source {
-		fs = c.moved(ops, movedTarget, movedAnswer)
+		fs = pair.moved(ops, movedTarget, movedAnswer)
 	}
 	var dropped, inserted []int
 	flush := func() {
 		if len(dropped) > 0 || len(inserted) > 0 {
-			fs = append(fs, c.block(dropped, inserted)...)
+			fs = append(fs, pair.block(dropped, inserted)...)
 		}
 		dropped, inserted = dropped[:0], inserted[:0]
 	}
@@ -385,7 +385,7 @@ func compare(ans textnorm.Value, tg *target, ctx context, source bool) (Outcome,
 		}
 	}
 	flush()
-	if !source && sameElements(c.answer, c.target, c.optional, c.neutral) {
+	if !source && sameElements(pair.answer, pair.target, pair.optional, pair.neutral) {
 		fs = reordered(fs)
 	}
 	worst := Correct
@@ -621,6 +621,8 @@ func family(k textnorm.TokenKind) textnorm.TokenKind {
 	return k
 }
 
+// missingReason is the finding of a target element dropped with nothing in
+// its place.
 var missingReason = map[textnorm.TokenKind]FieldReason{
 	textnorm.TokNumber: FieldMissingNumber, textnorm.TokUnit: FieldMissingUnit, textnorm.TokIdentifier: FieldMissingIdentifier,
 	textnorm.TokComparison: FieldMissingLimitQualifier, textnorm.TokQualifier: FieldMissingLimitQualifier,
@@ -659,20 +661,21 @@ func (g *gap) add(outcome Outcome, reason FieldReason, detail string) {
 // then dates, contrary elements, added elements, what is left unmatched,
 // and last what was allowed.
 func (c *comparison) block(dropped, inserted []int) []finding {
-	g := &gap{comparison: c, dropped: dropped, inserted: inserted,
+	run := &gap{comparison: c, dropped: dropped, inserted: inserted,
 		droppedPaired: make([]bool, len(dropped)), insertedPaired: make([]bool, len(inserted))}
-	if g.identifierVariant() {
-		return g.findings
+	if run.identifierVariant() {
+		return run.findings
 	}
-	g.wordDates()
-	g.contraryElements()
-	if hasReason(g.findings, FieldWrongNumber) && hasReason(g.findings, FieldWrongUnit) {
-		g.add(Incorrect, FieldUnitConversion, "")
+	run.wordDates()
+	run.contraryElements()
+	// Another number in another unit is a converted value (S4).
+	if hasReason(run.findings, FieldWrongNumber) && hasReason(run.findings, FieldWrongUnit) {
+		run.add(Incorrect, FieldUnitConversion, "")
 	}
-	g.addedElements()
-	g.unmatched()
-	g.allowances()
-	return g.findings
+	run.addedElements()
+	run.unmatched()
+	run.allowances()
+	return run.findings
 }
 
 // identifierVariant finds an identifier written another way ("QA 7735"
