@@ -286,7 +286,9 @@ func (d *resultDecoder) fields(v *strictjson.Value, path string) map[string]grad
 			case "verdict":
 				f.Verdict = d.outcome(val, p)
 			case "reasons":
-				f.Reasons = d.strings(val, p)
+				f.Reasons = array(d, val, p, "[]grade.FieldReason", func(e *strictjson.Value, r *grade.FieldReason) {
+					*r = grade.FieldReason(d.str(e, p))
+				})
 			case "value":
 				f.Value = d.str(val, p)
 			case "target":
