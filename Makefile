@@ -62,6 +62,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeResponse$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResults$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./metrics/
 	$(GO) test -run=NONE -fuzz='^FuzzResultRoundTrip$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./grade/
+	$(GO) test -run=NONE -fuzz='^FuzzResultsApart$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./grade/
 	$(GO) test -run=NONE -fuzz='^FuzzAlign$$' -fuzztime=$(FUZZTIME) ./textnorm/
 	$(GO) test -run=NONE -fuzz='^FuzzScoreAnswer$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeTextString$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontenc/
@@ -71,7 +72,9 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzOrders$$' -fuzztime=$(FUZZTIME) ./layout/
 	$(GO) test -run=NONE -fuzz='^FuzzLocate$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadRuns$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./runs/
+	$(GO) test -run=NONE -fuzz='^FuzzRecordsApart$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./runs/
 	$(GO) test -run=NONE -fuzz='^FuzzReadLocateRequests$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
+	$(GO) test -run=NONE -fuzz='^FuzzLocateRequestsApart$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzOpenIndex$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResponses$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzReadTruth$$' -fuzztime=$(FUZZTIME) ./typedqa/

@@ -9,10 +9,12 @@
 // tests named by -show even when they pass (the fidelity ratchet's floors).
 // It ends with "gotestlog: N passed, N failed, N skipped".
 //
-// A skip is a CI failure when the test is one -must matches, or when its
+// A skip is a CI failure when a -must matches the test, or when its
 // message matches -forbid (a test that needs ../shared saying it is
 // absent), unless the test is one -allow matches (a test of the skipping
-// itself); so is a -must that matches no test that ran. The exit status is
+// itself); so is a -must that matches no test that ran. -must may be given
+// more than once, each for tests of their own (the fidelity ratchet, the
+// Slurm job array), so that each is required to run. The exit status is
 // 1 for any of these, or for input that holds no test at all; the test
 // run's own status is the caller's to check.
 package main
@@ -39,11 +41,16 @@ type event struct {
 
 func main() {
 	show := flag.String("show", "", "regexp of tests whose output is printed even when they pass")
-	must := flag.String("must", "", "regexp of tests that must not skip")
+	var must []*regexp.Regexp
+	flag.Func("must", "regexp of tests that must run and not skip (repeatable)", func(expr string) error {
+		re, err := regexp.Compile(expr)
+		must = append(must, re)
+		return err
+	})
 	forbid := flag.String("forbid", "", "regexp of skip messages that fail CI")
 	allow := flag.String("allow", "", "regexp of tests that may skip whatever their message")
 	flag.Parse()
-	os.Exit(run(os.Stdin, os.Stdout, compile(*show), compile(*must), compile(*forbid), compile(*allow)))
+	os.Exit(run(os.Stdin, os.Stdout, compile(*show), must, compile(*forbid), compile(*allow)))
 }
 
 func compile(expr string) *regexp.Regexp {
@@ -55,14 +62,23 @@ func compile(expr string) *regexp.Regexp {
 
 func matches(re *regexp.Regexp, s string) bool { return re != nil && re.MatchString(s) }
 
-func run(in io.Reader, out io.Writer, show, must, forbid, allow *regexp.Regexp) int {
+func run(in io.Reader, out io.Writer, show *regexp.Regexp, must []*regexp.Regexp, forbid, allow *regexp.Regexp) int {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	type key struct{ pkg, test string }
 	outputs := map[key]*strings.Builder{}
 	var passed, failed, skipped int
 	var badSkips []string
-	mustRan := false
+	// mustRan[i]: a test must[i] matches passed or failed.
+	mustRan := make([]bool, len(must))
+	ran := func(test string) {
+		for i, re := range must {
+			mustRan[i] = mustRan[i] || re.MatchString(test)
+		}
+	}
+	isMust := func(test string) bool {
+		return slices.ContainsFunc(must, func(re *regexp.Regexp) bool { return re.MatchString(test) })
+	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -92,7 +108,7 @@ func run(in io.Reader, out io.Writer, show, must, forbid, allow *regexp.Regexp) 
 					fmt.Fprint(w, outputs[k].String())
 					delete(outputs, k)
 					failed++
-					mustRan = mustRan || matches(must, k.test)
+					ran(k.test)
 				}
 			}
 			if (e.Action == "output" || e.Action == "build-output") && e.Output != "PASS\n" {
@@ -111,8 +127,8 @@ func run(in io.Reader, out io.Writer, show, must, forbid, allow *regexp.Regexp) 
 			}
 			b.WriteString(e.Output)
 		case "pass", "fail", "skip":
-			if e.Action != "skip" && matches(must, e.Test) {
-				mustRan = true
+			if e.Action != "skip" {
+				ran(e.Test)
 			}
 			text := ""
 			if b := outputs[k]; b != nil {
@@ -131,7 +147,7 @@ func run(in io.Reader, out io.Writer, show, must, forbid, allow *regexp.Regexp) 
 			case "skip":
 				skipped++
 				fmt.Fprint(w, text)
-				if !matches(allow, e.Test) && (matches(must, e.Test) || matches(forbid, text)) {
+				if !matches(allow, e.Test) && (isMust(e.Test) || matches(forbid, text)) {
 					badSkips = append(badSkips, fmt.Sprintf("%s %s: %s", e.Package, e.Test, skipMessage(text)))
 				}
 			}
@@ -146,7 +162,7 @@ func run(in io.Reader, out io.Writer, show, must, forbid, allow *regexp.Regexp) 
 		// Tests that never ended in output that stopped short.
 		fmt.Fprint(w, b.String())
 		failed++
-		mustRan = mustRan || matches(must, k.test)
+		ran(k.test)
 	}
 	fmt.Fprintf(w, "gotestlog: %d passed, %d failed, %d skipped\n", passed, failed, skipped)
 	status := 0
@@ -157,9 +173,11 @@ func run(in io.Reader, out io.Writer, show, must, forbid, allow *regexp.Regexp) 
 		}
 		status = 1
 	}
-	if must != nil && !mustRan {
-		fmt.Fprintf(w, "gotestlog: no test matching %q ran\n", must)
-		status = 1
+	for i, re := range must {
+		if !mustRan[i] {
+			fmt.Fprintf(w, "gotestlog: no test matching %q ran\n", re)
+			status = 1
+		}
 	}
 	if passed+failed+skipped == 0 {
 		fmt.Fprintln(w, "gotestlog: no test ran")

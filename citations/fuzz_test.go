@@ -2,6 +2,7 @@ package citations
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -151,6 +152,45 @@ func FuzzReadLocateRequests(f *testing.F) {
 		var ie *InputError
 		if err != nil && (!errors.As(err, &ie) || ie.File != "in.jsonl" || ie.Line < 0 || ie.Line > lines) {
 			t.Fatalf("refusal without a position in the file: %v", err)
+		}
+	})
+}
+
+// FuzzLocateRequestsApart: reading locate requests gives, request by
+// request, what reading each request alone gives (at its own line, after
+// as many blank lines); when the whole read fails, its error is the first
+// failing request's alone, the requests before it the same.
+func FuzzLocateRequestsApart(f *testing.F) {
+	lines := []string{
+		`{"id": "q1", "document": "a.pdf", "quote": "a quote long enough to be overwritten by the next line", "page": 2, "page_label": "iv"}`,
+		`{"id": "q2", "document": "b.pdf", "quote": "short"}`,
+		`{"id": "q3", "document": "blake3:00", "quote": "x y", "page_label": "ii"}`,
+	}
+	f.Add(strings.Join(lines, "\n") + "\n")
+	f.Add(lines[0] + "\n\n" + lines[2] + "\n \n" + lines[1])
+	f.Add(lines[0] + "\n{\"id\": \"q\", \"quote\": \"\\ud800\", \"QUOTE\": 1}\n" + lines[1])
+	f.Fuzz(func(t *testing.T, data string) {
+		// Each request alone is read after its line's blank lines: the
+		// work grows with the square of the lines.
+		if len(data) > 1<<16 || strings.Count(data, "\n") > 256 {
+			return
+		}
+		whole, werr := ReadLocateRequests(strings.NewReader(data), "in.jsonl")
+		var alone []LocateRequest
+		var aerr error
+		for i, line := range strings.SplitAfter(data, "\n") {
+			reqs, err := ReadLocateRequests(strings.NewReader(strings.Repeat("\n", i)+line), "in.jsonl")
+			alone = append(alone, reqs...)
+			if err != nil {
+				aerr = err
+				break
+			}
+		}
+		if (werr == nil) != (aerr == nil) || werr != nil && werr.Error() != aerr.Error() {
+			t.Fatalf("the whole file: %v; its requests alone: %v", werr, aerr)
+		}
+		if !reflect.DeepEqual(whole, alone) {
+			t.Fatalf("the whole file's requests %+v, alone %+v", whole, alone)
 		}
 	})
 }

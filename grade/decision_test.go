@@ -49,6 +49,7 @@ func decisionReference(t *testing.T) *spans.Reference {
 		q("discount", "What discount applies to an order of 8 boxes?", "discount", "Discount", "no discount", "0% discount"),
 		q("season", "When does the summer surcharge apply?", "season", "Surcharge period", "from 1 June to 31 August 2025"),
 		q("audits", "In which months are supplier audits held?", "audits", "Audit months", "April and October"),
+		q("cutoff", "By when must orders for the trial run be placed?", "cutoff", "Order deadline", "before 14:00 on 30.06.2025"),
 		{ID: "coolant", Question: "At what temperature must coolant be stored?", ExpectedAbstention: true,
 			RequiredFields: []spans.RequiredField{{Field: "coolant", Label: "Storage temperature"}},
 			AnswerFields:   map[string]string{"coolant": spans.Unknown}},
@@ -127,10 +128,10 @@ func TestDecisionFields(t *testing.T) {
 		question, response string
 		field              string
 		want               Outcome
-		reason             string
+		reason             FieldReason
 		why                string
 	}{
-		{"samples", "Samples: 12 samples", "samples", Incorrect, "missing_basis", "S1: a dropped basis is incorrect"},
+		{"samples", "Samples: 12 samples", "samples", Incorrect, FieldMissingBasis, "S1: a dropped basis is incorrect"},
 		{"samples", "Samples: 12 samples per lot", "samples", Unresolved, FieldUnregistered, "A07: a basis in other words is unresolved"},
 		{"samples", "The supplier must draw 12 samples per batch.", "samples", Correct, FieldNeutralWording, "A13, S11: the question's own wording is neutral"},
 		{"samples", "Samples: twelve samples per batch", "samples", Correct, FieldExact, "cardinal words"},
@@ -138,78 +139,81 @@ func TestDecisionFields(t *testing.T) {
 		{"samples", "Samples: 12 samples per batch (see section 4.1)", "samples", Correct, FieldExact, "a section reference is a marker"},
 		{"samples", "Samples: 12 samples per batch\nSource: qa.pdf, page 1", "samples", Correct, FieldExact, "a source line is a marker"},
 		{"samples", "Samples: 12 (twelve) samples per batch", "samples", Correct, FieldExact, "a number in digits and in words is one number"},
-		{"samples", "Samples: 12 samples per batch, 12 samples in all", "samples", Unresolved, "repeated_element", "an element said twice is not a new value"},
+		{"samples", "Samples: 12 samples per batch, 12 samples in all", "samples", Unresolved, FieldRepeatedElement, "an element said twice is not a new value"},
 		{"samples", "Samples: UNKNOWN", "samples", Incorrect, FieldUnknownOnAnswerable, "UNKNOWN on an answerable field"},
 		{"samples", "Samples: The agreement does not state the sample size.", "samples", Incorrect, FieldDecline, "a decline on an answerable question fails"},
 		{"samples", "Samples: 12 samples per batch\nLet me know if you need anything else.", "samples", Unresolved, FieldAdditionalWording, "A25: trailing output stays in the value"},
 		{"samples", "Here is the answer:\nSamples: 12 samples per batch", "samples", Correct, FieldExact, "A18: a preface that asserts nothing is a flag only"},
 		{"flatness", "Maximum flatness deviation: 0.5 mm", "flatness", Correct, FieldImplicitLimit, "the question asks the bound"},
-		{"flatness", "Maximum flatness deviation: at least 0.5 mm", "flatness", Incorrect, "opposite_direction", "S3"},
-		{"flatness", "Maximum flatness deviation: exactly 0.5 mm", "flatness", Incorrect, "exact_vs_limit", "S3"},
-		{"flatness", "Maximum flatness deviation: at most 0,5 mm", "flatness", Unresolved, "ambiguous_comma", "A03"},
-		{"flatness", "Maximum flatness deviation: at most 0.05 cm", "flatness", Incorrect, "unit_conversion", "S4"},
+		{"flatness", "Maximum flatness deviation: at least 0.5 mm", "flatness", Incorrect, FieldOppositeDirection, "S3"},
+		{"flatness", "Maximum flatness deviation: exactly 0.5 mm", "flatness", Incorrect, FieldExactVsLimit, "S3"},
+		{"flatness", "Maximum flatness deviation: at most 0,5 mm", "flatness", Unresolved, FieldAmbiguousComma, "A03"},
+		{"flatness", "Maximum flatness deviation: at most 0.05 cm", "flatness", Incorrect, FieldUnitConversion, "S4"},
 		{"flatness", "must not exceed 0.5 mm", "flatness", Unresolved, FieldSourceNoSupport, "A02: a source passage without linked support"},
 		{"approval", "Deviation approval: requires written approval from buyer before dispatch", "approval", Correct, FieldExact, "verb variant, article"},
-		{"approval", "Deviation approval: require approval from the buyer before dispatch", "approval", Incorrect, "missing_word", "S1: written acceptance dropped"},
-		{"approval", "Deviation approval: the buyer's written approval, required before dispatch", "approval", Unresolved, "reordered", "a word in another place is not missing"},
-		{"approval", "Deviation approval: require written approval from the buyer", "approval", Incorrect, "missing_condition", "S1: the event dropped"},
-		{"approval", "Deviation approval: require written approval from the buyer after dispatch", "approval", Incorrect, "contrary_condition", "A08"},
+		{"approval", "Deviation approval: require approval from the buyer before dispatch", "approval", Incorrect, FieldMissingWord, "S1: written acceptance dropped"},
+		{"approval", "Deviation approval: the buyer's written approval, required before dispatch", "approval", Unresolved, FieldReordered, "a word in another place is not missing"},
+		{"approval", "Deviation approval: require written approval from the buyer", "approval", Incorrect, FieldMissingCondition, "S1: the event dropped"},
+		{"approval", "Deviation approval: require written approval from the buyer after dispatch", "approval", Incorrect, FieldContraryCondition, "A08"},
 		{"approval", "Deviation approval: require written approval from the buyer prior to dispatch", "approval", Unresolved, FieldUnregistered, "A07: a condition in other words"},
 		{"deadline", "Response time: 10 working days unless agreed otherwise in writing", "deadline", Correct, FieldImplicitLimit, "'within' asked by the question"},
-		{"deadline", "Response time: within 10 calendar days unless agreed otherwise in writing", "deadline", Incorrect, "wrong_day_basis", "S1: calendar vs working"},
+		{"deadline", "Response time: within 10 calendar days unless agreed otherwise in writing", "deadline", Incorrect, FieldWrongDayBasis, "S1: calendar vs working"},
 		{"deadline", "Response time: within 10 business days unless agreed otherwise in writing", "deadline", Unresolved, FieldUnregistered, "A07: business for working"},
-		{"deadline", "Response time: within 10 working days", "deadline", Incorrect, "missing_condition", "the exclusion must be supplied"},
-		{"part", "Part number: P 225", "part", Unresolved, "identifier_variant", "A04"},
-		{"part", "Part number: P-220", "part", Incorrect, "wrong_identifier", "S3: explicit wrong identifier"},
+		{"deadline", "Response time: within 10 working days", "deadline", Incorrect, FieldMissingCondition, "the exclusion must be supplied"},
+		{"part", "Part number: P 225", "part", Unresolved, FieldIdentifierVariant, "A04"},
+		{"part", "Part number: P-220", "part", Incorrect, FieldWrongIdentifier, "S3: explicit wrong identifier"},
 		{"batches", "Dispatch batches: Tuesdays and Fridays", "batches", Correct, FieldDispatchBatchScope, "plural and dispatch-batch scope"},
-		{"batches", "Dispatch batches: Tuesday", "batches", Incorrect, "missing_weekday", "S1"},
+		{"batches", "Dispatch batches: Tuesday", "batches", Incorrect, FieldMissingWeekday, "S1"},
 		{"batches", "Dispatch batches: Tuesday & Friday", "batches", Correct, FieldDispatchBatchScope, "an ampersand is 'and'"},
-		{"batches", "Dispatch batches: Monday and Thursday", "batches", Incorrect, "wrong_weekday", "S5"},
-		{"batches", "Dispatch batches: Friday and Tuesday", "batches", Unresolved, "reordered", "A07: the weekdays in the other order"},
-		{"batches", "Dispatch batches: twice a week", "batches", Incorrect, "replaced_weekday", "a frequency in place of the weekdays removes them"},
-		{"batches", "Dispatch batches: on weekdays", "batches", Incorrect, "replaced_weekday", "'weekdays' in place of the named weekdays removes them"},
-		{"batches", "Dispatch batches: Tuesday and twice more", "batches", Incorrect, "replaced_weekday", "one weekday replaced by wording is removed"},
-		{"batches", "Dispatch batches: the dispatch batches", "batches", Incorrect, "missing_weekday", "S1: the weekdays removed with nothing in their place"},
+		{"batches", "Dispatch batches: Monday and Thursday", "batches", Incorrect, FieldWrongWeekday, "S5"},
+		{"batches", "Dispatch batches: Friday and Tuesday", "batches", Unresolved, FieldReordered, "A07: the weekdays in the other order"},
+		{"batches", "Dispatch batches: twice a week", "batches", Incorrect, FieldReplacedWeekday, "a frequency in place of the weekdays removes them"},
+		{"batches", "Dispatch batches: on weekdays", "batches", Incorrect, FieldReplacedWeekday, "'weekdays' in place of the named weekdays removes them"},
+		{"batches", "Dispatch batches: Tuesday and twice more", "batches", Incorrect, FieldReplacedWeekday, "one weekday replaced by wording is removed"},
+		{"batches", "Dispatch batches: the dispatch batches", "batches", Incorrect, FieldMissingWeekday, "S1: the weekdays removed with nothing in their place"},
 		{"batches", "Dispatch batches: Tue and Fri", "batches", Unresolved, FieldUnregistered, "abbreviated weekdays still name them"},
-		{"audits", "Audit months: twice a year", "audits", Incorrect, "replaced_month", "a frequency in place of the months removes them"},
-		{"audits", "Audit months: in spring and autumn", "audits", Incorrect, "replaced_month", "seasons in place of the months remove them"},
-		{"audits", "Audit months: April", "audits", Incorrect, "missing_month", "S1: a month removed with nothing in its place"},
+		{"audits", "Audit months: twice a year", "audits", Incorrect, FieldReplacedMonth, "a frequency in place of the months removes them"},
+		{"audits", "Audit months: in spring and autumn", "audits", Incorrect, FieldReplacedMonth, "seasons in place of the months remove them"},
+		{"audits", "Audit months: April", "audits", Incorrect, FieldMissingMonth, "S1: a month removed with nothing in its place"},
 		{"audits", "Audit months: Apr and Oct", "audits", Unresolved, FieldUnregistered, "abbreviated months still name them"},
-		{"audits", "Audit months: October and April", "audits", Unresolved, "reordered", "the months in the other order"},
+		{"audits", "Audit months: October and April", "audits", Unresolved, FieldReordered, "the months in the other order"},
 		{"gap", "Minimum gap: at least 10 centimetres", "gap", Correct, FieldScopeShortening, "unit spelling and scope shortening"},
-		{"gap", "Minimum gap: more than 10 cm", "gap", Incorrect, "strict_vs_inclusive", "S3"},
-		{"gap", "Minimum gap: at least 100 mm", "gap", Incorrect, "unit_conversion", "S4"},
+		{"gap", "Minimum gap: more than 10 cm", "gap", Incorrect, FieldStrictVsInclusive, "S3"},
+		{"gap", "Minimum gap: at least 100 mm", "gap", Incorrect, FieldUnitConversion, "S4"},
 		{"frozen", "Storage temperature: at most −18°C", "frozen", Correct, FieldAcceptedAlternative, "A05: the minus sign; no space before °C"},
-		{"frozen", "Storage temperature: -18 °C", "frozen", Incorrect, "missing_limit_qualifier", "S1: the qualifier dropped"},
+		{"frozen", "Storage temperature: -18 °C", "frozen", Incorrect, FieldMissingLimitQualifier, "S1: the qualifier dropped"},
 		{"frozen", "Storage temperature: minus 18 °C or colder", "frozen", Correct, FieldExact, "the sign spelled out"},
-		{"frozen", "Storage temperature: at or below -18 °C", "frozen", Unresolved, "unregistered_comparison", "an inclusive bound in other words"},
+		{"frozen", "Storage temperature: at or below -18 °C", "frozen", Unresolved, FieldUnregisteredComparison, "an inclusive bound in other words"},
 		{"seal", "Seal width at final inspection: 5 mm", "seal", Correct, FieldStageFromLabel, "the label states the stage"},
-		{"seal", "Seal width at final inspection: at least 5 mm at goods receipt", "seal", Incorrect, "contrary_stage", "explicit contrary stage"},
-		{"validity", "Price validity: 31 March 2025", "validity", Incorrect, "missing_condition", "S2: until is never supplied by the question"},
+		{"seal", "Seal width at final inspection: at least 5 mm at goods receipt", "seal", Incorrect, FieldContraryStage, "explicit contrary stage"},
+		{"validity", "Price validity: 31 March 2025", "validity", Incorrect, FieldMissingCondition, "S2: until is never supplied by the question"},
 		{"validity", "Price validity: until the end of March 2025", "validity", Unresolved, FieldUnregistered, "A07: the month's end names its last day, the date in other words"},
 		{"validity", "Price validity: until the last day of March 2025", "validity", Unresolved, FieldUnregistered, "the month's last day in other words"},
 		{"validity", "Price validity: until the end of Mar 2025", "validity", Unresolved, FieldUnregistered, "the month's end with the month abbreviated"},
 		{"validity", "Price validity: valid through the end of March 2025", "validity", Unresolved, FieldUnregistered, "the condition and the day both in other words"},
-		{"validity", "Price validity: until the end of the first quarter of 2025", "validity", Incorrect, "replaced_month", "the quarter's end in place of the day and month removes them"},
-		{"validity", "Price validity: until mid-March 2025", "validity", Incorrect, "replaced_day", "wording in place of the day removes it, the month kept"},
-		{"validity", "Price validity: until a date in March 2025", "validity", Incorrect, "replaced_day", "a date in the month is not its day"},
-		{"validity", "Price validity: until March 2025", "validity", Incorrect, "missing_number", "the day removed with nothing in its place"},
-		{"validity", "Price validity: until the 30th of March 2025", "validity", Incorrect, "wrong_date", "an ordinal of another day is a wrong date"},
-		{"validity", "Price validity: until 31st March 2025", "validity", Unresolved, "date_format", "the day as an ordinal keeps it"},
-		{"validity", "Price validity: until March 31st, 2025", "validity", Unresolved, "date_format", "the day as an ordinal after the month keeps it"},
-		{"validity", "Price validity: until March 31, 2025", "validity", Unresolved, "reordered", "month before day keeps both"},
-		{"validity", "Price validity: until 31/03/2025", "validity", Unresolved, "date_format", "day and month in digits keep both"},
+		{"validity", "Price validity: until the end of the first quarter of 2025", "validity", Incorrect, FieldReplacedMonth, "the quarter's end in place of the day and month removes them"},
+		{"validity", "Price validity: until mid-March 2025", "validity", Incorrect, FieldReplacedDay, "wording in place of the day removes it, the month kept"},
+		{"validity", "Price validity: until a date in March 2025", "validity", Incorrect, FieldReplacedDay, "a date in the month is not its day"},
+		{"validity", "Price validity: until March 2025", "validity", Incorrect, FieldMissingNumber, "the day removed with nothing in its place"},
+		{"validity", "Price validity: until the 30th of March 2025", "validity", Incorrect, FieldWrongDate, "an ordinal of another day is a wrong date"},
+		{"validity", "Price validity: until 31st March 2025", "validity", Unresolved, FieldDateFormat, "the day as an ordinal keeps it"},
+		{"validity", "Price validity: until March 31st, 2025", "validity", Unresolved, FieldDateFormat, "the day as an ordinal after the month keeps it"},
+		{"validity", "Price validity: until March 31, 2025", "validity", Unresolved, FieldReordered, "month before day keeps both"},
+		{"validity", "Price validity: until 31/03/2025", "validity", Unresolved, FieldDateFormat, "day and month in digits keep both"},
 		{"season", "Surcharge period: from 1 June to 31 August 2025", "season", Correct, FieldExact, "a date range"},
-		{"season", "Surcharge period: during the summer months of 2025", "season", Incorrect, "replaced_month", "wording in place of a range's months removes them"},
-		{"season", "Surcharge period: from 1 June to the end of summer 2025", "season", Incorrect, "replaced_month", "wording in place of a range's end month removes it"},
+		{"season", "Surcharge period: during the summer months of 2025", "season", Incorrect, FieldReplacedMonth, "wording in place of a range's months removes them"},
+		{"season", "Surcharge period: from 1 June to the end of summer 2025", "season", Incorrect, FieldReplacedMonth, "wording in place of a range's end month removes it"},
 		{"season", "Surcharge period: from 1 June to the end of August 2025", "season", Unresolved, FieldUnregistered, "a range ending at the month's end in other words"},
-		{"season", "Surcharge period: from June 1 to August 31, 2025", "season", Unresolved, "reordered", "a range with months before days"},
-		{"validity", "Price validity: until 31 May 2025", "validity", Incorrect, "wrong_month", "S5"},
-		{"validity", "Price validity: until 31.03.2025", "validity", Unresolved, "date_format", "the same day written in digits is unresolved"},
-		{"validity", "Price validity: until 30.03.2025", "validity", Incorrect, "wrong_date", "another day is a wrong date (S5)"},
-		{"discount", "Discount: 0%", "discount", Unresolved, "dropped_subject_word", "A07: 0% for the alias 0% discount"},
-		{"discount", "Discount: 3% discount", "discount", Incorrect, "wrong_number", "an explicit wrong number"},
-		{"discount", "Discount: no discount (orders below 10 boxes)", "discount", Unresolved, "additional_grounded", "what the declared passage says beside the value is no unsupported number"},
+		{"season", "Surcharge period: from June 1 to August 31, 2025", "season", Unresolved, FieldReordered, "a range with months before days"},
+		{"validity", "Price validity: until 31 May 2025", "validity", Incorrect, FieldWrongMonth, "S5"},
+		{"cutoff", "Order deadline: before 15:00 on 30.06.2025", "cutoff", Incorrect, FieldWrongTime, "another time of day is incorrect"},
+		{"cutoff", "Order deadline: before 14:00", "cutoff", Incorrect, FieldMissingDate, "S1: a date in digits dropped"},
+		{"cutoff", "Order deadline: before 30.06.2025", "cutoff", Incorrect, FieldMissingTime, "S1: a time of day dropped"},
+		{"validity", "Price validity: until 31.03.2025", "validity", Unresolved, FieldDateFormat, "the same day written in digits is unresolved"},
+		{"validity", "Price validity: until 30.03.2025", "validity", Incorrect, FieldWrongDate, "another day is a wrong date (S5)"},
+		{"discount", "Discount: 0%", "discount", Unresolved, FieldDroppedSubjectWord, "A07: 0% for the alias 0% discount"},
+		{"discount", "Discount: 3% discount", "discount", Incorrect, FieldWrongNumber, "an explicit wrong number"},
+		{"discount", "Discount: no discount (orders below 10 boxes)", "discount", Unresolved, FieldAdditionalGrounded, "what the declared passage says beside the value is no unsupported number"},
 		{"storage", "Free storage period: the first 14 calendar days\nStorage fee: 2.50 EUR per pallet per calendar day", "free", Correct, FieldScopeShortening, "scope shortening with 'of'"},
 		{"storage", "Free storage period: the first 14 calendar days", "fee", Incorrect, FieldMissing, "a missing field is incorrect"},
 		{"storage", "Storage is free for the first 14 calendar days; then 2.50 EUR per pallet per calendar day.", "fee", Unresolved, FieldMissingLabel, "A19: several fields without labels"},
@@ -224,6 +228,9 @@ func TestDecisionFields(t *testing.T) {
 			fv := r.Fields[tt.field]
 			assert.Equal(t, tt.want, fv.Verdict, "%q: %+v", tt.response, fv)
 			assert.Contains(t, fv.Reasons, tt.reason, "%q: %+v", tt.response, fv)
+			for _, r := range fv.Reasons {
+				assert.Equal(t, fv.Verdict, listedOutcome(t, r), "%s goes with the verdict FieldReasons gives it", r)
+			}
 		})
 	}
 }
@@ -237,7 +244,7 @@ func TestDecisionSourcePassage(t *testing.T) {
 	assert.Equal(t, Correct, r.Fields["flatness"].Verdict, "%+v", r.Fields["flatness"])
 	assert.Equal(t, Pass, *r.Supported)
 	r = g.Grade(attempt("flatness", "must not exceed 0.5 mm", cite("qa.pdf", sentence, 1)), "t", AttemptOK, 1)
-	assert.Equal(t, []string{FieldSourceWithSupport}, r.Fields["flatness"].Reasons)
+	assert.Equal(t, []FieldReason{FieldSourceWithSupport}, r.Fields["flatness"].Reasons)
 	r = g.Grade(attempt("flatness", "must not exceed 0.5 mm"), "t", AttemptOK, 1)
 	assert.Equal(t, Unresolved, *r.Factual)
 	assert.Equal(t, Fail, *r.Supported, "no citation: the claim is not supported")
@@ -293,8 +300,16 @@ func TestDerivedVerdicts(t *testing.T) {
 		r := g.Grade(rec, "t", AttemptOK, 1)
 		assert.Equal(t, status, r.Attempt)
 		assert.Equal(t, Fail, *r.Factual, "%s counts as a failure", status)
-		assert.Equal(t, []string{"attempt_" + status}, r.Fields["samples"].Reasons)
+		assert.Equal(t, []FieldReason{FieldReason("attempt_" + status)}, r.Fields["samples"].Reasons)
 	}
+}
+
+// TestDecisionNoReferenceValue: a field the reference gives no value to
+// compare with is open, whatever the answer says.
+func TestDecisionNoReferenceValue(t *testing.T) {
+	fv := gradeValue(&fieldRef{field: "samples", label: "Samples"}, "12 samples per batch")
+	assert.Equal(t, Unresolved, fv.Verdict)
+	assert.Equal(t, []FieldReason{FieldNoReferenceValue}, fv.Reasons)
 }
 
 // TestDecisionClaimValuesOfOneClaimOnly: a claim's compact value is an

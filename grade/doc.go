@@ -42,8 +42,9 @@
 //     containing one of its declared spans; else unresolved if any emitted
 //     citation is unresolved; else fail).
 //
-// Every verdict carries machine-readable reasons; the raw response is kept
-// in the result. Unresolved is data, never an error.
+// Every verdict carries machine-readable reasons (Reasons for citations,
+// FieldReasons for fields, each listed with its verdict); the raw response
+// is kept in the result. Unresolved is data, never an error.
 //
 // # Runs
 //

@@ -20,7 +20,7 @@ type FieldVerdict struct {
 	// Reasons are machine-readable codes: for a correct field what made it
 	// so (exact, accepted_alternative, implicit_limit, ...), otherwise what
 	// is wrong or open (missing_condition, wrong_number, ...).
-	Reasons []string `json:"reasons"`
+	Reasons []FieldReason `json:"reasons"`
 	// Value is the answer's value for the field, as parsed.
 	Value string `json:"value"`
 	// Target is the reference value the answer was compared with.
@@ -31,34 +31,12 @@ type FieldVerdict struct {
 	Details []string `json:"details,omitempty"`
 }
 
-// The field reasons.
-const (
-	FieldExact               = "exact"                // the normalized value is the canonical value
-	FieldAcceptedAlternative = "accepted_alternative" // ... an accepted alternative
-	FieldAcceptedValue       = "accepted_value"       // ... a claim's value or legacy accepted value
-	FieldImplicitLimit       = "implicit_limit"       // a bound left implicit where the question asks it
-	FieldScopeShortening     = "scope_shortening"     // a trailing of/for/between/in/on phrase the question states
-	FieldDispatchBatchScope  = "dispatch_batch_scope" // dispatch-batch scope after named weekdays
-	FieldStageFromLabel      = "stage_from_label"     // a stage the field label states
-	FieldNeutralWording      = "neutral_question_wording"
-	FieldSourceWithSupport   = "source_passage_with_support"
-	FieldSourceNoSupport     = "source_passage_without_support"
-	FieldDuplicateSame       = "duplicate_label_same"
-	FieldMissing             = "missing_field"
-	FieldUnknownOnAnswerable = "unknown_on_answerable"
-	FieldDecline             = "decline_on_answerable"
-	FieldMissingLabel        = "missing_label"
-	FieldConflictingLabels   = "conflicting_duplicate_label"
-	FieldUnregistered        = "unregistered_equivalent"
-	FieldAdditionalWording   = "additional_wording"
-)
-
 // target is one reference value a field may be compared with.
 type target struct {
 	text   string
-	reason string // FieldExact, FieldAcceptedAlternative or FieldAcceptedValue
+	reason FieldReason // FieldExact, FieldAcceptedAlternative or FieldAcceptedValue
 	value  textnorm.Value
-	opt    []string // optional(value.Tokens, ctx), once
+	opt    []FieldReason // optional(value.Tokens, ctx), once
 }
 
 // fieldRef is what grading one field needs from the reference, computed
@@ -88,7 +66,7 @@ func newFieldRefs(q *spans.Question) []fieldRef {
 	for _, f := range q.RequiredFields {
 		fr := fieldRef{field: f.Field, label: f.Label}
 		seen := map[string]bool{}
-		add := func(text, reason string) {
+		add := func(text string, reason FieldReason) {
 			v := textnorm.NormalizeValue(text)
 			if text == "" || seen[v.Key()] {
 				return
@@ -210,8 +188,8 @@ var functionWords = setOf("of", "to", "for", "from", "with", "by", "at", "in", "
 // around a value ("They are rechecked ..."): they assert nothing.
 var fillerWords = setOf("it", "they", "these", "those", "this", "is", "are", "be", "been", "being")
 
-func setOf(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
+func setOf[T comparable](ws ...T) map[T]bool {
+	m := make(map[T]bool, len(ws))
 	for _, w := range ws {
 		m[w] = true
 	}
@@ -245,8 +223,8 @@ func hasText(ts []textnorm.Token, s string) bool {
 // that allows it: an implicit bound the question asks for, a trailing
 // subject phrase the question states (scope shortening), dispatch-batch
 // scope after named weekdays, a stage the label states.
-func optional(t []textnorm.Token, ctx context) []string {
-	opt := make([]string, len(t))
+func optional(t []textnorm.Token, ctx context) []FieldReason {
+	opt := make([]FieldReason, len(t))
 	for i, tok := range t {
 		if (tok.Kind == textnorm.TokComparison || tok.Kind == textnorm.TokQualifier) && !tok.Strict && tok.Dir != 0 && tok.Dir == ctx.askedDir {
 			opt[i] = FieldImplicitLimit
@@ -357,68 +335,57 @@ func containsRun(hay, needle []textnorm.Token) bool {
 // finding is one difference between an answer and a target.
 type finding struct {
 	outcome Outcome
-	reason  string
+	reason  FieldReason
 	detail  string
+}
+
+// comparison is one answer value aligned with one target value.
+type comparison struct {
+	answer, target []textnorm.Token
+	// optional holds, per target token, the rule that lets an answer leave
+	// it out, or "".
+	optional []FieldReason
+	// neutral marks the answer tokens that assert nothing of their own:
+	// the question's wording, filler, every token of a source passage.
+	neutral []bool
+	ctx     context
+	source  bool // the answer is a passage of the source (compare)
 }
 
 // compare grades an answer value against one target. In source mode the
 // answer is a passage of the source itself: its own wording is not an
 // additional assertion, so only missing and contrary elements count.
 func compare(ans textnorm.Value, tg *target, ctx context, source bool) (Outcome, []finding) {
-	a, t, opt := ans.Tokens, tg.value.Tokens, tg.opt
-	neutral := make([]bool, len(a))
-	for i, tok := range a {
-		neutral[i] = source || ctx.neutral[tok.Text] || tok.Kind == textnorm.TokWord && fillerWords[tok.Text]
+	pair := &comparison{answer: ans.Tokens, target: tg.value.Tokens, optional: tg.opt,
+		neutral: make([]bool, len(ans.Tokens)), ctx: ctx, source: source}
+	for i, tok := range pair.answer {
+		pair.neutral[i] = source || ctx.neutral[tok.Text] || tok.Kind == textnorm.TokWord && fillerWords[tok.Text]
 	}
-	ops := align(a, t, opt, neutral)
+	ops := align(pair.answer, pair.target, pair.optional, pair.neutral)
 	var fs []finding
-	// An element deleted in one place and inserted in another moved: the
-	// answer says it, in another order (reading A07's "the weekdays in the
-	// other order").
-	movedD, movedI := map[int]bool{}, map[int]bool{}
+	movedTarget, movedAnswer := map[int]bool{}, map[int]bool{}
 	if !source {
-		for _, del := range ops {
-			if del.kind != opDelete || opt[del.j] != "" {
-				continue
-			}
-			for _, ins := range ops {
-				if ins.kind != opInsert || movedI[ins.i] {
-					continue
-				}
-				if a[ins.i].Kind == t[del.j].Kind && a[ins.i].Text == t[del.j].Text {
-					movedD[del.j], movedI[ins.i] = true, true
-					fs = append(fs, finding{Unresolved, "reordered", "'" + t[del.j].Raw + "' in another place"})
-					break
-				}
-				// The date's day as an ordinal ("31st March", "March
-				// 31st"), before or after the month.
-				if ordinalOfDay(a[ins.i], t, del.j) {
-					movedD[del.j], movedI[ins.i] = true, true
-					fs = append(fs, finding{Unresolved, "date_format", "'" + a[ins.i].Raw + "' for '" + t[del.j].Raw + "'"})
-					break
-				}
-			}
-		}
+		fs = pair.moved(ops, movedTarget, movedAnswer)
 	}
-	var D, I []int
+	var dropped, inserted []int
 	flush := func() {
-		if len(D) > 0 || len(I) > 0 {
-			fs = append(fs, block(a, t, D, I, opt, neutral, ctx, source)...)
+		if len(dropped) > 0 || len(inserted) > 0 {
+			fs = append(fs, pair.block(dropped, inserted)...)
 		}
-		D, I = D[:0], I[:0]
+		dropped, inserted = dropped[:0], inserted[:0]
 	}
 	for _, op := range ops {
 		switch {
 		case op.kind == opMatch:
 			flush()
-		case op.kind == opDelete && !movedD[op.j]:
-			D = append(D, op.j)
-		case op.kind == opInsert && !movedI[op.i]:
-			I = append(I, op.i)
+		case op.kind == opDelete && !movedTarget[op.j]:
+			dropped = append(dropped, op.j)
+		case op.kind == opInsert && !movedAnswer[op.i]:
+			inserted = append(inserted, op.i)
 		}
 	}
 	flush()
-	if !source && sameElements(a, t, opt, neutral) {
+	if !source && sameElements(pair.answer, pair.target, pair.optional, pair.neutral) {
 		fs = reordered(fs)
 	}
 	worst := Correct
@@ -426,6 +393,39 @@ func compare(ans textnorm.Value, tg *target, ctx context, source bool) (Outcome,
 		worst = worse(worst, f.outcome)
 	}
 	return worst, fs
+}
+
+// moved finds the target elements deleted in one place and inserted in
+// another: the answer says them, in another order (reading A07's "the
+// weekdays in the other order"). It marks them in movedTarget and
+// movedAnswer, which the differences then leave out.
+func (c *comparison) moved(ops []op, movedTarget, movedAnswer map[int]bool) []finding {
+	var fs []finding
+	for _, del := range ops {
+		if del.kind != opDelete || c.optional[del.j] != "" {
+			continue
+		}
+		want := c.target[del.j]
+		for _, ins := range ops {
+			if ins.kind != opInsert || movedAnswer[ins.i] {
+				continue
+			}
+			got := c.answer[ins.i]
+			if got.Kind == want.Kind && got.Text == want.Text {
+				movedTarget[del.j], movedAnswer[ins.i] = true, true
+				fs = append(fs, finding{Unresolved, FieldReordered, "'" + want.Raw + "' in another place"})
+				break
+			}
+			// The date's day as an ordinal ("31st March", "March
+			// 31st"), before or after the month.
+			if ordinalOfDay(got, c.target, del.j) {
+				movedTarget[del.j], movedAnswer[ins.i] = true, true
+				fs = append(fs, finding{Unresolved, FieldDateFormat, "'" + got.Raw + "' for '" + want.Raw + "'"})
+				break
+			}
+		}
+	}
+	return fs
 }
 
 // ordinalOfDay reports whether x is the ordinal of the date's day t[j]
@@ -442,7 +442,7 @@ func ordinalOfDay(x textnorm.Token, t []textnorm.Token, j int) bool {
 // closed-class elements (numbers, units, weekdays, conditions, ...), as a
 // multiset: the target's required ones and the optional ones the answer
 // kept. Then differences between them are of order, not of fact.
-func sameElements(a, t []textnorm.Token, opt []string, neutral []bool) bool {
+func sameElements(a, t []textnorm.Token, opt []FieldReason, neutral []bool) bool {
 	key := func(x textnorm.Token) string { return x.Kind.String() + "\x00" + x.Text }
 	var ka, kt []string
 	have := map[string]int{}
@@ -476,13 +476,13 @@ func hasToken(ts []textnorm.Token, x textnorm.Token) bool {
 }
 
 // orderReasons are the findings an element in another place produces.
-var orderReasons = setOf("wrong_number", "wrong_unit", "wrong_identifier", "wrong_weekday", "wrong_month", "wrong_date", "wrong_time",
-	"missing_date", "missing_time",
-	"opposite_direction", "strict_vs_inclusive", "exact_vs_limit", "contrary_condition", "wrong_day_basis",
-	"contrary_stage", "unit_conversion", "unsupported_number", "unsupported_identifier", "unsupported_date",
-	"unsupported_unit", "added_comparison", "missing_number", "missing_unit", "missing_identifier",
-	"missing_limit_qualifier", "missing_condition", "missing_weekday", "missing_month", "missing_day_basis",
-	"missing_basis", "missing_negation", "missing_stage", "replaced_weekday", "replaced_month", "replaced_day")
+var orderReasons = setOf(FieldWrongNumber, FieldWrongUnit, FieldWrongIdentifier, FieldWrongWeekday, FieldWrongMonth, FieldWrongDate, FieldWrongTime,
+	FieldMissingDate, FieldMissingTime,
+	FieldOppositeDirection, FieldStrictVsInclusive, FieldExactVsLimit, FieldContraryCondition, FieldWrongDayBasis,
+	FieldContraryStage, FieldUnitConversion, FieldUnsupportedNumber, FieldUnsupportedIdentifier, FieldUnsupportedDate,
+	FieldUnsupportedUnit, FieldAddedComparison, FieldMissingNumber, FieldMissingUnit, FieldMissingIdentifier,
+	FieldMissingLimitQualifier, FieldMissingCondition, FieldMissingWeekday, FieldMissingMonth, FieldMissingDayBasis,
+	FieldMissingBasis, FieldMissingNegation, FieldMissingStage, FieldReplacedWeekday, FieldReplacedMonth, FieldReplacedDay)
 
 // reordered turns the findings of elements that only moved into one
 // unresolved "reordered" (reading A07: "the weekdays in the other order").
@@ -497,7 +497,7 @@ func reordered(fs []finding) []finding {
 		out = append(out, f)
 	}
 	if moved {
-		out = append(out, finding{Unresolved, "reordered", "the same elements in another order"})
+		out = append(out, finding{Unresolved, FieldReordered, "the same elements in another order"})
 	}
 	return out
 }
@@ -541,7 +541,7 @@ type cell struct{ cost, matches int32 }
 // target, and the tables were most of the grader's garbage.
 var cells = sync.Pool{New: func() any { return new([]cell) }}
 
-func align(a, t []textnorm.Token, opt []string, neutral []bool) []op {
+func align(a, t []textnorm.Token, opt []FieldReason, neutral []bool) []op {
 	n, m := len(a), len(t)
 	w := m + 1
 	buf := cells.Get().(*[]cell)
@@ -621,278 +621,342 @@ func family(k textnorm.TokenKind) textnorm.TokenKind {
 	return k
 }
 
-var missingReason = map[textnorm.TokenKind]string{
-	textnorm.TokNumber: "missing_number", textnorm.TokUnit: "missing_unit", textnorm.TokIdentifier: "missing_identifier",
-	textnorm.TokComparison: "missing_limit_qualifier", textnorm.TokQualifier: "missing_limit_qualifier",
-	textnorm.TokCondition: "missing_condition", textnorm.TokWeekday: "missing_weekday", textnorm.TokMonth: "missing_month",
-	textnorm.TokDayBasis: "missing_day_basis", textnorm.TokBasis: "missing_basis", textnorm.TokNegation: "missing_negation",
-	textnorm.TokStage: "missing_stage", textnorm.TokWord: "missing_word",
-	textnorm.TokDate: "missing_date", textnorm.TokTime: "missing_time",
+// missingReason is the finding of a target element dropped with nothing in
+// its place.
+var missingReason = map[textnorm.TokenKind]FieldReason{
+	textnorm.TokNumber: FieldMissingNumber, textnorm.TokUnit: FieldMissingUnit, textnorm.TokIdentifier: FieldMissingIdentifier,
+	textnorm.TokComparison: FieldMissingLimitQualifier, textnorm.TokQualifier: FieldMissingLimitQualifier,
+	textnorm.TokCondition: FieldMissingCondition, textnorm.TokWeekday: FieldMissingWeekday, textnorm.TokMonth: FieldMissingMonth,
+	textnorm.TokDayBasis: FieldMissingDayBasis, textnorm.TokBasis: FieldMissingBasis, textnorm.TokNegation: FieldMissingNegation,
+	textnorm.TokStage: FieldMissingStage, textnorm.TokWord: FieldMissingWord,
+	textnorm.TokDate: FieldMissingDate, textnorm.TokTime: FieldMissingTime,
 }
 
-// block classifies one run of differences between two matched tokens: the
-// target tokens D with nothing matching them and the answer tokens I.
-func block(a, t []textnorm.Token, D, I []int, opt []string, neutral []bool, ctx context, source bool) []finding {
-	var fs []finding
-	add := func(o Outcome, reason, detail string) { fs = append(fs, finding{o, reason, detail}) }
-	pairedD := make([]bool, len(D))
-	pairedI := make([]bool, len(I))
-	// An identifier written another way ("QA 7735" for "QA-7735", A04).
-	for _, d := range D {
-		if t[d].Kind != textnorm.TokIdentifier || len(I) == 0 {
-			continue
-		}
-		var b strings.Builder
-		for _, i := range I {
-			b.WriteString(a[i].Text)
-		}
-		if strings.ReplaceAll(b.String(), "-", "") == strings.ReplaceAll(t[d].Text, "-", "") {
-			add(Unresolved, "identifier_variant", quoteTexts(a, I)+" for "+t[d].Raw)
-			return fs
+// contraryReason is the finding of an element replaced by another of its
+// kind that is not the same one; numbers, bounds and dates are graded
+// apart (contrary).
+var contraryReason = map[textnorm.TokenKind]FieldReason{
+	textnorm.TokUnit: FieldWrongUnit, textnorm.TokIdentifier: FieldWrongIdentifier, textnorm.TokWeekday: FieldWrongWeekday,
+	textnorm.TokMonth: FieldWrongMonth, textnorm.TokCondition: FieldContraryCondition, textnorm.TokDayBasis: FieldWrongDayBasis,
+	textnorm.TokStage: FieldContraryStage, textnorm.TokTime: FieldWrongTime,
+}
+
+// gap is one run of differences between two matched tokens of a
+// comparison: the target tokens dropped with nothing matching them and
+// the answer tokens inserted there. Each kind of finding marks the tokens
+// it accounts for as paired, so that the next kind sees only the rest.
+type gap struct {
+	*comparison
+	dropped, inserted             []int // indexes into target and answer
+	droppedPaired, insertedPaired []bool
+	findings                      []finding
+}
+
+func (g *gap) add(outcome Outcome, reason FieldReason, detail string) {
+	g.findings = append(g.findings, finding{outcome, reason, detail})
+}
+
+// block grades one gap, the kinds of finding in the order they claim its
+// tokens: an identifier written another way accounts for the whole gap;
+// then dates, contrary elements, added elements, what is left unmatched,
+// and last what was allowed.
+func (c *comparison) block(dropped, inserted []int) []finding {
+	run := &gap{comparison: c, dropped: dropped, inserted: inserted,
+		droppedPaired: make([]bool, len(dropped)), insertedPaired: make([]bool, len(inserted))}
+	if run.identifierVariant() {
+		return run.findings
+	}
+	run.wordDates()
+	run.contraryElements()
+	// Another number in another unit is a converted value (S4).
+	if hasReason(run.findings, FieldWrongNumber) && hasReason(run.findings, FieldWrongUnit) {
+		run.add(Incorrect, FieldUnitConversion, "")
+	}
+	run.addedElements()
+	run.unmatched()
+	run.allowances()
+	return run.findings
+}
+
+// identifierVariant finds an identifier written another way ("QA 7735"
+// for "QA-7735", A04): the inserted tokens spell a dropped identifier but
+// for hyphens.
+func (g *gap) identifierVariant() bool {
+	if len(g.inserted) == 0 {
+		return false
+	}
+	var spelled strings.Builder
+	for _, i := range g.inserted {
+		spelled.WriteString(g.answer[i].Text)
+	}
+	unhyphenated := strings.ReplaceAll(spelled.String(), "-", "")
+	for _, j := range g.dropped {
+		if id := g.target[j]; id.Kind == textnorm.TokIdentifier && unhyphenated == strings.ReplaceAll(id.Text, "-", "") {
+			g.add(Unresolved, FieldIdentifierVariant, quoteTexts(g.answer, g.inserted)+" for "+id.Raw)
+			return true
 		}
 	}
-	// A date in digits for a date in words ("31.03.2025" for "31 March
-	// 2025"): the same day written another way, or another day.
-	for ii, i := range I {
-		if a[i].Kind != textnorm.TokDate || neutral[i] && !source {
+	return false
+}
+
+// wordDates finds a date in digits for a date in words ("31.03.2025" for
+// "31 March 2025"): the same day written another way, or another day.
+func (g *gap) wordDates() {
+	for k, i := range g.inserted {
+		got := g.answer[i]
+		if got.Kind != textnorm.TokDate || g.neutral[i] && !g.source {
 			continue
 		}
-		if y, m, d, used, ok := wordDate(t, D); ok {
-			if textnorm.SameDate(a[i].Text, fmt.Sprintf("%04d-%02d-%02d", y, m, d)) {
-				add(Unresolved, "date_format", "'"+a[i].Raw+"' for "+quoteTexts(t, used))
-			} else {
-				add(Incorrect, "wrong_date", "'"+a[i].Raw+"' for "+quoteTexts(t, used))
-			}
-			pairedI[ii] = true
-			for di, dj := range D {
-				if slices.Contains(used, dj) {
-					pairedD[di] = true
-				}
+		year, month, day, used, ok := wordDate(g.target, g.dropped)
+		if !ok {
+			continue
+		}
+		detail := "'" + got.Raw + "' for " + quoteTexts(g.target, used)
+		if textnorm.SameDate(got.Text, fmt.Sprintf("%04d-%02d-%02d", year, month, day)) {
+			g.add(Unresolved, FieldDateFormat, detail)
+		} else {
+			g.add(Incorrect, FieldWrongDate, detail)
+		}
+		g.insertedPaired[k] = true
+		for n, j := range g.dropped {
+			if slices.Contains(used, j) {
+				g.droppedPaired[n] = true
 			}
 		}
 	}
-	// Contrary values of one closed kind.
-	for di, d := range D {
-		td := t[d]
-		if td.Kind == textnorm.TokWord {
+}
+
+// contraryElements pairs each dropped closed-class element with the first
+// inserted one of its family and grades what the answer says in its place
+// (S1-S5, A03, A08).
+func (g *gap) contraryElements() {
+	for n, j := range g.dropped {
+		want := g.target[j]
+		if want.Kind == textnorm.TokWord {
 			continue
 		}
-		for ii, i := range I {
-			ti := a[i]
-			if pairedI[ii] || (neutral[i] && !source) || family(ti.Kind) != family(td.Kind) {
+		for k, i := range g.inserted {
+			got := g.answer[i]
+			if g.insertedPaired[k] || (g.neutral[i] && !g.source) || family(got.Kind) != family(want.Kind) {
 				continue
 			}
-			pairedD[di], pairedI[ii] = true, true
-			detail := "'" + ti.Raw + "' for '" + td.Raw + "'"
-			switch td.Kind {
-			case textnorm.TokNumber:
-				if textnorm.SameNumber(ti.Text, td.Text) {
-					if strings.Contains(ti.Text+td.Text, ",") {
-						add(Unresolved, "ambiguous_comma", detail)
-					} else {
-						add(Unresolved, "number_format", detail)
-					}
-				} else {
-					add(Incorrect, "wrong_number", detail)
-				}
-			case textnorm.TokUnit:
-				add(Incorrect, "wrong_unit", detail)
-			case textnorm.TokIdentifier:
-				add(Incorrect, "wrong_identifier", detail)
-			case textnorm.TokWeekday:
-				add(Incorrect, "wrong_weekday", detail)
-			case textnorm.TokMonth:
-				add(Incorrect, "wrong_month", detail)
-			case textnorm.TokComparison, textnorm.TokQualifier:
-				switch {
-				case ti.Class == td.Class:
-					if !source {
-						add(Unresolved, "unregistered_comparison", detail)
-					}
-				case ti.Dir == 0 || td.Dir == 0:
-					add(Incorrect, "exact_vs_limit", detail)
-				case ti.Dir != td.Dir:
-					add(Incorrect, "opposite_direction", detail)
-				default:
-					add(Incorrect, "strict_vs_inclusive", detail)
-				}
-			case textnorm.TokCondition:
-				if ti.Class == td.Class {
-					add(Unresolved, FieldUnregistered, detail)
-				} else {
-					add(Incorrect, "contrary_condition", detail)
-				}
-			case textnorm.TokDayBasis:
-				if ti.Class == td.Class {
-					add(Unresolved, FieldUnregistered, detail)
-				} else {
-					add(Incorrect, "wrong_day_basis", detail)
-				}
-			case textnorm.TokStage:
-				add(Incorrect, "contrary_stage", detail)
-			case textnorm.TokDate:
-				if textnorm.SameDate(ti.Text, td.Text) {
-					add(Unresolved, "date_format", detail)
-				} else {
-					add(Incorrect, "wrong_date", detail)
-				}
-			case textnorm.TokTime:
-				add(Incorrect, "wrong_time", detail)
-			default:
-				add(Unresolved, FieldUnregistered, detail)
+			g.droppedPaired[n], g.insertedPaired[k] = true, true
+			if outcome, reason := contrary(got, want, g.source); reason != "" {
+				g.add(outcome, reason, "'"+got.Raw+"' for '"+want.Raw+"'")
 			}
 			break
 		}
 	}
-	if hasReason(fs, "wrong_number") && hasReason(fs, "wrong_unit") {
-		fs = append(fs, finding{Incorrect, "unit_conversion", ""})
+}
+
+// contrary grades got in place of want, an element of its family: another
+// spelling of the same element is unresolved, another element incorrect.
+// The reason is "" for a difference a source passage may have (a bound in
+// its own words).
+func contrary(got, want textnorm.Token, source bool) (Outcome, FieldReason) {
+	switch want.Kind {
+	case textnorm.TokNumber:
+		switch {
+		case !textnorm.SameNumber(got.Text, want.Text):
+			return Incorrect, FieldWrongNumber
+		case strings.Contains(got.Text+want.Text, ","):
+			return Unresolved, FieldAmbiguousComma
+		}
+		return Unresolved, FieldNumberFormat
+	case textnorm.TokComparison, textnorm.TokQualifier:
+		switch {
+		case got.Class == want.Class && source:
+			return "", ""
+		case got.Class == want.Class:
+			return Unresolved, FieldUnregisteredComparison
+		case got.Dir == 0 || want.Dir == 0:
+			return Incorrect, FieldExactVsLimit
+		case got.Dir != want.Dir:
+			return Incorrect, FieldOppositeDirection
+		}
+		return Incorrect, FieldStrictVsInclusive
+	case textnorm.TokCondition, textnorm.TokDayBasis:
+		if got.Class == want.Class {
+			return Unresolved, FieldUnregistered
+		}
+	case textnorm.TokDate:
+		if textnorm.SameDate(got.Text, want.Text) {
+			return Unresolved, FieldDateFormat
+		}
+		return Incorrect, FieldWrongDate
 	}
-	// Closed-kind values the answer adds.
-	targetHasStage := false
-	for _, tok := range t {
-		targetHasStage = targetHasStage || tok.Kind == textnorm.TokStage
+	if reason, ok := contraryReason[want.Kind]; ok {
+		return Incorrect, reason
 	}
-	for ii, i := range I {
-		if pairedI[ii] || neutral[i] {
+	return Unresolved, FieldUnregistered
+}
+
+// addedElements grades the closed-class elements the answer adds where
+// the target has none.
+func (g *gap) addedElements() {
+	for k, i := range g.inserted {
+		if g.insertedPaired[k] || g.neutral[i] {
 			continue
 		}
-		ti := a[i]
-		detail := "'" + ti.Raw + "' added"
-		if ti.Kind != textnorm.TokWord && hasToken(t, ti) {
-			// An element of the target said twice ("12 (twelve)").
-			add(Unresolved, "repeated_element", detail)
-			pairedI[ii] = true
+		got := g.answer[i]
+		outcome, reason := g.added(got)
+		if reason == "" {
 			continue
 		}
-		if ti.Kind != textnorm.TokWord && ctx.evidence[tokenKey(ti)] {
-			// What the declared passage says beside the value ("no
-			// discount (orders below 10 boxes)"): an additional assertion,
-			// grounded, not an unsupported value.
-			add(Unresolved, "additional_grounded", detail)
-			pairedI[ii] = true
-			continue
-		}
-		switch ti.Kind {
-		case textnorm.TokNumber:
-			add(Incorrect, "unsupported_number", detail)
-		case textnorm.TokIdentifier:
-			add(Incorrect, "unsupported_identifier", detail)
-		case textnorm.TokWeekday, textnorm.TokMonth, textnorm.TokDate, textnorm.TokTime:
-			add(Incorrect, "unsupported_date", detail)
-		case textnorm.TokUnit:
-			add(Incorrect, "unsupported_unit", detail)
-		case textnorm.TokComparison, textnorm.TokQualifier:
-			if ti.Dir != 0 && ti.Dir == ctx.askedDir && !ti.Strict {
-				continue
-			}
-			add(Incorrect, "added_comparison", detail)
-		case textnorm.TokStage:
-			if targetHasStage {
-				add(Incorrect, "contrary_stage", detail)
-			} else {
-				add(Unresolved, "additional_assertion", detail)
-			}
-		case textnorm.TokCondition:
-			add(Unresolved, "additional_condition", detail)
-		case textnorm.TokWord:
-			continue
-		default:
-			add(Unresolved, "additional_assertion", detail)
-		}
-		pairedI[ii] = true
+		g.add(outcome, reason, "'"+got.Raw+"' added")
+		g.insertedPaired[k] = true
 	}
-	// Target elements with nothing matching them.
-	var words []int // answer words left in place of them
-	for ii, i := range I {
-		if !pairedI[ii] && !neutral[i] {
+}
+
+// added grades one added element; the reason is "" for what adds no
+// element: a word (unmatched grades those), or a bound the question asks.
+func (c *comparison) added(got textnorm.Token) (Outcome, FieldReason) {
+	switch {
+	case got.Kind == textnorm.TokWord:
+		return "", ""
+	case hasToken(c.target, got):
+		// An element of the target said twice ("12 samples per batch, 12
+		// samples in all").
+		return Unresolved, FieldRepeatedElement
+	case c.ctx.evidence[tokenKey(got)]:
+		// What the declared passage says beside the value ("no discount
+		// (orders below 10 boxes)"): an additional assertion, grounded,
+		// not an unsupported value.
+		return Unresolved, FieldAdditionalGrounded
+	}
+	switch got.Kind {
+	case textnorm.TokNumber:
+		return Incorrect, FieldUnsupportedNumber
+	case textnorm.TokIdentifier:
+		return Incorrect, FieldUnsupportedIdentifier
+	case textnorm.TokWeekday, textnorm.TokMonth, textnorm.TokDate, textnorm.TokTime:
+		return Incorrect, FieldUnsupportedDate
+	case textnorm.TokUnit:
+		return Incorrect, FieldUnsupportedUnit
+	case textnorm.TokComparison, textnorm.TokQualifier:
+		if got.Dir != 0 && got.Dir == c.ctx.askedDir && !got.Strict {
+			return "", ""
+		}
+		return Incorrect, FieldAddedComparison
+	case textnorm.TokStage:
+		if hasKind(c.target, textnorm.TokStage) {
+			return Incorrect, FieldContraryStage
+		}
+	case textnorm.TokCondition:
+		return Unresolved, FieldAdditionalCondition
+	}
+	return Unresolved, FieldAdditionalAssertion
+}
+
+// unmatched grades the required target elements nothing accounts for and
+// the answer's words left over: elements replaced by wording, elements
+// dropped, or wording added.
+func (g *gap) unmatched() {
+	var words []int
+	for k, i := range g.inserted {
+		if !g.insertedPaired[k] && !g.neutral[i] {
 			words = append(words, i)
 		}
 	}
 	var missing []int
-	for di, d := range D {
-		if pairedD[di] || opt[d] != "" {
-			continue
+	for n, j := range g.dropped {
+		if !g.droppedPaired[n] && g.optional[j] == "" {
+			missing = append(missing, j)
 		}
-		missing = append(missing, d)
 	}
 	switch {
 	case len(missing) > 0 && len(words) > 0:
-		// A weekday, month or date's day is an element no wording can stand
-		// in for: wording in its place removes it (incorrect) unless the
-		// wording still names it, which leaves it open like other wording.
-		var other []int
-		replaced := map[string][]int{}
-		var order []string
-		for _, d := range missing {
-			reason, named := replacedElement(a, t, d, words)
-			if !named {
-				other = append(other, d)
-				continue
-			}
-			if replaced[reason] == nil {
-				order = append(order, reason)
-			}
-			replaced[reason] = append(replaced[reason], d)
-		}
-		for _, r := range order {
-			add(Incorrect, r, quoteTexts(a, words)+" in place of "+quoteTexts(t, replaced[r]))
-		}
-		if len(other) > 0 {
-			add(Unresolved, FieldUnregistered, quoteTexts(a, words)+" for "+quoteTexts(t, other))
-		}
+		g.replacedElements(missing, words)
 	case len(missing) > 0:
-		for _, d := range missing {
-			td := t[d]
-			detail := "'" + td.Raw + "' dropped"
-			switch {
-			case td.Kind != textnorm.TokWord:
-				add(Incorrect, missingReason[td.Kind], detail)
-			case functionWords[td.Text]:
-				add(Unresolved, "dropped_function_word", detail)
-			case ctx.neutral[td.Text]:
-				add(Unresolved, "dropped_subject_word", detail)
-			default:
-				add(Incorrect, "missing_word", detail)
-			}
-		}
-	case len(words) > 0 && !source:
-		add(Unresolved, FieldAdditionalWording, quoteTexts(a, words)+" added")
+		g.droppedElements(missing)
+	case len(words) > 0 && !g.source:
+		g.add(Unresolved, FieldAdditionalWording, quoteTexts(g.answer, words)+" added")
 	}
-	// What made the rest acceptable.
-	for _, d := range D {
-		if opt[d] != "" {
-			fs = append(fs, finding{Correct, opt[d], "'" + t[d].Raw + "' left out"})
-		}
-	}
-	for ii, i := range I {
-		if !pairedI[ii] && neutral[i] && !source {
-			fs = append(fs, finding{Correct, FieldNeutralWording, "'" + a[i].Raw + "' from the question"})
-		}
-	}
-	return fs
 }
 
-// replacedElement grades target element d, dropped with the answer words
-// in its place. named is false when d is no weekday, month or date's day,
-// or when the words still name it: an abbreviation ("Tue", "Mar",
-// "mid-March" for the month), an ordinal of the day ("31st"), or the
-// month's end or start for its last or first day ("the end of March" for
-// 31 March). An ordinal or end of another day is a wrong date.
-func replacedElement(a, t []textnorm.Token, d int, words []int) (reason string, named bool) {
-	switch t[d].Kind {
+// replacedElements grades target elements with answer words in their
+// place. A weekday, month or date's day is an element no wording can stand
+// in for: wording in its place removes it (incorrect) unless the wording
+// still names it, which leaves it open like other wording.
+func (g *gap) replacedElements(missing, words []int) {
+	var other []int
+	removed := map[FieldReason][]int{}
+	var order []FieldReason
+	for _, j := range missing {
+		reason, ok := g.removal(j, words)
+		if !ok {
+			other = append(other, j)
+			continue
+		}
+		if removed[reason] == nil {
+			order = append(order, reason)
+		}
+		removed[reason] = append(removed[reason], j)
+	}
+	for _, reason := range order {
+		g.add(Incorrect, reason, quoteTexts(g.answer, words)+" in place of "+quoteTexts(g.target, removed[reason]))
+	}
+	if len(other) > 0 {
+		g.add(Unresolved, FieldUnregistered, quoteTexts(g.answer, words)+" for "+quoteTexts(g.target, other))
+	}
+}
+
+// droppedElements grades target elements dropped with nothing in their
+// place.
+func (g *gap) droppedElements(missing []int) {
+	for _, j := range missing {
+		want := g.target[j]
+		detail := "'" + want.Raw + "' dropped"
+		switch {
+		case want.Kind != textnorm.TokWord:
+			g.add(Incorrect, missingReason[want.Kind], detail)
+		case functionWords[want.Text]:
+			g.add(Unresolved, FieldDroppedFunctionWord, detail)
+		case g.ctx.neutral[want.Text]:
+			g.add(Unresolved, FieldDroppedSubjectWord, detail)
+		default:
+			g.add(Incorrect, FieldMissingWord, detail)
+		}
+	}
+}
+
+// allowances record what made the rest acceptable: the optional target
+// tokens left out and the question's wording in the answer.
+func (g *gap) allowances() {
+	for _, j := range g.dropped {
+		if g.optional[j] != "" {
+			g.add(Correct, g.optional[j], "'"+g.target[j].Raw+"' left out")
+		}
+	}
+	for k, i := range g.inserted {
+		if !g.insertedPaired[k] && g.neutral[i] && !g.source {
+			g.add(Correct, FieldNeutralWording, "'"+g.answer[i].Raw+"' from the question")
+		}
+	}
+}
+
+// removal grades target element elem, dropped with the answer words in
+// its place. ok is false when elem is no weekday, month or date's day, or
+// when the words still name it: an abbreviation ("Tue", "Mar", "mid-March"
+// for the month), an ordinal of the day ("31st"), or the month's end or
+// start for its last or first day ("the end of March" for 31 March). An
+// ordinal or end of another day is a wrong date.
+func (c *comparison) removal(elem int, words []int) (reason FieldReason, ok bool) {
+	want := c.target[elem]
+	switch want.Kind {
 	case textnorm.TokWeekday, textnorm.TokMonth:
 		for _, i := range words {
-			if abbreviates(a[i].Text, t[d].Text) {
+			if abbreviates(c.answer[i].Text, want.Text) {
 				return "", false
 			}
 		}
-		if t[d].Kind == textnorm.TokWeekday {
-			return "replaced_weekday", true
+		if want.Kind == textnorm.TokWeekday {
+			return FieldReplacedWeekday, true
 		}
-		return "replaced_month", true
+		return FieldReplacedMonth, true
 	}
-	day, month, year, ok := dateDay(t, d)
-	if !ok {
+	day, month, year, isDay := dateDay(c.target, elem)
+	if !isDay {
 		return "", false
 	}
 	// The word that names the day stands next to the month: the last
@@ -900,19 +964,19 @@ func replacedElement(a, t []textnorm.Token, d int, words []int) (reason string, 
 	// abbreviated month among the words ("the end of Mar") is not it.
 	var content []string
 	for _, i := range words {
-		if w := a[i].Text; !functionWords[w] && w != "day" && !abbreviates(w, monthNames[month-1]) {
-			content = append(content, w)
+		if word := c.answer[i].Text; !functionWords[word] && word != "day" && !abbreviates(word, monthNames[month-1]) {
+			content = append(content, word)
 		}
 	}
 	if len(content) == 0 {
-		return "replaced_day", true
+		return FieldReplacedDay, true
 	}
-	w := content[len(content)-1]
-	if d > 0 && t[d-1].Kind == textnorm.TokMonth {
-		w = content[0]
+	word := content[len(content)-1]
+	if elem > 0 && c.target[elem-1].Kind == textnorm.TokMonth {
+		word = content[0]
 	}
-	said := ordinal(w)
-	switch w {
+	said := ordinal(word)
+	switch word {
 	case "end", "last":
 		said = daysIn(month, year)
 		if month == 2 && year == 0 && day == 28 {
@@ -925,9 +989,13 @@ func replacedElement(a, t []textnorm.Token, d int, words []int) (reason string, 
 	case said == day:
 		return "", false
 	case said > 0:
-		return "wrong_date", true
+		return FieldWrongDate, true
 	}
-	return "replaced_day", true
+	return FieldReplacedDay, true
+}
+
+func hasKind(ts []textnorm.Token, kind textnorm.TokenKind) bool {
+	return slices.ContainsFunc(ts, func(tok textnorm.Token) bool { return tok.Kind == kind })
 }
 
 // abbreviates reports whether word, or a hyphenated part of it
@@ -1035,34 +1103,35 @@ var monthNumbers = func() map[string]int {
 }()
 
 // wordDate reads a date written with a month name among the target tokens
-// D: day month year or month day year.
-func wordDate(t []textnorm.Token, D []int) (y, m, d int, used []int, ok bool) {
-	for k, j := range D {
-		if t[j].Kind != textnorm.TokMonth {
+// at the indexes among: day month year or month day year.
+func wordDate(target []textnorm.Token, among []int) (year, month, day int, used []int, ok bool) {
+	number := func(k int) (int, bool) {
+		if k < 0 || k >= len(among) || target[among[k]].Kind != textnorm.TokNumber {
+			return 0, false
+		}
+		value, err := strconv.Atoi(target[among[k]].Text)
+		return value, err == nil
+	}
+	for k, j := range among {
+		if target[j].Kind != textnorm.TokMonth {
 			continue
 		}
-		num := func(x int) (int, bool) {
-			if x < 0 || x >= len(D) || t[D[x]].Kind != textnorm.TokNumber {
-				return 0, false
-			}
-			n, err := strconv.Atoi(t[D[x]].Text)
-			return n, err == nil
-		}
-		if day, ok1 := num(k - 1); ok1 {
-			if year, ok2 := num(k + 1); ok2 {
-				return year, monthNumbers[t[j].Text], day, []int{D[k-1], j, D[k+1]}, true
+		month = monthNumbers[target[j].Text]
+		if day, ok := number(k - 1); ok {
+			if year, ok := number(k + 1); ok {
+				return year, month, day, []int{among[k-1], j, among[k+1]}, true
 			}
 		}
-		if day, ok1 := num(k + 1); ok1 {
-			if year, ok2 := num(k + 2); ok2 {
-				return year, monthNumbers[t[j].Text], day, []int{j, D[k+1], D[k+2]}, true
+		if day, ok := number(k + 1); ok {
+			if year, ok := number(k + 2); ok {
+				return year, month, day, []int{j, among[k+1], among[k+2]}, true
 			}
 		}
 	}
 	return 0, 0, 0, nil, false
 }
 
-func hasReason(fs []finding, r string) bool {
+func hasReason(fs []finding, r FieldReason) bool {
 	for _, f := range fs {
 		if f.reason == r {
 			return true
@@ -1091,10 +1160,10 @@ func gradeNormalized(fr *fieldRef, value string, v textnorm.Value) FieldVerdict 
 	fv := FieldVerdict{Value: value, Rules: v.Rules}
 	switch {
 	case len(v.Tokens) == 0:
-		fv.Verdict, fv.Reasons = Incorrect, []string{FieldMissing}
+		fv.Verdict, fv.Reasons = Incorrect, []FieldReason{FieldMissing}
 		return fv
 	case v.Unknown():
-		fv.Verdict, fv.Reasons = Incorrect, []string{FieldUnknownOnAnswerable}
+		fv.Verdict, fv.Reasons = Incorrect, []FieldReason{FieldUnknownOnAnswerable}
 		return fv
 	}
 	// The best target: the best outcome, then the fewest findings of it
@@ -1115,21 +1184,21 @@ func gradeNormalized(fr *fieldRef, value string, v textnorm.Value) FieldVerdict 
 		}
 	}
 	if best < 0 {
-		fv.Verdict, fv.Reasons = Unresolved, []string{"no_reference_value"}
+		fv.Verdict, fv.Reasons = Unresolved, []FieldReason{FieldNoReferenceValue}
 		return fv
 	}
 	fv.Target = fr.targets[best].text
 	fv.Verdict = bestOut
 	fv.Reasons, fv.Details = reasonsOf(bestOut, fr.targets[best].reason, bestFs)
 	if bestOut != Correct && absence.Declines(v) {
-		fv.Verdict, fv.Reasons, fv.Details = Incorrect, []string{FieldDecline}, nil
+		fv.Verdict, fv.Reasons, fv.Details = Incorrect, []FieldReason{FieldDecline}, nil
 	}
 	return fv
 }
 
 // reasonsOf lists the findings that decide the outcome (for a correct
 // value: how the target matched and what was allowed).
-func reasonsOf(o Outcome, matched string, fs []finding) (reasons, details []string) {
+func reasonsOf(o Outcome, matched FieldReason, fs []finding) (reasons []FieldReason, details []string) {
 	if o == Correct {
 		reasons = append(reasons, matched)
 	}

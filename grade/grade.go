@@ -250,7 +250,7 @@ func (g *Grader) failAttempt(qq *question, r *Result, attempt string) {
 		return
 	}
 	for _, f := range qq.q.RequiredFields {
-		r.Fields[f.Field] = FieldVerdict{Verdict: Incorrect, Reasons: []string{reason}}
+		r.Fields[f.Field] = FieldVerdict{Verdict: Incorrect, Reasons: []FieldReason{FieldReason(reason)}}
 	}
 	f2 := Fail
 	r.Factual, r.Supported = &fail, &f2
@@ -335,20 +335,20 @@ func (g *Grader) gradeField(qq *question, fr *fieldRef, resp Response, vs []Verd
 		v := textnorm.NormalizeValue(resp.Raw)
 		switch {
 		case len(v.Tokens) == 0:
-			return FieldVerdict{Verdict: Incorrect, Reasons: []string{FieldMissing}}
+			return FieldVerdict{Verdict: Incorrect, Reasons: []FieldReason{FieldMissing}}
 		case v.Unknown():
-			return FieldVerdict{Verdict: Incorrect, Reasons: []string{FieldUnknownOnAnswerable}, Value: resp.Raw}
+			return FieldVerdict{Verdict: Incorrect, Reasons: []FieldReason{FieldUnknownOnAnswerable}, Value: resp.Raw}
 		case absence.Declines(v):
-			return FieldVerdict{Verdict: Incorrect, Reasons: []string{FieldDecline}, Value: resp.Raw}
+			return FieldVerdict{Verdict: Incorrect, Reasons: []FieldReason{FieldDecline}, Value: resp.Raw}
 		}
-		return FieldVerdict{Verdict: Unresolved, Reasons: []string{FieldMissingLabel}, Value: resp.Raw}
+		return FieldVerdict{Verdict: Unresolved, Reasons: []FieldReason{FieldMissingLabel}, Value: resp.Raw}
 	case len(values) == 0:
-		return FieldVerdict{Verdict: Incorrect, Reasons: []string{FieldMissing}}
+		return FieldVerdict{Verdict: Incorrect, Reasons: []FieldReason{FieldMissing}}
 	case len(values) > 1:
 		first := textnorm.NormalizeValue(values[0])
 		for _, v := range values[1:] {
 			if !textnorm.NormalizeValue(v).Equal(first) {
-				return FieldVerdict{Verdict: Unresolved, Reasons: []string{FieldConflictingLabels}, Value: values[0],
+				return FieldVerdict{Verdict: Unresolved, Reasons: []FieldReason{FieldConflictingLabels}, Value: values[0],
 					Details: values}
 			}
 		}
@@ -370,7 +370,7 @@ func (g *Grader) gradeOne(qq *question, fr *fieldRef, value string, vs []Verdict
 	// A complete source sentence or exact source passage holding the fact
 	// is accepted with linked support (policy), unresolved without (A02).
 	if o, reason, ok := g.sourcePassage(qq, fr, value, v, vs); ok {
-		fv.Verdict, fv.Reasons, fv.Details = o, []string{reason}, nil
+		fv.Verdict, fv.Reasons, fv.Details = o, []FieldReason{reason}, nil
 	}
 	return fv
 }
@@ -379,7 +379,7 @@ func (g *Grader) gradeOne(qq *question, fr *fieldRef, value string, vs []Verdict
 // field's declared evidence that contains the essential fact; if so it
 // returns correct when a passing citation for the field's claim contains
 // the passage, else unresolved.
-func (g *Grader) sourcePassage(qq *question, fr *fieldRef, value string, v textnorm.Value, vs []Verdict) (Outcome, string, bool) {
+func (g *Grader) sourcePassage(qq *question, fr *fieldRef, value string, v textnorm.Value, vs []Verdict) (Outcome, FieldReason, bool) {
 	if len(v.Tokens) < 2 {
 		return "", "", false
 	}

@@ -188,6 +188,10 @@ func decodeFieldVerdicts(d *strictjson.TreeDecoder, v *strictjson.Value, path st
 			switch key {
 			case "verdict":
 				f.Verdict = decodeOutcome(d, val, p)
+			case "reasons":
+				f.Reasons = strictjson.Slice(d, val, p, "[]grade.FieldReason", func(e *strictjson.Value, p string, r *FieldReason) {
+					*r = FieldReason(d.Str(e, p))
+				})
 			case "value", "target":
 				*f.text(key) = d.Str(val, p)
 			default:
@@ -265,13 +269,9 @@ func (f *FieldVerdict) text(key string) *string {
 	return &f.Target
 }
 
-// list returns the list field of f the key names: reasons, rules or
-// details.
+// list returns the list field of f the key names: rules or details.
 func (f *FieldVerdict) list(key string) *[]string {
-	switch key {
-	case "reasons":
-		return &f.Reasons
-	case "rules":
+	if key == "rules" {
 		return &f.Rules
 	}
 	return &f.Details

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -154,7 +155,7 @@ func FuzzResultRoundTrip(f *testing.F) {
 				Match: &lvl, PageCheck: value, Claims: []string{field}, Detail: card})
 		}
 		if field != "" && answerable {
-			r.Fields[field] = FieldVerdict{Verdict: []Outcome{Correct, Incorrect, Unresolved}[int(outcome)%3], Reasons: []string{value},
+			r.Fields[field] = FieldVerdict{Verdict: []Outcome{Correct, Incorrect, Unresolved}[int(outcome)%3], Reasons: []FieldReason{FieldReason(value)},
 				Value: value, Target: quote, Rules: []string{card}, Details: []string{response}}
 			r.Claims = []ClaimResult{{Field: field, Supported: *r.Supported}}
 		}
@@ -196,6 +197,71 @@ func fuzzResult(arm string, session int, question string, position int, answerab
 		r.Abstention, r.AbstentionReasons = &o, []string{response}
 	}
 	return r
+}
+
+// FuzzResultsApart: reading results.jsonl gives, result by result, what
+// reading each result alone gives (at its own line, after as many blank
+// lines), retrieval cards byte for byte; when the whole read fails, its
+// error is the first failing result's alone, the results before it the
+// same. A result never shares memory with another line's.
+func FuzzResultsApart(f *testing.F) {
+	// Results of different lengths, longest first and in the seeds' order,
+	// with retrieval cards of their own.
+	var lines []string
+	for i, s := range resultSeeds {
+		card := fmt.Sprintf(`"retrieval":[{"text":%q}],`, strings.Repeat("card ", 1+(i*7)%11))
+		lines = append(lines, strings.Replace(s, `"arm":`, card+`"arm":`, 1))
+	}
+	f.Add(strings.Join(lines, "\n") + "\n")
+	slices.SortStableFunc(lines, func(a, b string) int { return len(b) - len(a) })
+	f.Add(strings.Join(lines, "\n\n"))
+	f.Add(strings.Join(lines[len(lines)-3:], "\n") + "\n" + lines[0])
+	f.Fuzz(func(t *testing.T, data string) {
+		// Each result alone is read after its line's blank lines: the
+		// work grows with the square of the lines.
+		if len(data) > 1<<16 || strings.Count(data, "\n") > 256 {
+			return
+		}
+		read := func(data string) ([]Result, error) {
+			var out []Result
+			err := ReadResults(strings.NewReader(data), "r.jsonl", func(_ int, r *Result) error {
+				out = append(out, *r)
+				return nil
+			})
+			return out, err
+		}
+		whole, werr := read(data)
+		var alone []Result
+		var aerr error
+		for i, line := range strings.SplitAfter(data, "\n") {
+			if i == 0 {
+				line = strings.TrimPrefix(line, "\uFEFF")
+			}
+			if strings.TrimSpace(line) == "" {
+				continue // a blank file alone has no results: an error of its own
+			}
+			rs, err := read(strings.Repeat("\n", i) + line)
+			alone = append(alone, rs...)
+			if err != nil {
+				aerr = err
+				break
+			}
+		}
+		if aerr == nil && len(alone) == 0 {
+			if !errors.Is(werr, ErrNoResults) {
+				t.Fatalf("a file of blank lines: %v", werr)
+			}
+			return
+		}
+		if (werr == nil) != (aerr == nil) || werr != nil && werr.Error() != aerr.Error() {
+			t.Fatalf("the whole file: %v; its results alone: %v", werr, aerr)
+		}
+		if !reflect.DeepEqual(whole, alone) {
+			w, _ := json.Marshal(whole)
+			a, _ := json.Marshal(alone)
+			t.Fatalf("the whole file's results\n%s\nalone\n%s", w, a)
+		}
+	})
 }
 
 // TestReadResultsErrorsAreLocated: whatever bytes come, the reader

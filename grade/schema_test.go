@@ -132,6 +132,9 @@ func TestResultSchema(t *testing.T) {
 		{"citation verdict as number", withCitations(`{"id":"c1","verdict":1,"reason":"wrong_fact"}`), false, false, "a verdict is a string"},
 		{"format named", `{"format":"` + grade.ResultsFormat + `",` + unknown[1:], true, true, "a line may name its format"},
 		{"another format", `{"format":"citecheck-results/0",` + unknown[1:], false, false, "a line of another format is refused"},
+		{"unknown field reason", strings.Replace(withCitations(missing), `"fields":{}`,
+			`"fields":{"samples":{"verdict":"incorrect","reasons":["made_up"],"value":"12"}}`, 1), false, true,
+			"the schema knows grade.FieldReasons; the strict reader takes any field reason"},
 	}
 	for _, c := range cases {
 		if err := validateResult(t, s, c.line); (err == nil) != c.schema {
@@ -184,15 +187,32 @@ func TestResultSchema(t *testing.T) {
 			t.Errorf("%s: schema properties %v, Go JSON keys %v", rt.Name(), props, tags)
 		}
 	}
+	enum := func(o map[string]any) []string {
+		var out []string
+		for _, v := range o["enum"].([]any) {
+			out = append(out, v.(string))
+		}
+		return out
+	}
 	var reasons []string
 	for _, r := range grade.Reasons {
 		reasons = append(reasons, string(r.Reason))
 	}
-	var enum []string
-	for _, v := range obj("$defs", "citation", "properties", "reason")["enum"].([]any) {
-		enum = append(enum, v.(string))
+	if schema := enum(obj("$defs", "citation", "properties", "reason")); !slices.Equal(schema, reasons) {
+		t.Errorf("schema citation reasons %v, grade.Reasons %v", schema, reasons)
 	}
-	if !slices.Equal(enum, reasons) {
-		t.Errorf("schema citation reasons %v, grade.Reasons %v", enum, reasons)
+	var fieldReasons []string
+	for _, r := range grade.FieldReasons {
+		fieldReasons = append(fieldReasons, string(r.Reason))
+	}
+	if schema := enum(obj("$defs", "field", "properties", "reasons", "items")); !slices.Equal(schema, fieldReasons) {
+		t.Errorf("schema field reasons %v, grade.FieldReasons %v", schema, fieldReasons)
+	}
+	// An attempt that did not answer or must not count fails its fields
+	// with attempt_<status>: each such status has its listed reason.
+	for _, a := range enum(obj("properties", "attempt")) {
+		if a != grade.AttemptOK && !slices.Contains(fieldReasons, "attempt_"+a) {
+			t.Errorf("attempt status %s: grade.FieldReasons lacks attempt_%s", a, a)
+		}
 	}
 }

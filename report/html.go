@@ -335,9 +335,10 @@ type attemptView struct {
 }
 
 type fieldView struct {
-	Field, Verdict          string
-	Reasons, Rules, Details []string
-	Value, Target           string
+	Field, Verdict string
+	Reasons        []grade.FieldReason
+	Rules, Details []string
+	Value, Target  string
 }
 
 type citeView struct {
@@ -994,7 +995,7 @@ func (r *renderer) tag(res *grade.Result) resultTag {
 	for _, f := range sortedFields(res.Fields) {
 		fv := res.Fields[f]
 		for _, c := range fv.Reasons {
-			add("field", c, fv.Verdict != grade.Correct && !failed)
+			add("field", string(c), fv.Verdict != grade.Correct && !failed)
 		}
 	}
 	var cvs []string

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"reflect"
+	"slices"
 )
 
 // Mapping is how a run names documents: the key is what a citation says
@@ -34,7 +36,13 @@ func (m *Mapping) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	out := make(Mapping, len(raw))
-	for k, v := range raw {
+	// In sorted order, so that of several values at fault the same one is
+	// reported every time.
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		v := raw[k]
+		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) { // not a name: encoding/json would read it as ""
+			return &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[string](), Field: k}
+		}
 		var name string
 		if err := json.Unmarshal(v, &name); err == nil {
 			out[k] = []string{name}

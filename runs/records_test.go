@@ -52,6 +52,31 @@ func TestReadRecords(t *testing.T) {
 	}
 }
 
+// TestDocumentsFaultIsStable: a documents object with several values at
+// fault is refused naming the same one every time, the first key in
+// sorted order (as Validate checks documents), not whichever a map's
+// iteration met first: the same file gives the same error (found by
+// FuzzRecordsApart, reading a record once in its file and once alone).
+func TestDocumentsFaultIsStable(t *testing.T) {
+	in := `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": {"d": 2, "c": {}, "b": ["x.pdf", 2], "e": [1]}}`
+	seen := map[string]bool{}
+	for range 50 {
+		_, err := ReadRecords(strings.NewReader(in), "run.jsonl")
+		require.Error(t, err)
+		seen[err.Error()] = true
+	}
+	assert.Equal(t, map[string]bool{"run.jsonl:1: documents.b: invalid value: expected string, found JSON array of non-strings": true}, seen)
+}
+
+// TestDocumentsNullIsNoName: a documents value of null names no document;
+// encoding/json would read it as the name "".
+func TestDocumentsNullIsNoName(t *testing.T) {
+	in := `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "documents": {"file-1": null}}`
+	_, err := ReadRecords(strings.NewReader(in), "run.jsonl")
+	require.Error(t, err)
+	assert.Equal(t, "run.jsonl:1: documents.file-1: invalid value: expected string, found JSON null", err.Error())
+}
+
 // TestRecordRetrievalAndCandidates: a run record's retrieval cards are
 // kept verbatim and shown with the record, never as citations; a documents
 // value may list several candidate names.

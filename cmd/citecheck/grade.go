@@ -339,7 +339,11 @@ func describeResult(r *grade.Result) string {
 		sort.Strings(fields)
 		for _, f := range fields {
 			if v := r.Fields[f]; v.Verdict != grade.Correct {
-				parts = append(parts, fmt.Sprintf("%s %s (%s)", f, v.Verdict, strings.Join(v.Reasons, ", ")))
+				reasons := make([]string, len(v.Reasons))
+				for i, reason := range v.Reasons {
+					reasons[i] = string(reason)
+				}
+				parts = append(parts, fmt.Sprintf("%s %s (%s)", f, v.Verdict, strings.Join(reasons, ", ")))
 			}
 		}
 		if r.Abstention != nil && *r.Abstention != grade.Pass {
