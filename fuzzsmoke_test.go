@@ -76,24 +76,21 @@ func fuzzSmokeTargets(t *testing.T) []string {
 	t.Helper()
 	data, err := os.ReadFile("Makefile")
 	require.NoError(t, err)
+	_, recipe, found := strings.Cut(string(data), "\nfuzz-smoke:\n")
+	require.True(t, found, "no fuzz-smoke target in the Makefile")
 	var out []string
-	in := false
-	for _, line := range strings.Split(string(data), "\n") {
-		switch {
-		case strings.HasPrefix(line, "fuzz-smoke:"):
-			in = true
-		case in && !strings.HasPrefix(line, "\t"):
-			in = false
-		case in:
-			m := fuzzSmokeLine.FindStringSubmatch(line)
-			require.NotNil(t, m, "a fuzz-smoke line this test cannot read: %s", line)
-			dir := m[2]
-			if dir == "" {
-				dir = "."
-			}
-			out = append(out, dir+"."+m[1])
+	for _, line := range strings.Split(recipe, "\n") {
+		if !strings.HasPrefix(line, "\t") {
+			break // the recipe's end
 		}
+		m := fuzzSmokeLine.FindStringSubmatch(line)
+		require.NotNil(t, m, "a fuzz-smoke line this test cannot read: %s", line)
+		dir := m[2]
+		if dir == "" {
+			dir = "."
+		}
+		out = append(out, dir+"."+m[1])
 	}
-	require.NotEmpty(t, out, "no fuzz-smoke recipe in the Makefile")
+	require.NotEmpty(t, out, "an empty fuzz-smoke recipe")
 	return out
 }
