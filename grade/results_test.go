@@ -134,39 +134,19 @@ func TestResultShapeIsTheType(t *testing.T) {
 // equal, for any result of the format (values it does not have are the
 // reader's to refuse).
 func FuzzResultRoundTrip(f *testing.F) {
-	f.Add("A", 1, "Q1", 1, true, uint8(0), uint8(0), "Dose: 5 mg", "c1", uint8(0), 2, "the dose", "dose", "5 mg", 1.5, "card", "runs.jsonl", 4)
-	f.Add("B\u2028<&>", -3, "", 0, false, uint8(5), uint8(2), "UNKNOWN\x00\xff", "", uint8(9), -1, "", "", "", math.Inf(1), "", "", 0)
-	f.Fuzz(func(t *testing.T, arm string, session int, question string, position int, answerable bool, attempt, outcome uint8,
-		response, citeID string, reason uint8, page int, quote, field, value string, ms float64, card, file string, line int) {
+	f.Add("A|Q1|Dose: 5 mg|c1|the dose|dose|5 mg|card|runs.jsonl", 3, uint64(1), 1.5)
+	f.Add("B\u2028<&>||UNKNOWN\x00\xff||||||", -3, uint64(0xdeadbeef), 0.0)
+	f.Fuzz(func(t *testing.T, text string, n int, choice uint64, ms float64) {
 		if math.IsNaN(ms) || math.IsInf(ms, 0) {
 			return // JSON has no such number; the writer refuses it
 		}
-		// The writer makes strings valid UTF-8, each invalid byte a U+FFFD,
-		// as a conversion to runes does.
-		for _, s := range []*string{&arm, &question, &response, &citeID, &quote, &field, &value, &card, &file} {
-			*s = string([]rune(*s))
-		}
-		r := fuzzResult(arm, session, question, position, answerable, attempt, outcome, response)
-		if citeID != "" {
-			rs := Reasons[int(reason)%len(Reasons)]
-			lvl := citations.Level(int(reason) % (int(citations.Reordered) + 1))
-			r.Citations = append(r.Citations, CitationResult{ID: &citeID, Verdict: rs.Outcome, Reason: rs.Reason, Document: file,
-				Page: &page, Quote: &quote, Pages: []int{page}, Spans: []citations.Span{{Page: page, Start: line, End: position}},
-				Match: &lvl, PageCheck: value, Claims: []string{field}, Detail: card})
-		}
-		if field != "" && answerable {
-			r.Fields[field] = FieldVerdict{Verdict: []Outcome{Correct, Incorrect, Unresolved}[int(outcome)%3], Reasons: []FieldReason{FieldReason(value)},
-				Value: value, Target: quote, Rules: []string{card}, Details: []string{response}}
-			r.Claims = []ClaimResult{{Field: field, Supported: *r.Supported}}
-		}
-		if card != "" {
+		in := newFuzzInput(text, n, choice)
+		r := in.result()
+		if card := in.str(7); card != "" {
 			raw, err := json.Marshal(map[string]string{"text": card})
 			require.NoError(t, err)
 			r.Retrieval, r.Unread, r.StopReason = []json.RawMessage{raw}, []string{card}, card
 			r.Timing = &runs.Timing{TotalMS: &ms}
-		}
-		if file != "" {
-			r.Source = &Source{File: file, Line: line}
 		}
 		var buf bytes.Buffer
 		require.NoError(t, WriteResult(&buf, &r))
@@ -182,19 +162,62 @@ func FuzzResultRoundTrip(f *testing.F) {
 	})
 }
 
-// fuzzResult is a result of the format: its kind's verdicts, an attempt
-// status and an outcome of the format's.
-func fuzzResult(arm string, session int, question string, position int, answerable bool, attempt, outcome uint8, response string) Result {
+// fuzzInput spreads a fuzz input over a result's values: the "|"-separated
+// pieces of a text its strings, n its numbers, choice its choices.
+type fuzzInput struct {
+	pieces []string
+	n      int
+	choice uint64
+}
+
+func newFuzzInput(text string, n int, choice uint64) *fuzzInput {
+	// The writer makes strings valid UTF-8, each invalid byte a U+FFFD, as
+	// a conversion to runes does.
+	return &fuzzInput{pieces: strings.Split(string([]rune(text)), "|"), n: n, choice: choice}
+}
+
+// str returns piece i: arm, question, response, citation id, quote, field,
+// value, card, file; "" when the text has fewer.
+func (in *fuzzInput) str(i int) string {
+	if i < len(in.pieces) {
+		return in.pieces[i]
+	}
+	return ""
+}
+
+// pick returns a choice in [0, k), from the choice's bits at shift.
+func (in *fuzzInput) pick(shift uint, k int) int { return int(in.choice >> shift % uint64(k)) }
+
+// result is a result of the format: its kind's verdicts, an attempt
+// status, outcomes and a citation reason of the format's.
+func (in *fuzzInput) result() Result {
 	statuses := []string{AttemptOK, AttemptError, AttemptTimeout, AttemptInterrupted, AttemptMissing, AttemptDuplicate, AttemptExtra}
-	o := []Outcome{Pass, Fail, Unresolved}[int(outcome)%3]
-	r := Result{Arm: arm, Session: session, Question: question, Position: position, Attempt: statuses[int(attempt)%len(statuses)],
+	outcomes := []Outcome{Pass, Fail, Unresolved}
+	o, o2 := outcomes[in.pick(0, 3)], outcomes[in.pick(2, 3)]
+	answerable := in.pick(4, 2) == 1
+	r := Result{Arm: in.str(0), Session: in.n, Question: in.str(1), Position: -in.n, Attempt: statuses[in.pick(5, len(statuses))],
 		Kind: KindUnknown, Fields: map[string]FieldVerdict{}, Citations: []CitationResult{}, Review: []string{},
-		Normalization: Normalization{Quote: "quote/v1", Value: "value/v1"}, Response: response, Frozen: answerable, OutOfOrder: outcome%2 == 1}
+		Normalization: Normalization{Quote: "quote/v1", Value: "value/v1"}, Response: in.str(2), Frozen: answerable, OutOfOrder: in.pick(8, 2) == 1}
 	if answerable {
-		o2 := o
 		r.Kind, r.Factual, r.Supported = KindAnswerable, &o, &o2
 	} else {
-		r.Abstention, r.AbstentionReasons = &o, []string{response}
+		r.Abstention, r.AbstentionReasons = &o, []string{in.str(2)}
+	}
+	if id := in.str(3); id != "" {
+		rs := Reasons[in.pick(9, len(Reasons))]
+		lvl := citations.Level(in.pick(14, int(citations.Reordered)+1))
+		page, quote := in.n%100, in.str(4)
+		r.Citations = append(r.Citations, CitationResult{ID: &id, Verdict: rs.Outcome, Reason: rs.Reason, Document: in.str(8),
+			Page: &page, Quote: &quote, Pages: []int{page}, Spans: []citations.Span{{Page: page, Start: in.n / 7, End: in.n}},
+			Match: &lvl, PageCheck: in.str(6), Claims: []string{in.str(5)}, Detail: in.str(7)})
+	}
+	if field := in.str(5); field != "" && answerable {
+		r.Fields[field] = FieldVerdict{Verdict: []Outcome{Correct, Incorrect, Unresolved}[in.pick(18, 3)], Reasons: []FieldReason{FieldReason(in.str(6))},
+			Value: in.str(6), Target: in.str(4), Rules: []string{in.str(7)}, Details: []string{in.str(2)}}
+		r.Claims = []ClaimResult{{Field: field, Supported: o2}}
+	}
+	if file := in.str(8); file != "" {
+		r.Source = &Source{File: file, Line: in.n ^ 0x5a}
 	}
 	return r
 }

@@ -100,21 +100,13 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) error {
 		s.index()
 	}
 	bw := bufio.NewWriterSize(out, 256<<10)
-	var sink resultSink
-	if opts.Plan == nil {
-		sink = &directSink{w: bw}
-	} else {
-		dir := opts.SpillDir
-		if dir == "" {
-			dir = os.TempDir()
-		}
-		f, err := os.CreateTemp(dir, ".citecheck-spill-*")
+	var sink resultSink = &directSink{w: bw}
+	if opts.Plan != nil {
+		sp, err := newSpillSink(opts.SpillDir, len(s.slots))
 		if err != nil {
-			return fmt.Errorf("grade: %w", err)
+			return err
 		}
-		defer os.Remove(f.Name())
-		defer f.Close()
-		sp := &spillSink{f: f, w: bufio.NewWriterSize(f, 256<<10), slots: make([]span, len(s.slots))}
+		defer sp.remove()
 		sink = sp
 	}
 
@@ -370,6 +362,24 @@ type spillSink struct {
 	off    int64
 	slots  []span
 	others []span
+}
+
+// newSpillSink creates the spill file in dir (os.TempDir() when "") for
+// results of slots planned attempts; remove deletes it.
+func newSpillSink(dir string, slots int) (*spillSink, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	f, err := os.CreateTemp(dir, ".citecheck-spill-*")
+	if err != nil {
+		return nil, fmt.Errorf("grade: %w", err)
+	}
+	return &spillSink{f: f, w: bufio.NewWriterSize(f, 256<<10), slots: make([]span, slots)}, nil
+}
+
+func (s *spillSink) remove() {
+	s.f.Close()
+	os.Remove(s.f.Name())
 }
 
 func (s *spillSink) put(slot int, line []byte) error {
