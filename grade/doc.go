@@ -63,7 +63,8 @@
 // strict-JSON layer (keys matched exactly, every fault an input error
 // naming file, line and key path), and ReadResultFiles reads the folders
 // of one evaluation, refusing a planned attempt counted twice. What
-// WriteResult writes, ReadResults reads back equal (FuzzResultRoundTrip).
+// WriteResult writes, ReadResults reads back equal (FuzzResultRoundTrip),
+// and a file's results are each line's read alone (FuzzResultsApart).
 //
 // # Ambiguities decided, each pinned by a test named after it
 //
