@@ -266,3 +266,40 @@ func FuzzOpenIndex(f *testing.F) {
 		}
 	})
 }
+
+// goldenDocuments are richDocuments and a document long enough that its
+// shard's suffix arrays carry sampled keys: every section of the file.
+func goldenDocuments() []corpus.MemoryDocument {
+	pages := make([]corpus.PageText, 40)
+	for p := range pages {
+		var sb strings.Builder
+		for w := range 300 {
+			// Arithmetic, not math/rand: the words must not change with Go.
+			fmt.Fprintf(&sb, "w%d ", (p*300+w)*7919%10007)
+			if w%12 == 11 {
+				sb.WriteString("\n")
+			}
+		}
+		pages[p] = corpus.PageText{Text: sb.String()}
+	}
+	return append(richDocuments(), corpus.MemoryDocument{Name: "long.pdf", Pages: pages})
+}
+
+// goldenIndexHash is the BLAKE3 of goldenDocuments' index file. It pins
+// the file's bytes: a change to it is a new IndexFormat (older stores are
+// refused by name, not misread), never a refactoring.
+const goldenIndexHash = "blake3:20fa23be877e76c6fc09d237b188b1d306f8607a1c063df0ee6a421fa7cef831"
+
+// TestIndexFileGolden: the index file of a fixed corpus has the bytes it
+// always had.
+func TestIndexFileGolden(t *testing.T) {
+	ix, err := Build(testcorpus.Memory(t, goldenDocuments()), Options{})
+	require.NoError(t, err)
+	require.True(t, ix.orders != nil && ix.alts != nil && ix.unmapped != nil, "the corpus misses a section")
+	require.NotEmpty(t, ix.shards[len(ix.shards)-1].sa.keys, "no sampled keys")
+	var buf bytes.Buffer
+	_, err = WriteIndex(&buf, ix, [32]byte{'g', 'o', 'l', 'd'})
+	require.NoError(t, err)
+	require.Equal(t, goldenIndexHash, corpus.Hash(buf.Bytes()),
+		"the index file's bytes changed: that is a new IndexFormat, with this hash updated")
+}
