@@ -41,6 +41,7 @@ type altIndex struct {
 	raw  func(k int) string
 }
 
+// altText is an alternative text, and the index file's record of one.
 type altText struct {
 	at, jat int32 // byte offsets in data and jdata
 	page    int32 // index in Index.pages

@@ -11,6 +11,7 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/testcorpus"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -302,4 +303,27 @@ func TestIndexFileGolden(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, goldenIndexHash, corpus.Hash(buf.Bytes()),
 		"the index file's bytes changed: that is a new IndexFormat, with this hash updated")
+}
+
+// TestIndexRecordsAreInt32s: every record type read and written in place
+// of an int32 array (records, writeRecords) is made of int32s alone.
+func TestIndexRecordsAreInt32s(t *testing.T) {
+	var int32s func(reflect.Type) bool
+	int32s = func(rt reflect.Type) bool {
+		if rt.Kind() == reflect.Int32 {
+			return true
+		}
+		if rt.Kind() != reflect.Struct {
+			return false
+		}
+		for i := range rt.NumField() {
+			if !int32s(rt.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, v := range []any{indexCounts{}, docRecord{}, pageRecord{}, segment{}, jsegment{}, unmappedRecord{}, altText{}, orderRecord{}, orderRun{}, regionRecord{}} {
+		assert.True(t, int32s(reflect.TypeOf(v)), "%T", v)
+	}
 }

@@ -33,7 +33,8 @@ type orderPage struct {
 }
 
 // orderRun maps order code points [at, at+n) to page-text code points
-// [from, from+n); from is -1 for separators the order inserted.
+// [from, from+n); from is -1 for separators the order inserted. It is the
+// index file's record of a run.
 type orderRun struct{ at, from, n int32 }
 
 // orderShard is a group of orders with their suffix array.
