@@ -5,7 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -303,6 +306,25 @@ func TestIndexFileGolden(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, goldenIndexHash, corpus.Hash(buf.Bytes()),
 		"the index file's bytes changed: that is a new IndexFormat, with this hash updated")
+}
+
+// TestIndexFormatDocumented: docs/formats.md lists the index file's
+// sections in the order indexSections writes and reads them.
+func TestIndexFormatDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "formats.md"))
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(doc), "\n## Quote index\n")
+	require.True(t, ok, "no quote index section")
+	section, _, _ = strings.Cut(section, "\n## ")
+	var documented, written []string
+	for i, m := range regexp.MustCompile(`(?m)^(\d+)\. ([^:\n]+):`).FindAllStringSubmatch(section, -1) {
+		require.Equal(t, fmt.Sprint(i+1), m[1], "section %q", m[2])
+		documented = append(documented, m[2])
+	}
+	for _, s := range indexSections {
+		written = append(written, s.name)
+	}
+	require.Equal(t, written, documented)
 }
 
 // TestIndexRecordsAreInt32s: every record type read and written in place
