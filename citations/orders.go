@@ -218,7 +218,7 @@ func (ix *Index) verifyOrder(qt *textnorm.Text, op *orderPage, tn *textnorm.Text
 	if a.QuoteEnd != qt.Len() || a.End <= at {
 		return loc{}, false
 	}
-	lvl, ok := edgeLevel(tn, at, tn, a.End, qt, Level(a.Level))
+	lvl, ok := edgeLevel(onText(tn, at, a.End), qt, Level(a.Level))
 	if !ok {
 		return loc{}, false
 	}
