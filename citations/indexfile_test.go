@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/testcorpus"
@@ -348,4 +349,36 @@ func TestIndexRecordsAreInt32s(t *testing.T) {
 	for _, v := range []any{indexCounts{}, docRecord{}, pageRecord{}, segment{}, jsegment{}, unmappedRecord{}, altText{}, orderRecord{}, orderRun{}, regionRecord{}} {
 		assert.True(t, int32s(reflect.TypeOf(v)), "%T", v)
 	}
+}
+
+// TestOpenIndexReadsInPlace: an opened index's texts, suffix arrays,
+// sampled keys and stored texts are views of the file's bytes, not
+// copies: opening costs no more than the tables, whatever the corpus.
+func TestOpenIndexReadsInPlace(t *testing.T) {
+	ix, err := Build(testcorpus.Memory(t, goldenDocuments()), Options{})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	_, err = WriteIndex(&buf, ix, [32]byte{})
+	require.NoError(t, err)
+	// Mapped files are page-aligned: so are these bytes, 8-aligned at least.
+	words := make([]uint64, (buf.Len()+7)/8)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), buf.Len())
+	copy(b, buf.Bytes())
+	op, err := OpenIndex(b, [32]byte{}, "")
+	require.NoError(t, err)
+	inFile := func(what string, p unsafe.Pointer) {
+		t.Helper()
+		at := uintptr(p) - uintptr(unsafe.Pointer(&b[0]))
+		assert.Less(t, at, uintptr(len(b)), "%s is a copy", what)
+	}
+	sh := &op.shards[0]
+	inFile("a shard's text", unsafe.Pointer(unsafe.SliceData(sh.data)))
+	inFile("its suffix array", unsafe.Pointer(unsafe.SliceData(sh.sa.sa24)))
+	inFile("its sampled keys", unsafe.Pointer(unsafe.SliceData(sh.sa.keys)))
+	inFile("its joined text", unsafe.Pointer(unsafe.SliceData(sh.jdata)))
+	inFile("a stored page text", unsafe.Pointer(unsafe.StringData(op.rawText(0))))
+	inFile("the unmapped glyphs' positions", unsafe.Pointer(unsafe.SliceData(op.unmapped.pages[0].idx)))
+	inFile("an alternative's stored text", unsafe.Pointer(unsafe.StringData(op.alts.raw(0))))
+	inFile("the orders' text", unsafe.Pointer(unsafe.SliceData(op.orders.shards[0].data)))
+	inFile("an order's stored text", unsafe.Pointer(unsafe.StringData(op.orders.pages[0].raw)))
 }
