@@ -32,9 +32,9 @@ package citations
 //     the text's end; none for fewer than prefixMinSuffixes entries);
 //   - texts: an int64 array of their n+1 offsets, then their bytes.
 //
-// Every normalized text ends with a form feed, which no normalized text
-// holds. A page's normalization is not stored: it is recomputed from its
-// stored text when a lookup first lands on the page.
+// The indexed texts end each fragment with a form feed, which no
+// normalized text contains. A page's normalization is not stored: it is
+// recomputed from its stored text when a lookup first lands on the page.
 
 import (
 	"bytes"
