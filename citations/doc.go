@@ -107,7 +107,7 @@
 // document; nowhere: fabricated), wrong page or another page convention
 // (only where the citing format's page base is not its contract:
 // Citation.PagePhysical), several locations, one location.
-// Covers reports whether a location holds a declared span, across a page
+// Covers reports whether a location holds a declared Passage, across a page
 // break too (only page furniture between).
 //
 // # Ambiguities decided

@@ -203,7 +203,8 @@ type pageEntry struct {
 	contentFrom, contentTo int
 }
 
-// segment is a run of one page's normalized text inside data.
+// segment is a run of one page's normalized text inside data. Its fields
+// are the index file's segment record, in order (indexsections.go).
 type segment struct {
 	at       int32 // byte offset in data
 	page     int32
@@ -212,6 +213,8 @@ type segment struct {
 	next     int32 // the segment that follows after one space, or -1
 }
 
+// jsegment is a page's start in jdata, and the index file's joined-segment
+// record.
 type jsegment struct {
 	at   int32
 	page int32

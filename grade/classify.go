@@ -180,7 +180,7 @@ func Classify(ix *citations.Index, c citations.Citation, m runs.Mapping, exp Exp
 	}
 	loc, _ := g.Result.Location()
 	for _, e := range exp.Evidence {
-		if ix.Covers(loc, e.Document, e.Page, e.Start, e.End, e.EndPage) {
+		if ix.Covers(loc, citations.Passage{Document: e.Document, Page: e.Page, Start: e.Start, End: e.End, EndPage: e.EndPage}) {
 			v.Covered = append(v.Covered, e)
 		}
 	}

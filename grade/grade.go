@@ -420,7 +420,7 @@ func (g *Grader) sourcePassage(qq *question, fr *fieldRef, value string, v textn
 				}
 				inside := true
 				for _, s := range pl.Spans {
-					if !g.ix.Covers(cl, pl.Document, s.Page, s.Start, s.End, 0) {
+					if !g.ix.Covers(cl, citations.Passage{Document: pl.Document, Page: s.Page, Start: s.Start, End: s.End}) {
 						inside = false
 						break
 					}
