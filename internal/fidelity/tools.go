@@ -31,7 +31,7 @@ type Tool struct {
 var ErrNotInstalled = errors.New("not installed")
 
 // ToolNames lists the reference extractors in the order matrices print them.
-var ToolNames = []string{"pdftotext", "mutool", "pdfjs", "pdfminer"}
+var ToolNames = []string{"pdftotext", "mutool", "pdfjs", "pdfminer", "pypdf", "pymupdf"}
 
 // Find returns the named tool when it is installed, or an error wrapping
 // ErrNotInstalled that says how to install it.
@@ -45,6 +45,10 @@ func Find(name string) (*Tool, error) {
 		return findPdfjs()
 	case "pdfminer":
 		return findPdfminer()
+	case "pypdf":
+		return findPython("pypdf", "python3-pypdf", "import pypdf; print(pypdf.__version__)", pypdfScript)
+	case "pymupdf":
+		return findPython("pymupdf", "python3-fitz", "import fitz; print(fitz.VersionBind)", pymupdfScript)
 	}
 	return nil, fmt.Errorf("fidelity: unknown tool %q", name)
 }
@@ -234,26 +238,62 @@ json.dump(pages, sys.stdout)
 `
 
 func findPdfminer() (*Tool, error) {
-	// Debian's python3-pdfminer lives in the system interpreter, which a
+	return findPython("pdfminer", "python3-pdfminer", "import pdfminer; print(pdfminer.__version__)", pdfminerScript)
+}
+
+// pypdfScript prints the page texts as LangChain's PyPDFLoader reads
+// them: pypdf's extract_text() of each page, in its default (plain) mode.
+const pypdfScript = `
+import json, logging, sys
+import pypdf
+logging.disable(logging.CRITICAL)
+pages = []
+for page in pypdf.PdfReader(sys.argv[1]).pages:
+    try:
+        pages.append(page.extract_text() or '')
+    except Exception:
+        pages.append('')
+json.dump(pages, sys.stdout)
+`
+
+// pymupdfScript prints the page texts as LangChain's PyMuPDFLoader reads
+// them: PyMuPDF's page.get_text() with its default flags (ligatures kept).
+const pymupdfScript = `
+import json, sys
+import fitz
+pages = []
+for page in fitz.open(sys.argv[1]):
+    try:
+        pages.append(page.get_text())
+    except Exception:
+        pages.append('')
+json.dump(pages, sys.stdout)
+`
+
+// findPython finds a reference tool that is a Python library of the
+// system interpreter (Debian package pkg), its version printed by the
+// probe, run as script with the PDF's path as its argument.
+func findPython(name, pkg, probe, script string) (*Tool, error) {
+	// Debian's python3 packages live in the system interpreter, which a
 	// pyenv shim on PATH may hide.
 	for _, py := range []string{"/usr/bin/python3", "python3"} {
 		bin, err := exec.LookPath(py)
 		if err != nil {
 			continue
 		}
-		out, err := exec.Command(bin, "-c", "import pdfminer; print(pdfminer.__version__)").Output()
+		out, err := exec.Command(bin, "-c", probe).Output()
 		if err != nil {
 			continue
 		}
 		v := strings.TrimSpace(string(out))
 		u := &Usage{}
-		return &Tool{Name: "pdfminer", Version: v, Usage: u, recipe: pdfminerScript, pages: func(ctx context.Context, path string) ([]string, error) {
-			cmd := command(ctx, AddressSpace, bin, "-c", pdfminerScript, path)
+		return &Tool{Name: name, Version: v, Usage: u, recipe: script, pages: func(ctx context.Context, path string) ([]string, error) {
+			cmd := command(ctx, AddressSpace, bin, "-c", script, path)
 			cmd.Env = append(os.Environ(), "PYTHONHASHSEED=0")
 			return jsonPages(ctx, u, cmd)
 		}}, nil
 	}
-	return nil, fmt.Errorf("pdfminer: %w (Debian: python3-pdfminer)", ErrNotInstalled)
+	return nil, fmt.Errorf("%s: %w (Debian: %s)", name, ErrNotInstalled, pkg)
 }
 
 func jsonPages(ctx context.Context, u *Usage, cmd *exec.Cmd) ([]string, error) {
