@@ -14,129 +14,297 @@ import (
 	"github.com/citecheck/citecheck/textnorm"
 )
 
-// LocateFunc looks a quote up in one document of a corpus, as a citation
-// locator does, with the citation's 1-based page when page > 0. It returns
-// the 1-based pages of the quote's one location (nil when it found none or
-// several) and whether it found the quote at all, at any level, once or
-// more.
-type LocateFunc func(quote string, page int) (pages []int, found bool)
+// Answer is what a locator said about one quote.
+type Answer struct {
+	Pages []int  // the 1-based pages of its one location, nil when it found none or several
+	Found bool   // located at all, at any level, once or more
+	Level string // the level the match needed, "" when not found
+}
 
-// LocateMiss is a unique window the locator did not place on its page.
+// Locator looks quotes up as a citation locator does.
+type Locator struct {
+	// In looks a quote up in the document measured, with the citation's
+	// 1-based page when page > 0.
+	In func(quote string, page int) Answer
+	// Other looks a quote up naming another document of the corpus: the
+	// wrong-document control; nil leaves the control out.
+	Other func(quote string) Answer
+}
+
+// LocateMiss is a unique window the locator did not place on its page,
+// or a changed one it found (an escape).
 type LocateMiss struct {
-	Page   int
-	Source string
-	Quote  string
-	Pages  []int // where the locator put it, nil for nowhere
+	Page    int
+	Source  string
+	Variant string `json:",omitempty"` // the variant measured, "" for the window as copied
+	Control string `json:",omitempty"` // for an escape, the control it escaped
+	Quote   string
+	Pages   []int // where the locator put it, nil for nowhere
+	Level   string
 }
 
-// LocateResult counts, per quote source, the windows unique in that
-// source's own text of the document and how many the locator placed on
-// their page; and, for the same windows with one digit or one content word
-// changed, how many the locator still found (Found counts escapes there).
+// Row names one count of a LocateResult: a measure for a quote source.
+type Row struct{ Measure, Source string }
+
+// The measures of a LocateResult. Found and WithPage count windows placed
+// on their page; the others are controls, where Cell.Found counts the
+// changed quotes the locator found anyway (escapes). A measure of a
+// variant is the measure's name, "/", and the variant's name.
+const (
+	MeasureFound         = "found"          // the window alone
+	MeasureWithPage      = "with_page"      // the window with its page given
+	MeasureChangedDigit  = "changed_digit"  // one digit changed
+	MeasureChangedWord   = "changed_word"   // one content word replaced by another of the document
+	MeasureMeaning       = "meaning"        // a variant that dropped a sign, symbol, separator or unit (MeaningDropped)
+	MeasureFabricated    = "fabricated"     // half the window, half a window of another document
+	MeasureWrongDocument = "wrong_document" // the window, naming another document
+)
+
+// VariantMeasure names a measure of a variant.
+func VariantMeasure(measure, variant string) string {
+	if variant == "" {
+		return measure
+	}
+	return measure + "/" + variant
+}
+
+// LocateResult holds the counts of MeasureLocate.
 type LocateResult struct {
-	Cells map[string]Cell
-	// WithPage counts the same windows located with their page given, as a
-	// citation that names its page is (a quote several pages hold is then
-	// settled by the page).
-	WithPage     map[string]Cell
-	ChangedDigit map[string]Cell
-	ChangedWord  map[string]Cell
-	Misses       []LocateMiss
-	Escapes      []LocateMiss // changed windows found anyway
+	Counts map[Row]Cell
+	// Levels counts, per measure and level, the windows located on their
+	// page (Found) or escapes (controls).
+	Levels  map[Row]int
+	Misses  []LocateMiss
+	Escapes []LocateMiss // changed windows found anyway
 }
 
-func addCells(dst *map[string]Cell, src map[string]Cell) {
-	if *dst == nil {
-		*dst = map[string]Cell{}
-	}
-	for s, c := range src {
-		a := (*dst)[s]
-		(*dst)[s] = Cell{a.Found + c.Found, a.Total + c.Total}
-	}
-}
+// Cell returns the count of a measure for a source.
+func (r *LocateResult) Cell(measure, source string) Cell { return r.Counts[Row{measure, source}] }
 
 // Add adds r2's counts into r.
 func (r *LocateResult) Add(r2 *LocateResult) {
-	addCells(&r.Cells, r2.Cells)
-	addCells(&r.WithPage, r2.WithPage)
-	addCells(&r.ChangedDigit, r2.ChangedDigit)
-	addCells(&r.ChangedWord, r2.ChangedWord)
+	if r.Counts == nil {
+		r.Counts, r.Levels = map[Row]Cell{}, map[Row]int{}
+	}
+	for k, c := range r2.Counts {
+		a := r.Counts[k]
+		r.Counts[k] = Cell{a.Found + c.Found, a.Total + c.Total}
+	}
+	for k, n := range r2.Levels {
+		r.Levels[k] += n
+	}
 	r.Misses = append(r.Misses, r2.Misses...)
 	r.Escapes = append(r.Escapes, r2.Escapes...)
+}
+
+func (r *LocateResult) count(measure, source string, found bool, level string) {
+	k := Row{measure, source}
+	c := r.Counts[k]
+	c.Total++
+	if found {
+		c.Found++
+		r.Levels[Row{measure, level}]++
+	}
+	r.Counts[k] = c
+}
+
+// LocateInput is one document's measurement.
+type LocateInput struct {
+	Key   string              // identifies the document in the seed (its hash)
+	Texts map[string][]string // its page texts by source, Ours included
+	// OtherTexts are another document's page texts: the fabricated
+	// control splices their windows into this document's; nil leaves it
+	// out.
+	OtherTexts map[string][]string
+	Locator    Locator
+	KeepMisses bool
+}
+
+// docTexts are a document's texts as the controls test them: every text
+// of the document, ours included, pages joined (a changed window found
+// across a page break of one of them is no fabrication), as written and
+// under each variant.
+type docTexts map[string][]*textnorm.Text
+
+func newDocTexts(texts map[string][]string) docTexts {
+	dt := docTexts{}
+	for _, n := range sortedKeys(texts) {
+		joined := strings.Join(texts[n], "\n")
+		dt[""] = append(dt[""], profile.Normalize(joined))
+		for _, v := range Variants {
+			dt[v.Name] = append(dt[v.Name], profile.Normalize(v.Apply(joined)))
+		}
+	}
+	return dt
 }
 
 // MeasureLocate samples the same windows as Measure from every reference
 // source (texts without Ours), keeps those that occur exactly once in the
 // source's own text of the document (after normalization, so that "the
-// right page" is defined), and counts how many locate places on their page.
-// Each such window is then changed, once in one digit and once in one
+// right page" is defined), and counts how many the locator places on their
+// page, alone and with their page given, as copied and under each Variant
+// that changes them (a variant that dropped a character carrying meaning,
+// MeaningDropped, is a control instead). Each such window, and each
+// variant of it, is then changed, once in one digit and once in one
 // content word (ChangeDigit, ChangeWord); a changed window that occurs in
-// none of the document's texts is a fabrication, and locate must not find
-// it. Escapes are always kept: they are locator bugs.
-func MeasureLocate(key string, texts map[string][]string, locate LocateFunc, keepMisses bool) *LocateResult {
-	r := &LocateResult{Cells: map[string]Cell{}, WithPage: map[string]Cell{}, ChangedDigit: map[string]Cell{}, ChangedWord: map[string]Cell{}}
-	// Every text of the document, ours included, pages joined: a changed
-	// window found across a page break of one of them is no fabrication.
-	var all []*textnorm.Text
-	for _, n := range sortedKeys(texts) {
-		all = append(all, profile.Normalize(strings.Join(texts[n], "\n")))
-	}
-	names := make([]string, 0, len(texts))
-	for n := range texts {
+// none of the document's texts (under the same variant) is a fabrication,
+// and the locator must not find it. Two controls more: the window's first
+// half followed by the second half of a window of another document
+// (fabricated), and the window located naming another document (wrong
+// document; a location at a relaxed level is an escape, one at a
+// normalized level means that document holds it too). Escapes are always
+// kept: they are locator bugs.
+func MeasureLocate(in LocateInput) *LocateResult {
+	r := &LocateResult{Counts: map[Row]Cell{}, Levels: map[Row]int{}}
+	dt := newDocTexts(in.Texts)
+	names := make([]string, 0, len(in.Texts))
+	for n := range in.Texts {
 		if n != Ours {
 			names = append(names, n)
 		}
 	}
 	slices.Sort(names)
+	others := otherHalves(in.OtherTexts, in.Key)
 	for _, src := range names {
-		norm := make([]*textnorm.Text, len(texts[src]))
-		for p, t := range texts[src] {
+		norm := make([]*textnorm.Text, len(in.Texts[src]))
+		for p, t := range in.Texts[src] {
 			norm[p] = profile.Normalize(t)
 		}
-		vocab := contentWords(texts[src])
-		for p, page := range texts[src] {
-			wkey := fmt.Sprintf("%s/%d/%s", key, p+1, src)
+		vocab := contentWords(in.Texts[src])
+		for p, page := range in.Texts[src] {
+			wkey := fmt.Sprintf("%s/%d/%s", in.Key, p+1, src)
 			for _, w := range Windows(page, wkey) {
 				if !uniqueIn(norm, w) {
 					continue
 				}
-				c := r.Cells[src]
-				c.Total++
-				pages, _ := locate(w, 0)
-				if slices.Contains(pages, p+1) {
-					c.Found++
-				} else if keepMisses {
-					r.Misses = append(r.Misses, LocateMiss{Page: p + 1, Source: src, Quote: w, Pages: pages})
-				}
-				r.Cells[src] = c
-				wp := r.WithPage[src]
-				wp.Total++
-				if pages, _ := locate(w, p+1); slices.Contains(pages, p+1) {
-					wp.Found++
-				}
-				r.WithPage[src] = wp
-				for _, ch := range []struct {
-					cells map[string]Cell
-					quote string
-				}{
-					{r.ChangedDigit, ChangeDigit(w, wkey)},
-					{r.ChangedWord, ChangeWord(w, wkey, vocab)},
-				} {
-					if ch.quote == "" || occursIn(all, ch.quote) {
-						continue
+				win := window{src: src, page: p + 1, key: wkey, text: w}
+				r.measureWindow(&in, win, "")
+				r.controls(&in, dt, win, vocab, "")
+				for _, v := range Variants {
+					if vw := v.Apply(w); vw != w {
+						vwin := win
+						vwin.text = vw
+						if MeaningDropped(w, vw) {
+							r.control(&in, vwin, VariantMeasure(MeasureMeaning, v.Name), vw, v.Name)
+							continue
+						}
+						r.measureWindow(&in, vwin, v.Name)
+						r.controls(&in, dt, vwin, vocab, v.Name)
 					}
-					c := ch.cells[src]
-					c.Total++
-					if pages, found := locate(ch.quote, 0); found {
-						c.Found++
-						r.Escapes = append(r.Escapes, LocateMiss{Page: p + 1, Source: src, Quote: ch.quote, Pages: pages})
-					}
-					ch.cells[src] = c
+				}
+				if q := splice(w, others, wkey); q != "" && !occursIn(dt[""], q) {
+					r.control(&in, win, MeasureFabricated, q, "")
+				}
+				if in.Locator.Other != nil {
+					r.wrongDocument(&in, win)
 				}
 			}
 		}
 	}
 	return r
+}
+
+// window is one sampled window.
+type window struct {
+	src  string
+	page int
+	key  string
+	text string
+}
+
+// measureWindow counts whether the locator places the window (or its
+// variant) on its page, alone and, for the window as copied, with its page.
+func (r *LocateResult) measureWindow(in *LocateInput, w window, variant string) {
+	a := in.Locator.In(w.text, 0)
+	ok := slices.Contains(a.Pages, w.page)
+	r.count(VariantMeasure(MeasureFound, variant), w.src, ok, a.Level)
+	if !ok && in.KeepMisses {
+		r.Misses = append(r.Misses, LocateMiss{Page: w.page, Source: w.src, Variant: variant, Quote: w.text, Pages: a.Pages, Level: a.Level})
+	}
+	if variant == "" {
+		ap := in.Locator.In(w.text, w.page)
+		r.count(MeasureWithPage, w.src, slices.Contains(ap.Pages, w.page), ap.Level)
+	}
+}
+
+// controls changes the window in one digit and in one content word and
+// counts those the locator finds although no text of the document (under
+// the same variant) holds them.
+func (r *LocateResult) controls(in *LocateInput, dt docTexts, w window, vocab []string, variant string) {
+	for _, ch := range []struct{ measure, quote string }{
+		{MeasureChangedDigit, ChangeDigit(w.text, w.key)},
+		{MeasureChangedWord, ChangeWord(w.text, w.key, vocab)},
+	} {
+		if ch.quote == "" || occursIn(dt[""], ch.quote) || occursIn(dt[variant], ch.quote) {
+			continue
+		}
+		r.control(in, w, VariantMeasure(ch.measure, variant), ch.quote, variant)
+	}
+}
+
+// control counts a quote the locator must not find in the document.
+func (r *LocateResult) control(in *LocateInput, w window, measure, quote, variant string) {
+	if quote == "" {
+		return
+	}
+	a := in.Locator.In(quote, 0)
+	r.count(measure, w.src, a.Found, a.Level)
+	if a.Found {
+		r.Escapes = append(r.Escapes, LocateMiss{Page: w.page, Source: w.src, Variant: variant, Control: measure, Quote: quote, Pages: a.Pages, Level: a.Level})
+	}
+}
+
+// wrongDocument counts the window located naming another document: found
+// there only at a relaxed level is an escape; at a normalized one, that
+// document holds the window too, and it is not counted.
+func (r *LocateResult) wrongDocument(in *LocateInput, w window) {
+	a := in.Locator.Other(w.text)
+	if a.Found && normalizedLevel(a.Level) {
+		return
+	}
+	r.count(MeasureWrongDocument, w.src, a.Found, a.Level)
+	if a.Found {
+		r.Escapes = append(r.Escapes, LocateMiss{Page: w.page, Source: w.src, Control: MeasureWrongDocument, Quote: w.text, Pages: a.Pages, Level: a.Level})
+	}
+}
+
+// normalizedLevel reports the levels of the quote profile itself: a
+// match there is the text, up to its spelling.
+func normalizedLevel(l string) bool {
+	switch l {
+	case "exact", "canonical", "whitespace", "hyphenation", "typography", "ligature":
+		return true
+	}
+	return false
+}
+
+// otherHalves lists the second halves of another document's windows (of
+// every source), for the fabricated control.
+func otherHalves(texts map[string][]string, key string) []string {
+	var out []string
+	for _, n := range sortedKeys(texts) {
+		if n == Ours {
+			continue
+		}
+		for p, page := range texts[n] {
+			for _, w := range Windows(page, fmt.Sprintf("%s/other/%d/%s", key, p+1, n)) {
+				f := wordSpans(w)
+				out = append(out, w[f[len(f)/2][0]:])
+			}
+		}
+	}
+	return out
+}
+
+// splice returns the window's first half followed by the second half of
+// one of others, drawn by the window's generator.
+func splice(w string, others []string, key string) string {
+	f := wordSpans(w)
+	if len(f) < 2 || len(others) == 0 {
+		return ""
+	}
+	rng := changeRNG(w, key+"/fabricated")
+	return w[:f[len(f)/2-1][1]] + " " + others[rng.IntN(len(others))]
 }
 
 func sortedKeys(m map[string][]string) []string {

@@ -98,24 +98,35 @@ func TestMeasureLocate(t *testing.T) {
 		"ref": {page1, page2 + " " + page2}, // page 2 repeats itself: only windows across the seam are unique
 	}
 	var asked []string
-	locate := func(q string, page int) ([]int, bool) {
+	locate := func(q string, page int) Answer {
 		if !strings.Contains(page1+" "+page2+" "+page2, q) {
-			return nil, false // a changed window
+			return Answer{} // a changed window
 		}
 		asked = append(asked, q)
 		if page > 0 {
 			asked = asked[:len(asked)-1] // counted once, without its page
 		}
 		if strings.Contains(q, "one") || strings.Contains(q, "twelve") || strings.Contains(q, "six") {
-			return []int{1}, true
+			return Answer{Pages: []int{1}, Found: true, Level: "exact"}
 		}
 		if page == 2 {
-			return []int{2}, true // the page settles what the quote alone could not
+			return Answer{Pages: []int{2}, Found: true, Level: "exact"} // the page settles what the quote alone could not
 		}
-		return nil, false // the locator finds nothing on page 2
+		return Answer{} // the locator finds nothing on page 2
 	}
-	r := MeasureLocate("k", texts, locate, true)
-	c := r.Cells["ref"]
+	other := map[string][]string{"ref": {"zulu yankee xray whiskey victor uniform tango sierra romeo quebec papa oscar"}}
+	var wrongDoc []string
+	r := MeasureLocate(LocateInput{Key: "k", Texts: texts, OtherTexts: other, KeepMisses: true, Locator: Locator{
+		In: locate,
+		Other: func(q string) Answer {
+			wrongDoc = append(wrongDoc, q)
+			if strings.Contains(q, "three") {
+				return Answer{Found: true, Level: "exact"} // the other document holds it too: not counted
+			}
+			return Answer{}
+		},
+	}})
+	c := r.Cell(MeasureFound, "ref")
 	if c.Total == 0 || c.Total != len(asked) {
 		t.Fatalf("total %d, asked %d", c.Total, len(asked))
 	}
@@ -131,17 +142,29 @@ func TestMeasureLocate(t *testing.T) {
 	if c.Found != onPage1 || len(r.Misses) != c.Total-onPage1 {
 		t.Errorf("found %d, misses %d of %d; want the %d page-1 windows found and the rest missed", c.Found, len(r.Misses), c.Total, onPage1)
 	}
-	if wp := r.WithPage["ref"]; wp.Total != c.Total || wp.Found != c.Total {
+	if wp := r.Cell(MeasureWithPage, "ref"); wp.Total != c.Total || wp.Found != c.Total {
 		t.Errorf("with the page given: %d of %d found; want every window", wp.Found, wp.Total)
 	}
-	if _, ok := r.Cells[Ours]; ok {
+	if _, ok := r.Counts[Row{MeasureFound, Ours}]; ok {
 		t.Error("our own text was sampled as a quote source")
 	}
-	if w := r.ChangedWord["ref"]; w.Total != c.Total || w.Found != 0 {
+	if w := r.Cell(MeasureChangedWord, "ref"); w.Total != c.Total || w.Found != 0 {
 		t.Errorf("changed words: %d checked, %d found; want all %d windows changed and none found", w.Total, w.Found, c.Total)
 	}
-	if d := r.ChangedDigit["ref"]; d.Total != 0 {
+	if d := r.Cell(MeasureChangedDigit, "ref"); d.Total != 0 {
 		t.Errorf("changed digits: %d checked in windows without a digit", d.Total)
+	}
+	if f := r.Cell(MeasureFabricated, "ref"); f.Total != c.Total || f.Found != 0 {
+		t.Errorf("fabricated: %d checked, %d found; want every window spliced and none found", f.Total, f.Found)
+	}
+	wd := r.Cell(MeasureWrongDocument, "ref")
+	if len(wrongDoc) != c.Total || wd.Found != 0 || wd.Total >= c.Total {
+		t.Errorf("wrong document: %d asked, %d counted, %d found; want every window asked, those the other document holds left out", len(wrongDoc), wd.Total, wd.Found)
+	}
+	for _, v := range Variants {
+		if vc := r.Cell(VariantMeasure(MeasureFound, v.Name), "ref"); vc.Total != 0 {
+			t.Errorf("variant %s measured on %d windows it does not change", v.Name, vc.Total)
+		}
 	}
 }
 

@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -73,7 +75,7 @@ func benchFidelity(stdout io.Writer, args []string) error {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				r, lr, err := measureDoc(store, &docs[i], tools, cache, *missFile != "", *locMissFile != "", ix)
+				r, lr, err := measureDoc(store, &docs[i], &docs[(i+1)%len(docs)], tools, cache, *missFile != "", *locMissFile != "", ix)
 				locResults[i] = lr
 				mu.Lock()
 				if err != nil && firstErr == nil {
@@ -157,32 +159,10 @@ func benchFidelity(stdout io.Writer, args []string) error {
 				lt.Add(r)
 			}
 		}
-		fmt.Fprintf(stdout, "\nlocate: windows unique in their source's document text, found by citecheck locate uniquely on their page\n")
-		fmt.Fprintf(stdout, "  %-10s %-28s %s\n", "", "quote alone", "with its page given")
-		var all, allPage fidelity.Cell
-		for _, q := range names {
-			c, wp := lt.Cells[q], lt.WithPage[q]
-			all.Found += c.Found
-			all.Total += c.Total
-			allPage.Found += wp.Found
-			allPage.Total += wp.Total
-			fmt.Fprintf(stdout, "  %-10s %-28s %s\n", q, rateOf(c), rateOf(wp))
-		}
-		fmt.Fprintf(stdout, "  %-10s %-28s %s\n", "all", rateOf(all), rateOf(allPage))
-		fmt.Fprintf(stdout, "\nthe same windows changed in one digit or one content word (and then in none of the document's texts): not found\n")
-		var digits, words fidelity.Cell
-		for _, q := range names {
-			d, w := lt.ChangedDigit[q], lt.ChangedWord[q]
-			digits.Found += d.Found
-			digits.Total += d.Total
-			words.Found += w.Found
-			words.Total += w.Total
-			fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", q, caught(d), caught(w))
-		}
-		fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", "all", caught(digits), caught(words))
+		writeLocate(stdout, &lt, names)
 		for i, r := range locResults {
 			for _, e := range r.Escapes {
-				fmt.Fprintf(stdout, "  found anyway: %s p%d %s %q -> pages %v\n", docs[i].Name, e.Page, e.Source, e.Quote, e.Pages)
+				fmt.Fprintf(stdout, "  found anyway (%s): %s p%d %s %q -> pages %v at %s\n", e.Control, docs[i].Name, e.Page, e.Source, e.Quote, e.Pages, e.Level)
 			}
 		}
 	}
@@ -218,40 +198,118 @@ func benchFidelity(stdout io.Writer, args []string) error {
 	return nil
 }
 
-// measureDoc gathers our page texts and each tool's, then measures them.
-func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses, keepLocMisses bool, ix *citations.Index) (*fidelity.Result, *fidelity.LocateResult, error) {
+// measureDoc gathers our page texts and each tool's, then measures them;
+// with an index, it also locates the windows, other's among them for the
+// controls that need another document.
+func measureDoc(store *corpus.Store, d, other *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses, keepLocMisses bool, ix *citations.Index) (*fidelity.Result, *fidelity.LocateResult, error) {
 	texts, err := fidelity.DocumentTexts(context.Background(), store, d, tools, cache)
 	if err != nil {
 		return nil, nil, err
 	}
 	var lr *fidelity.LocateResult
 	if ix != nil {
-		lr = fidelity.MeasureLocate(d.BLAKE3, texts, func(q string, page int) ([]int, bool) {
-			r := ix.Locate(citations.Query{Document: d.Name, Quote: q, Page: page})
-			switch r.Status {
-			case citations.StatusUnique:
-				return r.Pages(), true
-			case citations.StatusAmbiguous:
-				return nil, true
+		in := fidelity.LocateInput{Key: d.BLAKE3, Texts: texts, KeepMisses: keepLocMisses, Locator: fidelity.Locator{
+			In: func(q string, page int) fidelity.Answer {
+				return answer(ix.Locate(citations.Query{Document: d.Name, Quote: q, Page: page}))
+			},
+		}}
+		if other != nil && other.Name != d.Name {
+			if in.OtherTexts, err = fidelity.DocumentTexts(context.Background(), store, other, tools, cache); err != nil {
+				return nil, nil, err
 			}
-			return nil, false
-		}, keepLocMisses)
+			in.Locator.Other = func(q string) fidelity.Answer {
+				return answer(ix.Locate(citations.Query{Document: other.Name, Quote: q}))
+			}
+		}
+		lr = fidelity.MeasureLocate(in)
 	}
 	return fidelity.Measure(d.BLAKE3, texts, keepMisses), lr, nil
 }
 
-// rateOf formats a located share.
-func rateOf(c fidelity.Cell) string {
-	return fmt.Sprintf("%6.2f%%  (%d of %d)", c.Rate(), c.Found, c.Total)
+// answer reads a locator's result as fidelity counts it.
+func answer(r citations.Result) fidelity.Answer {
+	a := fidelity.Answer{Found: r.Found()}
+	if a.Found {
+		a.Level = r.Level.String()
+	}
+	if r.Status == citations.StatusUnique {
+		a.Pages = r.Pages()
+		if l, ok := r.Location(); ok {
+			a.Level = l.Level.String()
+		}
+	}
+	return a
 }
 
-// caught formats how many changed windows were not found: c.Found counts
-// the escapes.
-func caught(c fidelity.Cell) string {
-	if c.Total == 0 {
-		return "      -"
+// writeLocate prints the locator's figures: windows placed on their page,
+// as copied and under each variant, then the controls.
+func writeLocate(w io.Writer, lt *fidelity.LocateResult, names []string) {
+	fmt.Fprintf(w, "\nlocate: windows unique in their source's document text, found by citecheck locate uniquely on their page\n")
+	found := []string{fidelity.MeasureFound, fidelity.MeasureWithPage}
+	for _, v := range fidelity.Variants {
+		found = append(found, fidelity.VariantMeasure(fidelity.MeasureFound, v.Name))
 	}
-	return fmt.Sprintf("%6.2f%% (%d of %d)", 100*float64(c.Total-c.Found)/float64(c.Total), c.Total-c.Found, c.Total)
+	writeTable(w, lt, names, found, false)
+	fmt.Fprintf(w, "(%s: the window alone; %s: with its page given; %s/<variant>: the windows a variant changes, as changed:\n"+
+		" ascii: non-ASCII characters dropped; hyphen_space: a hyphen between letters written as a space; dash_ascii: em and en dashes written as --)\n",
+		fidelity.MeasureFound, fidelity.MeasureWithPage, fidelity.MeasureFound)
+	fmt.Fprintf(w, "\ncontrols: changed quotes that must not be found, not found (each one found is listed below)\n")
+	writeTable(w, lt, names, []string{fidelity.MeasureChangedDigit, fidelity.MeasureChangedWord, fidelity.MeasureFabricated, fidelity.MeasureWrongDocument}, true)
+	var vc []string
+	for _, v := range fidelity.Variants {
+		for _, m := range []string{fidelity.MeasureMeaning, fidelity.MeasureChangedDigit, fidelity.MeasureChangedWord} {
+			vc = append(vc, fidelity.VariantMeasure(m, v.Name))
+		}
+	}
+	writeTable(w, lt, names, vc, true)
+	fmt.Fprintf(w, "(changed_digit, changed_word: one digit, one content word changed; fabricated: the window's first half, then half a window\n"+
+		" of another document; wrong_document: the window named to another document (found there at a normalized level: left out);\n"+
+		" meaning/<variant>: the variant dropped a sign, comparison, currency, unit or separator next to a number)\n")
+	fmt.Fprintf(w, "\nlevels of the windows found on their page, and of the changed quotes found:\n")
+	rows := map[string][]string{}
+	for k, n := range lt.Levels {
+		rows[k.Measure] = append(rows[k.Measure], fmt.Sprintf("%s %d", k.Source, n))
+	}
+	for _, m := range slices.Sorted(maps.Keys(rows)) {
+		slices.Sort(rows[m])
+		fmt.Fprintf(w, "  %-26s %s\n", m, strings.Join(rows[m], ", "))
+	}
+}
+
+// writeTable prints one row per quote source and one for all, one column
+// per measure: the share found or, for controls, the share not found.
+func writeTable(w io.Writer, lt *fidelity.LocateResult, names, measures []string, control bool) {
+	fmt.Fprintf(w, "  %-10s", "")
+	for _, m := range measures {
+		fmt.Fprintf(w, " %24s", m)
+	}
+	fmt.Fprintln(w)
+	for _, src := range append(slices.Clone(names), "all") {
+		fmt.Fprintf(w, "  %-10s", src)
+		for _, m := range measures {
+			var c fidelity.Cell
+			for _, n := range names {
+				if src == "all" || src == n {
+					x := lt.Cell(m, n)
+					c.Found += x.Found
+					c.Total += x.Total
+				}
+			}
+			if control {
+				c.Found = c.Total - c.Found
+			}
+			fmt.Fprintf(w, " %24s", rateOf(c))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// rateOf formats a located share.
+func rateOf(c fidelity.Cell) string {
+	if c.Total == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%% (%d of %d)", c.Rate(), c.Found, c.Total)
 }
 
 // writeJSONLines creates path and lets each of n documents write its records.

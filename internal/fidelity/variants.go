@@ -1,0 +1,147 @@
+package fidelity
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A Variant is how a pipeline or a person changes a quote on its way to a
+// citation: the window as the locator receives it. Only windows a variant
+// changes are measured under it.
+type Variant struct {
+	Name  string
+	Apply func(string) string
+}
+
+// Variants are the changes bench-fidelity measures beside the windows as
+// copied: non-ASCII characters dropped, as text.encode("ascii", "ignore")
+// drops them; a hyphen between letters written as a space; an em or en
+// dash written as "--".
+var Variants = []Variant{
+	{"ascii", DropNonASCII},
+	{"hyphen_space", HyphenAsSpace},
+	{"dash_ascii", DashAsHyphens},
+}
+
+// DropNonASCII removes every code point above U+007F.
+func DropNonASCII(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= utf8.RuneSelf {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func isHyphen(r rune) bool { return r == '-' || r == 0x2010 || r == 0x2011 }
+
+// HyphenAsSpace writes every hyphen that stands between two letters as a
+// space ("first-quarter" becomes "first quarter").
+func HyphenAsSpace(s string) string {
+	rs := []rune(s)
+	for i := 1; i+1 < len(rs); i++ {
+		if isHyphen(rs[i]) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) {
+			rs[i] = ' '
+		}
+	}
+	return string(rs)
+}
+
+// DashAsHyphens writes every em and en dash as "--".
+func DashAsHyphens(s string) string {
+	return strings.NewReplacer("\u2014", "--", "\u2013", "--").Replace(s)
+}
+
+// MeaningDropped reports whether turning w into v (a variant of it, which
+// only drops or replaces characters) dropped a character that carries
+// meaning: a math symbol (a sign, a comparison), a currency sign, a number
+// character other than a decimal digit (², ½), a degree, per-cent or
+// per-mille sign, a prime, U+FFFD (an unknown glyph); a dash next to a
+// number (a minus sign: attached to it, or apart from it by spaces but for
+// an em dash); anything that stood between two digits (a decimal or
+// thousands separator); or a letter of a word of at most four letters
+// after a number (a unit: "5 μm" read "5 m"). Such a variant no longer
+// says what the page says: the locator must not find it.
+func MeaningDropped(w, v string) bool {
+	if w == v {
+		return false
+	}
+	rs := []rune(w)
+	vs := []rune(v)
+	j := 0
+	for i, r := range rs {
+		if j < len(vs) && vs[j] == r {
+			j++
+			continue
+		}
+		if meaningRune(r) || betweenDigits(rs, i) || signDash(rs, i) || unitLetter(rs, i) {
+			return true
+		}
+	}
+	return false
+}
+
+func meaningRune(r rune) bool {
+	switch r {
+	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109, 0x2032, 0x2033, 0x2034, utf8.RuneError:
+		return true
+	}
+	if unicode.IsDigit(r) {
+		return false
+	}
+	return unicode.In(r, unicode.Sm, unicode.Sc, unicode.No, unicode.Nl)
+}
+
+// betweenDigits reports whether rs[i] lies inside a gap, with no letter,
+// between two decimal digits.
+func betweenDigits(rs []rune, i int) bool {
+	l, r := i-1, i+1
+	for l >= 0 && !unicode.IsDigit(rs[l]) && !unicode.IsLetter(rs[l]) {
+		l--
+	}
+	for r < len(rs) && !unicode.IsDigit(rs[r]) && !unicode.IsLetter(rs[r]) {
+		r++
+	}
+	return l >= 0 && r < len(rs) && unicode.IsDigit(rs[l]) && unicode.IsDigit(rs[r])
+}
+
+// signDash reports whether rs[i] is a dash next to a digit: attached to
+// it, or apart from it by spaces only and not an em dash or a bar.
+func signDash(rs []rune, i int) bool {
+	if !unicode.Is(unicode.Pd, rs[i]) {
+		return false
+	}
+	for _, dir := range []int{-1, 1} {
+		spaced := false
+		k := i + dir
+		for k >= 0 && k < len(rs) && unicode.IsSpace(rs[k]) {
+			spaced = true
+			k += dir
+		}
+		if k >= 0 && k < len(rs) && unicode.IsDigit(rs[k]) && (!spaced || rs[i] != 0x2014 && rs[i] != 0x2015) {
+			return true
+		}
+	}
+	return false
+}
+
+// unitLetter reports whether rs[i] is a letter of a word of at most four
+// letters that follows a digit, directly or after spaces.
+func unitLetter(rs []rune, i int) bool {
+	if !unicode.IsLetter(rs[i]) {
+		return false
+	}
+	s, e := i, i+1
+	for s > 0 && unicode.IsLetter(rs[s-1]) {
+		s--
+	}
+	for e < len(rs) && unicode.IsLetter(rs[e]) {
+		e++
+	}
+	k := s - 1
+	for k >= 0 && unicode.IsSpace(rs[k]) {
+		k--
+	}
+	return e-s <= 4 && k >= 0 && (unicode.IsDigit(rs[k]) || meaningRune(rs[k]))
+}
