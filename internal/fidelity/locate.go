@@ -122,20 +122,51 @@ type LocateInput struct {
 
 // docTexts are a document's texts as the controls test them: every text
 // of the document, ours included, pages joined (a changed window found
-// across a page break of one of them is no fabrication), as written and
-// under each variant.
-type docTexts map[string][]*textnorm.Text
+// across a page break of one of them is no fabrication), normalized as
+// written and under each variant, and their skeletons.
+type docTexts struct {
+	norm  map[string][]*textnorm.Text // by variant, "" as written
+	skels []string
+}
 
-func newDocTexts(texts map[string][]string) docTexts {
-	dt := docTexts{}
+func newDocTexts(texts map[string][]string) *docTexts {
+	dt := &docTexts{norm: map[string][]*textnorm.Text{}}
 	for _, n := range sortedKeys(texts) {
 		joined := strings.Join(texts[n], "\n")
-		dt[""] = append(dt[""], profile.Normalize(joined))
+		dt.norm[""] = append(dt.norm[""], profile.Normalize(joined))
 		for _, v := range Variants {
-			dt[v.Name] = append(dt[v.Name], profile.Normalize(v.Apply(joined)))
+			dt.norm[v.Name] = append(dt.norm[v.Name], profile.Normalize(v.Apply(joined)))
 		}
+		dt.skels = append(dt.skels, skeleton(joined))
 	}
 	return dt
+}
+
+// holds reports whether a text of the document holds quote: as written
+// or under the variant, after normalization, or with its punctuation and
+// spaces left out (its skeleton), as a relaxed locator level might find
+// it there.
+func (dt *docTexts) holds(quote, variant string) bool {
+	if occursIn(dt.norm[""], quote) || variant != "" && occursIn(dt.norm[variant], quote) {
+		return true
+	}
+	sk := skeleton(quote)
+	for _, s := range dt.skels {
+		if strings.Contains(s, sk) {
+			return true
+		}
+	}
+	return false
+}
+
+// skeleton is s's letters, marks and numbers, nothing else.
+func skeleton(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r) {
+			return r
+		}
+		return -1
+	}, s)
 }
 
 // MeasureLocate samples the same windows as Measure from every reference
@@ -144,19 +175,23 @@ func newDocTexts(texts map[string][]string) docTexts {
 // right page" is defined), and counts how many the locator places on their
 // page, alone and with their page given, as copied and under each Variant
 // that changes them (a variant that dropped a character carrying meaning,
-// MeaningDropped, is a control instead). Each such window, and each
-// variant of it, is then changed, once in one digit and once in one
-// content word (ChangeDigit, ChangeWord); a changed window that occurs in
-// none of the document's texts (under the same variant) is a fabrication,
-// and the locator must not find it. Two controls more: the window's first
-// half followed by the second half of a window of another document
-// (fabricated), and the window located naming another document (wrong
-// document; a location at a relaxed level is an escape, one at a
-// normalized level means that document holds it too). Escapes are always
-// kept: they are locator bugs.
+// MeaningDropped, is a control instead, unless a text of the document
+// holds it: docTexts.holds). Each such window, and each variant of it, is
+// then changed, once in one digit and once in one content word
+// (ChangeDigit, ChangeWord); a changed window that occurs in none of the
+// document's texts (under the same variant) is a fabrication, and the
+// locator must not find it. Two controls more: the window's first half
+// followed by the second half of a window of another document, when no
+// text of this one holds that half (fabricated), and the window located
+// naming another document that holds it in none of its texts (wrong
+// document). Escapes are always kept: they are locator bugs.
 func MeasureLocate(in LocateInput) *LocateResult {
 	r := &LocateResult{Counts: map[Row]Cell{}, Levels: map[Row]int{}}
 	dt := newDocTexts(in.Texts)
+	var ot *docTexts
+	if in.OtherTexts != nil {
+		ot = newDocTexts(in.OtherTexts)
+	}
 	names := make([]string, 0, len(in.Texts))
 	for n := range in.Texts {
 		if n != Ours {
@@ -185,17 +220,19 @@ func MeasureLocate(in LocateInput) *LocateResult {
 						vwin := win
 						vwin.text = vw
 						if MeaningDropped(w, vw) {
-							r.control(&in, vwin, VariantMeasure(MeasureMeaning, v.Name), vw, v.Name)
+							if !dt.holds(vw, "") {
+								r.control(&in, vwin, VariantMeasure(MeasureMeaning, v.Name), vw, v.Name)
+							}
 							continue
 						}
 						r.measureWindow(&in, vwin, v.Name)
 						r.controls(&in, dt, vwin, vocab, v.Name)
 					}
 				}
-				if q := splice(w, others, wkey); q != "" && !occursIn(dt[""], q) {
+				if q, half := splice(w, others, wkey); q != "" && !dt.holds(half, "") {
 					r.control(&in, win, MeasureFabricated, q, "")
 				}
-				if in.Locator.Other != nil {
+				if in.Locator.Other != nil && !ot.holds(w, "") {
 					r.wrongDocument(&in, win)
 				}
 			}
@@ -230,12 +267,12 @@ func (r *LocateResult) measureWindow(in *LocateInput, w window, variant string) 
 // controls changes the window in one digit and in one content word and
 // counts those the locator finds although no text of the document (under
 // the same variant) holds them.
-func (r *LocateResult) controls(in *LocateInput, dt docTexts, w window, vocab []string, variant string) {
+func (r *LocateResult) controls(in *LocateInput, dt *docTexts, w window, vocab []string, variant string) {
 	for _, ch := range []struct{ measure, quote string }{
 		{MeasureChangedDigit, ChangeDigit(w.text, w.key)},
 		{MeasureChangedWord, ChangeWord(w.text, w.key, vocab)},
 	} {
-		if ch.quote == "" || occursIn(dt[""], ch.quote) || occursIn(dt[variant], ch.quote) {
+		if ch.quote == "" || occursIn(dt.norm[""], ch.quote) || occursIn(dt.norm[variant], ch.quote) {
 			continue
 		}
 		r.control(in, w, VariantMeasure(ch.measure, variant), ch.quote, variant)
@@ -254,28 +291,15 @@ func (r *LocateResult) control(in *LocateInput, w window, measure, quote, varian
 	}
 }
 
-// wrongDocument counts the window located naming another document: found
-// there only at a relaxed level is an escape; at a normalized one, that
-// document holds the window too, and it is not counted.
+// wrongDocument counts the window located naming another document, which
+// holds it in none of its texts (docTexts.holds): found there is an
+// escape.
 func (r *LocateResult) wrongDocument(in *LocateInput, w window) {
 	a := in.Locator.Other(w.text)
-	if a.Found && normalizedLevel(a.Level) {
-		return
-	}
 	r.count(MeasureWrongDocument, w.src, a.Found, a.Level)
 	if a.Found {
 		r.Escapes = append(r.Escapes, LocateMiss{Page: w.page, Source: w.src, Control: MeasureWrongDocument, Quote: w.text, Pages: a.Pages, Level: a.Level})
 	}
-}
-
-// normalizedLevel reports the levels of the quote profile itself: a
-// match there is the text, up to its spelling.
-func normalizedLevel(l string) bool {
-	switch l {
-	case "exact", "canonical", "whitespace", "hyphenation", "typography", "ligature":
-		return true
-	}
-	return false
 }
 
 // otherHalves lists the second halves of another document's windows (of
@@ -297,14 +321,15 @@ func otherHalves(texts map[string][]string, key string) []string {
 }
 
 // splice returns the window's first half followed by the second half of
-// one of others, drawn by the window's generator.
-func splice(w string, others []string, key string) string {
+// one of others, drawn by the window's generator, and that second half.
+func splice(w string, others []string, key string) (quote, half string) {
 	f := wordSpans(w)
 	if len(f) < 2 || len(others) == 0 {
-		return ""
+		return "", ""
 	}
 	rng := changeRNG(w, key+"/fabricated")
-	return w[:f[len(f)/2-1][1]] + " " + others[rng.IntN(len(others))]
+	half = others[rng.IntN(len(others))]
+	return w[:f[len(f)/2-1][1]] + " " + half, half
 }
 
 func sortedKeys(m map[string][]string) []string {

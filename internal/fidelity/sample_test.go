@@ -114,15 +114,14 @@ func TestMeasureLocate(t *testing.T) {
 		}
 		return Answer{} // the locator finds nothing on page 2
 	}
-	other := map[string][]string{"ref": {"zulu yankee xray whiskey victor uniform tango sierra romeo quebec papa oscar"}}
+	// The other document holds page 1: its windows are no wrong-document
+	// control, nor its halves fabrications.
+	other := map[string][]string{"ref": {page1, "zulu yankee xray whiskey victor uniform tango sierra romeo quebec papa oscar"}}
 	var wrongDoc []string
 	r := MeasureLocate(LocateInput{Key: "k", Texts: texts, OtherTexts: other, KeepMisses: true, Locator: Locator{
 		In: locate,
 		Other: func(q string) Answer {
 			wrongDoc = append(wrongDoc, q)
-			if strings.Contains(q, "three") {
-				return Answer{Found: true, Level: "exact"} // the other document holds it too: not counted
-			}
 			return Answer{}
 		},
 	}})
@@ -154,12 +153,12 @@ func TestMeasureLocate(t *testing.T) {
 	if d := r.Cell(MeasureChangedDigit, "ref"); d.Total != 0 {
 		t.Errorf("changed digits: %d checked in windows without a digit", d.Total)
 	}
-	if f := r.Cell(MeasureFabricated, "ref"); f.Total != c.Total || f.Found != 0 {
-		t.Errorf("fabricated: %d checked, %d found; want every window spliced and none found", f.Total, f.Found)
+	if f := r.Cell(MeasureFabricated, "ref"); f.Total == 0 || f.Total > c.Total || f.Found != 0 {
+		t.Errorf("fabricated: %d checked, %d found; want windows spliced, none found", f.Total, f.Found)
 	}
 	wd := r.Cell(MeasureWrongDocument, "ref")
-	if len(wrongDoc) != c.Total || wd.Found != 0 || wd.Total >= c.Total {
-		t.Errorf("wrong document: %d asked, %d counted, %d found; want every window asked, those the other document holds left out", len(wrongDoc), wd.Total, wd.Found)
+	if len(wrongDoc) != wd.Total || wd.Found != 0 || wd.Total >= c.Total || wd.Total == 0 {
+		t.Errorf("wrong document: %d asked, %d counted, %d found; want the windows the other document does not hold asked and counted", len(wrongDoc), wd.Total, wd.Found)
 	}
 	for _, v := range Variants {
 		if vc := r.Cell(VariantMeasure(MeasureFound, v.Name), "ref"); vc.Total != 0 {

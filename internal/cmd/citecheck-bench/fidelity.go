@@ -263,7 +263,7 @@ func writeLocate(w io.Writer, lt *fidelity.LocateResult, names []string) {
 	}
 	writeTable(w, lt, names, vc, true)
 	fmt.Fprintf(w, "(changed_digit, changed_word: one digit, one content word changed; fabricated: the window's first half, then half a window\n"+
-		" of another document; wrong_document: the window named to another document (found there at a normalized level: left out);\n"+
+		" of another document that this one does not hold; wrong_document: the window named to another document that does not hold it;\n"+
 		" meaning/<variant>: the variant dropped a sign, comparison, currency, unit or separator next to a number)\n")
 	fmt.Fprintf(w, "\nlevels of the windows found on their page, and of the changed quotes found:\n")
 	rows := map[string][]string{}
