@@ -14,14 +14,18 @@ type Alignment struct {
 
 func isHyphenRune(r rune) bool { return r == '-' || r == 0x2010 }
 
+// lineBreaks are the code points that break a line (rule 4).
+const lineBreaks = "\n\v\f\r\u0085\u2028\u2029"
+
 // Align compares the quote's normalized code points [qFrom, qTo) with the
 // page's from position at on, code point by code point, and stops at the
 // first disagreement or at the end of either range. Both texts must come
 // from the same profile.
 //
 // Beyond equal code points it accepts only line-end hyphenation read either
-// way: a quote "-" or "- " where the page has an optional hyphen
-// (OptionalHyphenAt), a quote " " where the page has an optional space
+// way: a quote "-", "- " or " - " (pypdf's "oth -\ners") where the page has
+// an optional hyphen (OptionalHyphenAt), a quote " " where the page has an
+// optional space
 // (OptionalSpaceAt), and a page "-" where the quote has an optional hyphen.
 // Such a step is taken only inside the match and only when the code point
 // after it agrees, so it never starts a match; it ends one only when the
@@ -66,9 +70,13 @@ func Align(page *Text, at int, quote *Text, qFrom, qTo int) Alignment {
 			lvl = max(lvl, Hyphenation)
 			break
 		}
-		// Quote "-" or "- " for the page's optional hyphen.
-		if page.OptionalHyphenAt(i) && isHyphenRune(qc) {
+		// Quote "-", "- " or, as pypdf writes a line-end hyphen, " - "
+		// for the page's optional hyphen.
+		if page.OptionalHyphenAt(i) && (isHyphenRune(qc) || qc == ' ' && j+1 < qTo && quote.s[bj+1] == '-') {
 			j2, b2 := j+1, bj+qw
+			if qc == ' ' {
+				j2, b2 = j2+1, b2+1
+			}
 			if j2 < qTo && quote.s[b2] == ' ' {
 				j2, b2 = j2+1, b2+1
 			}
@@ -149,6 +157,8 @@ type choice struct {
 //   - a final "x-" (after a letter): also "x", for a quote that ends at a
 //     page's line-end hyphen;
 //   - "x- y" (letters): also "xy" and "x-y";
+//   - "x - y" (letters) whose second space stands for a line break, as
+//     pypdf writes a line-end hyphen: also "xy" and "x-y";
 //   - "a- b" after any non-space a, not letters on both sides: also "a-b";
 //   - an optional hyphen of t between x and y: also "x-y".
 //
@@ -164,6 +174,10 @@ func (t *Text) Variants(limit int) (vs []string, truncated bool) {
 			cs = append(cs, choice{bi, bi, []string{"", "-"}})
 		}
 		switch {
+		case isHyphenRune(r) && prev == ' ' && isLetterOrMark(prev2) && t.RawBreakAt(k+1, lineBreaks):
+			if n2, _ := t.peek(bi + w + 1); isLetter(n2) && bi+w < len(t.s) && t.s[bi+w] == ' ' {
+				cs = append(cs, choice{bi - 1, bi + w + 1, []string{t.s[bi-1 : bi+w+1], "", t.s[bi : bi+w]}})
+			}
 		case isHyphenRune(r) && k > 0 && isLetterOrMark(prev):
 			next, nw := t.peek(bi + w)
 			switch {

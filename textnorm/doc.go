@@ -127,8 +127,9 @@
 // copied with the break normalizes to the same joined word, so it is found by
 // plain substring search. A quote "ac-tual" or "ac- tual" (a line break that
 // became a hyphen-space in a chunker) is matched by Align, which lets the
-// quote's hyphen (and one space after it) stand for the page's optional
-// hyphen, and the reverse; Text.Variants lists the spellings to look up in a
+// quote's hyphen (and one space after it, or one before it where the space
+// after it was a line break, as pypdf writes "oth -\ners") stand for the
+// page's optional hyphen, and the reverse; Text.Variants lists the spellings to look up in a
 // substring index before verifying the hits with Align. A hyphen in a quote
 // matches nothing in the page unless the page had a line-end hyphen exactly
 // there, so "well-known" does not match a page that prints "wellknown".
@@ -192,6 +193,9 @@
 //   - TestDecisionQuoteHyphenOptional: a quote's own line-end hyphen is
 //     optional too, so "ac-\ntual" in a quote matches "actual" and
 //     "ac-tual" in a page.
+//   - TestDecisionSpacedHyphenAtLineEnd: pypdf's "oth -\ners" (a space
+//     before a line-end hyphen) is read as the page's optional hyphen; a
+//     spaced dash within a line is not.
 //   - TestDecisionInvisibleBetweenDigits: soft hyphens and zero-width
 //     characters between digits are removed (they are invisible, not
 //     separators), so "1<SHY>000" is "1000" as printed.

@@ -56,6 +56,7 @@ func TestMatchLevels(t *testing.T) {
 		{"line-end-hyphen", "ac-\ntual", "actual", Hyphenation, "page hyphenated, quote joined"},
 		{"same-hyphenation", "an ac-\ntual fact", "ac-\ntual", Exact, "both hyphenated the same way"},
 		{"soft-hyphen", "ac\u00adtual", "actual", Hyphenation, "soft hyphen"},
+		{"pypdf-line-end-hyphen", "produced by oth-\ners", "by oth -\ners", Hyphenation, "pypdf writes a space before a line-end hyphen"},
 		{"dash", "2019\u20132020", "2019-2020", Typography, "en dash vs hyphen"},
 		{"minus", "\u22125 \u00b0C", "-5 \u00b0C", Typography, "minus vs hyphen-minus"},
 		{"mixed", "the \ufb01rst \u201cac-\ntual\u201d", "first \"actual\"", Ligature, "the most relaxed rule wins"},
@@ -234,5 +235,23 @@ func TestDecisionQuoteHyphenOptional(t *testing.T) {
 		if _, _, l, ok := locate(quote, page, "ac-\ntual case"); !ok || l != Hyphenation {
 			t.Errorf("page %q: found %v level %v", page, ok, l)
 		}
+	}
+}
+
+// TestDecisionSpacedHyphenAtLineEnd: pypdf writes a word hyphenated at a
+// line end with a space before the hyphen ("oth -\ners"); that reads as the
+// line-end hyphen. A spaced dash in a line ("oth - ers") is no hyphenation.
+func TestDecisionSpacedHyphenAtLineEnd(t *testing.T) {
+	page := "work produced by oth-\ners and by us"
+	for _, q := range []string{"produced by oth -\ners and", "produced by oth - \ners and"} {
+		if _, _, l, ok := locate(quote, page, q); !ok || l != Hyphenation {
+			t.Errorf("%q: found %v at %v, want the line-end hyphen read", q, ok, l)
+		}
+	}
+	if _, _, _, ok := locate(quote, page, "produced by oth - ers and"); ok {
+		t.Error("a spaced dash within a line read as a line-end hyphen")
+	}
+	if _, _, _, ok := locate(quote, "produced by others and by us", "produced by oth -\ners and"); ok {
+		t.Error("a page without the hyphenation matched a quote's spaced hyphen")
 	}
 }

@@ -277,6 +277,13 @@ func (t *Text) OptionalSpaceAt(n int) bool {
 	return n > 0 && n < len(t.lev) && t.lev[n]&flagSpace != 0
 }
 
+// RawOf returns the raw text behind normalized code point i (several
+// code points may share one: a ligature's letters).
+func (t *Text) RawOf(i int) string {
+	t.checkRange(i, i+1)
+	return t.rawOwn(i)
+}
+
 // rawOwn and rawGap are the raw bytes behind normalized code point i and
 // those removed between i-1 and i.
 func (t *Text) rawOwn(i int) string { return t.raw[t.rsAt(i):t.reAt(i)] }
