@@ -218,7 +218,7 @@ func (ix *Index) auditOne(run runs.Record, rc runs.Citation) AuditEntry {
 // FromRun converts a run record's citation for the classifier.
 func FromRun(c runs.Citation) Citation {
 	out := Citation{ID: c.ID, Document: c.Document, PageLabel: c.PageLabel, NoQuote: c.Quote == nil,
-		External: c.External, PagePhysical: c.PagePhysical, Title: c.Title}
+		External: c.External, PagePhysical: c.PagePhysical, Title: c.Title, Retrieval: c.QuoteFrom == runs.QuoteFromRetrieval}
 	if c.Quote != nil {
 		out.Quote = *c.Quote
 	}

@@ -16,7 +16,9 @@ import (
 // them and checks that nothing panics and that every reported span maps
 // back inside its page, on rune boundaries of the stored text; the page
 // text is normalized through the same profile, so the normalizer is fuzzed
-// with it.
+// with it. A location at punctuation, non_ascii_dropped or
+// retrieval_edges must hold the quote's digits, no more, no fewer, in
+// order: those levels never change a number.
 func FuzzLocate(f *testing.F) {
 	seeds := [][3]string{
 		{"Orders must be delivered within 10 working days.\fof the purchase order date.", "10 working days. of the purchase", "1"},
@@ -30,6 +32,11 @@ func FuzzLocate(f *testing.F) {
 		{"ctx, err \ufffd\ufffd NewContext(rs, conf) 1\ufffd2\fwor\ufffdd", "ctx, err NewContext(rs, conf) 12", "1"},
 		{"f(x, y) \u0338= 0 and \u25b6 x \u2208 U", "f(x; y) 6= 0 and I x 2 U", "1"},
 		{"Alabama 18,870 23,022\nAlaska 209 3,062\nNew York 0 4,235\fOhio 4,100 9,800", "18,870\n209\n0", "1"},
+		{"Results for the first-quarter of 2023 were strong.\fThe Issuer\u2019s shares \u2014 current", "Results for the first quarter of 2023 were strong.", "1"},
+		{"Ag\u00eancia Nacional de Avia\u00e7\u00e3o Civil, \ufb01nancial\fnext", "Agncia Nacional de Aviao Civil, nancial", "1"},
+		{"a change of \u22125 points in total for 2022\f1\u2009000 units at 20 \u00b0C", "a change of 5 points in total for 2022", "1"},
+		{"We employed 29,239 people worldwide\fin 2022", "ployed 29,239 peo", "\x05"},
+		{"authorities: Age\u02c6ncia Nacional de\nAviac\u00b8a\u02dco Civil\fx", "Ag\u00eancia Nacional de Avia\u00e7\u00e3o Civil", "1"},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1], s[2])
@@ -52,7 +59,12 @@ func FuzzLocate(f *testing.F) {
 		if page != "" {
 			pg = int(page[0]) % 4
 		}
-		r := ix.Locate(Query{Document: "f.pdf", Quote: quote, Page: pg, PageLabel: page})
+		retrieval := page != "" && page[0]&4 != 0
+		r := ix.Locate(Query{Document: "f.pdf", Quote: quote, Page: pg, PageLabel: page, Retrieval: retrieval})
+		checkDigitsKept(t, ix, quote, r)
+		if r.Changed != nil && r.Found() {
+			t.Fatalf("a found quote names a changed passage: %+v", r)
+		}
 		for _, l := range append(append([]Location(nil), r.Locations...), r.Elsewhere...) {
 			for _, s := range l.Spans {
 				raw, ok := ix.PageText(l.Document, s.Page)
@@ -115,6 +127,31 @@ func fuzzOrders(text string) []corpus.Order {
 		return nil
 	}
 	return []corpus.Order{o}
+}
+
+// checkDigitsKept fails when a location at a level that relaxes
+// punctuation, non-ASCII characters or edge words holds other digits than
+// the quote (a location in one piece of the page text).
+func checkDigitsKept(t *testing.T, ix *Index, quote string, r Result) {
+	t.Helper()
+	digits := func(s string) string {
+		return strings.Map(func(c rune) rune {
+			if c >= '0' && c <= '9' {
+				return c
+			}
+			return -1
+		}, ix.profile.Normalize(s).String())
+	}
+	for _, l := range r.Locations {
+		if l.Level != Punctuation && l.Level != NonASCIIDropped && l.Level != RetrievalEdges || l.Order != "" || len(l.Spans) != 1 {
+			continue
+		}
+		s := l.Spans[0]
+		raw, _ := ix.PageText(l.Document, s.Page)
+		if got, want := digits(runeSlice(raw, s.Start, s.End)), digits(quote); got != want {
+			t.Fatalf("%s location %+v holds digits %q, the quote %q", l.Level, s, got, want)
+		}
+	}
 }
 
 func fuzzAlts(text string) []string {

@@ -30,6 +30,9 @@ type Citation struct {
 	// document_title): when it names a corpus document other than the one
 	// Document resolves to, the title is used, and Grounded.Note says so.
 	Title string
+	// Retrieval: the quote is a retrieval result (runs.QuoteFromRetrieval),
+	// located as Query.Retrieval says.
+	Retrieval bool
 }
 
 // Why a citation is GroundedUnverifiable.
@@ -38,6 +41,12 @@ const (
 	CauseAmbiguousMapping = "ambiguous_document_mapping" // the cited document maps to several or only loosely
 	CauseNoText           = "no_text"                    // not found, and the document or page has no reliable text
 )
+
+// CauseChangedSymbol says why a citation is GroundedFabricated or
+// GroundedWrongDocument although a passage matches its quote but for a
+// character that carries meaning (Result.Changed): a changed sign,
+// comparison, currency, unit or separator.
+const CauseChangedSymbol = "changed_symbol"
 
 // Grounded is where one citation's quote is, with no reference: the
 // reference-free half of citation checking, shared by Audit and the
@@ -99,13 +108,21 @@ func (ix *Index) Ground(c Citation, m runs.Mapping) Grounded {
 		g.Cause = CauseNoQuote
 		return set(GroundedUnverifiable, "no quote to verify")
 	}
-	r := ix.Locate(Query{Document: dm.Name, Quote: c.Quote, Page: c.Page, LastPage: c.LastPage, PageLabel: c.PageLabel, PhysicalOnly: c.PagePhysical})
+	r := ix.Locate(Query{Document: dm.Name, Quote: c.Quote, Page: c.Page, LastPage: c.LastPage, PageLabel: c.PageLabel, PhysicalOnly: c.PagePhysical, Retrieval: c.Retrieval})
 	g.Result = r
 	switch r.Status {
 	case StatusNotFound, StatusNotFoundInDocument:
-		if why := textless(r, c.Page); why != "" {
+		if why := textless(r, c.Page); why != "" && r.Changed == nil {
 			g.Cause = CauseNoText
 			return set(GroundedUnverifiable, "%s", why)
+		}
+		if r.Changed != nil {
+			g.Cause = CauseChangedSymbol
+			gr := GroundedFabricated
+			if r.Status == StatusNotFoundInDocument {
+				gr = GroundedWrongDocument
+			}
+			return set(gr, "%s", changedDetail(r.Changed))
 		}
 		if r.Status == StatusNotFoundInDocument {
 			return set(GroundedWrongDocument, "not in %s; found in %s", r.Document, r.Elsewhere[0].Document)
@@ -129,6 +146,16 @@ func (ix *Index) Ground(c Citation, m runs.Mapping) Grounded {
 	}
 	l, _ := r.Location()
 	return set(GroundedUnique, "%s", l.Level)
+}
+
+// changedDetail says what differs between a quote and the passage it
+// matches but for a character that carries meaning.
+func changedDetail(c *Changed) string {
+	where := ""
+	if len(c.Location.Spans) > 0 {
+		where = fmt.Sprintf(" on page %d of %s", c.Location.Spans[0].Page, c.Location.Document)
+	}
+	return fmt.Sprintf("not found: a passage%s matches but for a character that carries meaning: the page has %s where the quote has %s", where, quoteChars(c.Page), quoteChars(c.Quote))
 }
 
 // textless explains why a quote not found in the named document may still

@@ -62,6 +62,10 @@ type Index struct {
 	// orders indexes the pages' reading orders (orders.go); nil when no
 	// page has any.
 	orders *orderIndex
+	// asciiSk indexes the ASCII skeletons of the pages and reading orders
+	// whose ASCII skeleton differs from their skeleton (skeleton.go); nil
+	// when none does.
+	asciiSk *skelIndex
 
 	// texts holds each page's normalized text: every page's in a built
 	// index, only those a lookup touched in an opened one, which
@@ -182,6 +186,9 @@ type shard struct {
 	jdata []byte
 	jsa   suffixes
 	jsegs []jsegment
+
+	// sk holds every page's skeleton (skeleton.go).
+	sk skelIndex
 }
 
 type docEntry struct {
@@ -298,19 +305,27 @@ func Build(texts corpus.Texts, opts Options) (*Index, error) {
 	ix.texts = make([]atomic.Pointer[textnorm.Text], len(ix.pages))
 	alts := make([][]string, len(ix.pages))
 	orders := make([][]corpus.Order, len(ix.pages))
+	sks := make([]skeletons, len(ix.pages))
 	errs := make([]error, len(ix.pages))
 	parallel(len(ix.pages), opts.Workers, func(i int) {
 		alts[i], orders[i], errs[i] = ix.readPage(texts, &docs[ix.pages[i].doc], i, names)
+		if errs[i] == nil {
+			sks[i] = skeletonsOf(ix.text(i))
+		}
 	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
 	}
-	if err := ix.layout(); err != nil {
+	ascii := &skelIndex{}
+	if err := ix.layout(sks, ascii); err != nil {
 		return nil, err
 	}
-	ix.buildOrders(orders, opts.Workers)
+	ix.buildOrders(orders, ascii, opts.Workers)
+	if len(ascii.spans) > 0 {
+		ix.asciiSk = ascii
+	}
 	// Every suffix array in one pool, the largest first, so that the last
 	// to finish is a small one and no core waits on another's long array.
 	type job struct {
@@ -325,16 +340,20 @@ func Build(texts corpus.Texts, opts Options) (*Index, error) {
 	}
 	// Few pages hold unmapped glyphs: their array is small, built last.
 	jobs := []job{{0, ix.buildUnmapped}, {altBytes, func() { ix.buildAlts(alts) }}}
+	skelJob := func(sk *skelIndex) job { return job{len(sk.data), func() { sk.sa = newSuffixes(sk.data) }} }
 	for i := range ix.shards {
 		sh := &ix.shards[i]
 		jobs = append(jobs, job{len(sh.data), func() { sh.sa = newSuffixes(sh.data) }},
-			job{len(sh.jdata), func() { sh.jsa = newSuffixes(sh.jdata) }})
+			job{len(sh.jdata), func() { sh.jsa = newSuffixes(sh.jdata) }}, skelJob(&sh.sk))
 	}
 	if ix.orders != nil {
 		for i := range ix.orders.shards {
 			sh := &ix.orders.shards[i]
-			jobs = append(jobs, job{len(sh.data), func() { sh.sa = newSuffixes(sh.data) }})
+			jobs = append(jobs, job{len(sh.data), func() { sh.sa = newSuffixes(sh.data) }}, skelJob(&sh.sk))
 		}
+	}
+	if ix.asciiSk != nil {
+		jobs = append(jobs, skelJob(ix.asciiSk))
 	}
 	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].bytes > jobs[j].bytes })
 	parallel(len(jobs), opts.Workers, func(i int) { jobs[i].build() })
@@ -369,8 +388,10 @@ func (ix *Index) readPage(texts corpus.Texts, doc *corpus.Document, i int, names
 	return alts, orders, nil
 }
 
-// layout writes every shard's data and jdata with their segment tables.
-func (ix *Index) layout() error {
+// layout writes every shard's data, jdata and skeletons with their
+// segment tables, and adds the pages' ASCII skeletons that differ from
+// their skeletons (sks) to ascii.
+func (ix *Index) layout(sks []skeletons, ascii *skelIndex) error {
 	var sh *shard
 	addSeg := func(page, from, to int, joinPrev bool) {
 		t := ix.text(page)
@@ -406,6 +427,10 @@ func (ix *Index) layout() error {
 			sh.jsegs = append(sh.jsegs, jsegment{at: int32(len(sh.jdata)), page: int32(p)})
 			sh.jdata = append(sh.jdata, t.Joined().String()...)
 			sh.jdata = append(sh.jdata, '\f')
+			sh.sk.add(sks[p].full, int32(p))
+			if sks[p].ascii != "" {
+				ascii.add(sks[p].ascii, int32(p))
+			}
 		}
 		if len(nonEmpty) > 0 {
 			sh.data = append(sh.data, '\f')

@@ -51,7 +51,7 @@ import (
 // layout is described in docs/formats.md#quote-index. Any change to what
 // the index holds or to how textnorm normalizes a page under its profile
 // changes this name: an index of another version is refused, not read.
-const IndexFormat = "citecheck-quote-index/3"
+const IndexFormat = "citecheck-quote-index/4"
 
 // ErrIndexFormat reports bytes that are not a quote index of this version;
 // ErrIndexStale an index built from other texts than the caller's;
@@ -88,6 +88,7 @@ var indexSections = [...]indexSection{
 	{"reading orders", encodeOrders, decodeOrders, hasOrders},
 	{"order shards", encodeOrderShards, decodeOrderShards, hasOrders},
 	{"order regions", encodeOrderRegions, decodeOrderRegions, hasOrders},
+	{"ASCII skeletons", encodeASCIISkel, decodeASCIISkel, func(n indexCounts) bool { return n.asciiSk > 0 }},
 }
 
 func always(indexCounts) bool      { return true }

@@ -24,9 +24,9 @@ type strRef struct{ off, n int32 }
 
 // indexCounts is the counts section, one record: how many documents,
 // pages, shards, pages with unmapped glyphs, alternative texts, reading
-// orders and reading-order shards the file holds.
+// orders, reading-order shards and ASCII skeletons the file holds.
 type indexCounts struct {
-	docs, pages, shards, unmapped, alts, orders, orderShards int32
+	docs, pages, shards, unmapped, alts, orders, orderShards, asciiSk int32
 }
 
 func countsOf(ix *Index) indexCounts {
@@ -39,6 +39,9 @@ func countsOf(ix *Index) indexCounts {
 	}
 	if ix.orders != nil {
 		n.orders, n.orderShards = int32(len(ix.orders.pages)), int32(len(ix.orders.shards))
+	}
+	if ix.asciiSk != nil {
+		n.asciiSk = int32(len(ix.asciiSk.spans))
 	}
 	return n
 }
@@ -182,7 +185,8 @@ func decodePageTexts(d *decoder) {
 
 // The shards section holds, per shard (Index.shards): its text, its
 // suffix array, its segments, its joined text, that text's suffix array,
-// and its joined segments.
+// its joined segments, and its skeletons (skelIndex: text, suffix array,
+// spans).
 func encodeShards(e *encoder) {
 	for i := range e.ix.shards {
 		sh := &e.ix.shards[i]
@@ -192,7 +196,32 @@ func encodeShards(e *encoder) {
 		e.bytes(sh.jdata)
 		e.suffixes(&sh.jsa)
 		writeRecords(&e.writer, sh.jsegs)
+		encodeSkel(e, &sh.sk)
 	}
+}
+
+// encodeSkel adds a skelIndex: its text, suffix array and spans.
+func encodeSkel(e *encoder, sk *skelIndex) {
+	e.bytes(sk.data)
+	e.suffixes(&sk.sa)
+	writeRecords(&e.writer, sk.spans)
+}
+
+// decodeSkel reads what encodeSkel wrote, checking that the spans are in
+// order, inside the text, and name a page or a reading order of the file.
+func decodeSkel(d *decoder, what string) skelIndex {
+	var sk skelIndex
+	sk.data = d.lazyBytes()
+	sk.sa = d.suffixes(sk.data)
+	spans := records[jsegment](d.reader)
+	for k := 0; d.err == nil && k < len(spans); k++ {
+		g := &spans[k]
+		if g.at < 0 || int(g.at) > len(sk.data) || k > 0 && g.at < spans[k-1].at || g.page >= d.n.pages || g.page < -d.n.orders {
+			d.fail("%s: skeleton %d", what, k)
+		}
+	}
+	sk.spans = slices.Clone(spans)
+	return sk
 }
 
 func decodeShards(d *decoder) {
@@ -229,6 +258,7 @@ func decodeShard(d *decoder, s int) shard {
 	sh.jdata = d.lazyBytes()
 	sh.jsa = d.suffixes(sh.jdata)
 	jsegs := records[jsegment](d.reader)
+	sh.sk = decodeSkel(d, fmt.Sprintf("shard %d", s))
 	for k := 0; d.err == nil && k < len(segs); k++ {
 		g := &segs[k]
 		if g.at < 0 || int(g.at) > len(sh.data) || k > 0 && g.at < segs[k-1].at || g.page < 0 || g.page >= d.n.pages ||
@@ -378,13 +408,15 @@ func decodeOrders(d *decoder) {
 }
 
 // The order shards section holds, per shard of orders (orderShard): its
-// text, its suffix array and the orders in it, by their offset there.
+// text, its suffix array, the orders in it, by their offset there, and
+// their skeletons (skelIndex).
 func encodeOrderShards(e *encoder) {
 	for i := range e.ix.orders.shards {
 		sh := &e.ix.orders.shards[i]
 		e.bytes(sh.data)
 		e.suffixes(&sh.sa)
 		e.int32s(recordsOf(sh.pages, func(p *int) int32 { return int32(*p) }))
+		encodeSkel(e, &sh.sk)
 	}
 }
 
@@ -401,8 +433,21 @@ func decodeOrderShards(d *decoder) {
 			}
 			sh.pages = append(sh.pages, int(p))
 		}
+		sh.sk = decodeSkel(d, fmt.Sprintf("order shard %d", s))
 		oi.shards = append(oi.shards, sh)
 	}
+}
+
+// The ASCII skeletons section holds the pages' and reading orders' ASCII
+// skeletons that differ from their skeletons (Index.asciiSk).
+func encodeASCIISkel(e *encoder) { encodeSkel(e, e.ix.asciiSk) }
+
+func decodeASCIISkel(d *decoder) {
+	sk := decodeSkel(d, "ASCII skeletons")
+	if d.err == nil && len(sk.spans) != int(d.n.asciiSk) {
+		d.fail("%d ASCII skeletons for %d", len(sk.spans), d.n.asciiSk)
+	}
+	d.ix.asciiSk = &sk
 }
 
 // regionRecord is the byte range of a document's orders in an order

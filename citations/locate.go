@@ -92,7 +92,7 @@ func (ix *Index) Locate(q Query) Result {
 		r.Note = "empty quote: nothing to locate"
 		return r
 	}
-	s := ix.search(qt, doc)
+	s := ix.search(qt, doc, q.Retrieval)
 	if len(s.in) == 0 {
 		for i := range s.elsewhere {
 			if i == MaxElsewhere {
@@ -111,12 +111,14 @@ func (ix *Index) Locate(q Query) Result {
 		return r
 	case len(s.in) == 0 && len(s.elsewhere) > 0:
 		r.Status = StatusNotFoundInDocument
+		ix.noteChanged(&r, s.near)
 		return r
 	case len(s.in) == 0:
 		r.Status = StatusNotFound
+		ix.noteChanged(&r, s.near)
 		return r
 	}
-	r.Level = Reordered
+	r.Level = maxLevel
 	for i := range s.in {
 		r.Locations = append(r.Locations, ix.location(&s.in[i]))
 		r.Level = min(r.Level, s.in[i].level)
@@ -125,6 +127,9 @@ func (ix *Index) Locate(q Query) Result {
 		// Every location of a stage comes from the page texts or from
 		// their reading orders: say which, where the record has room.
 		r.Note = fmt.Sprintf("found in the page's %s reading order (%s), not in its text as stored: spans are the pieces of the text it reads", o, orderReader(o))
+	}
+	if r.Level == RetrievalEdges {
+		r.Note = joinNotes(r.Note, "found with its first or last word cut short: the quote is a retrieval result (quote_from retrieval_result), a chunk cut at token boundaries, whose edges alone may fall inside a word")
 	}
 	ix.checkPage(&r)
 	if qt.Len() < ShortQuoteLen && s.count > ShortQuoteMaxOccurrences {
@@ -139,6 +144,24 @@ func (ix *Index) Locate(q Query) Result {
 		}
 	}
 	return r
+}
+
+// noteChanged records a passage the quote matched but for characters
+// that carry meaning, and says so in the note.
+func (ix *Index) noteChanged(r *Result, near *symbolNearMiss) {
+	if near == nil {
+		return
+	}
+	c, note := ix.changedNote(near)
+	r.Changed = &c
+	r.Note = joinNotes(r.Note, note)
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // hasLabels reports whether any page of document d has a label.
@@ -250,12 +273,15 @@ type searched struct {
 	in, elsewhere []loc
 	count         int // corpus-wide locations at the stage that found the document's
 	elided        bool
+	near          *symbolNearMiss // a passage matched but for characters that carry meaning
 }
 
 // search runs the stages from strictest to most relaxed and stops at the
 // first that finds the quote in the named document. Locations elsewhere are
-// kept from the first stage that found any.
-func (ix *Index) search(qt *textnorm.Text, doc int) searched {
+// kept from the first stage that found any. A retrieval result (retrieval)
+// is searched again at the normalized levels with its edges allowed inside
+// words before the relaxed levels.
+func (ix *Index) search(qt *textnorm.Text, doc int, retrieval bool) searched {
 	var s searched
 	take := func(locs []loc, count int) bool {
 		n := 0
@@ -285,23 +311,18 @@ func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 		return false
 	}
 	vs, _ := qt.Variants(maxVariants) // the spellings findText and findOrders look up
-	locs, frequent := ix.findText(qt, vs, doc)
-	count := len(locs)
-	if frequent {
-		count = max(count, maxHits+1)
-	}
-	if take(locs, count) {
+	if ix.normalized(qt, vs, doc, false, take) {
 		return s
 	}
-	// The pages' reading orders, at the same levels.
-	if locs, frequent := ix.findOrders(qt, vs, doc); len(locs) > 0 {
-		count := len(locs)
-		if frequent {
-			count = max(count, maxHits+1)
-		}
-		if take(locs, count) {
+	if at := ix.accentShifted(qt); at != nil {
+		avs, _ := at.Variants(maxVariants)
+		takeShifted := func(locs []loc, count int) bool { return take(ix.accentAfterLocs(locs), count) }
+		if ix.normalized(at, avs, doc, false, takeShifted) {
 			return s
 		}
+	}
+	if retrieval && ix.normalized(qt, vs, doc, true, take) {
+		return s
 	}
 	qj := qt.Joined()
 	if qj.Eligible() {
@@ -323,9 +344,41 @@ func (ix *Index) search(qt *textnorm.Text, doc int) searched {
 			return s
 		}
 	}
-	locs = ix.findReordered(qt, doc, len(s.elsewhere) == 0)
-	take(locs, len(locs))
+	if locs := ix.findReordered(qt, doc, len(s.elsewhere) == 0); take(locs, len(locs)) {
+		return s
+	}
+	punct, ascii, near := ix.findSymbols(qt, doc)
+	if take(punct, len(punct)) || take(ascii, len(ascii)) {
+		return s
+	}
+	if near != nil && (near.l.doc == doc || len(s.elsewhere) == 0) {
+		s.near = near
+	}
 	return s
+}
+
+// normalized runs the normalized levels: the page texts, then their
+// reading orders, with partial edges or not, giving take what each finds.
+func (ix *Index) normalized(qt *textnorm.Text, vs []string, doc int, partial bool, take func([]loc, int) bool) bool {
+	locs, frequent := ix.findText(qt, vs, doc, partial)
+	count := len(locs)
+	if frequent {
+		count = max(count, maxHits+1)
+	}
+	if take(locs, count) {
+		return true
+	}
+	// The pages' reading orders, at the same levels.
+	if locs, frequent := ix.findOrders(qt, vs, doc, partial); len(locs) > 0 {
+		count := len(locs)
+		if frequent {
+			count = max(count, maxHits+1)
+		}
+		if take(locs, count) {
+			return true
+		}
+	}
+	return false
 }
 
 // sortLocs orders locations by document, then position, then extent.
@@ -349,7 +402,10 @@ func (ix *Index) sortLocs(ls []loc) {
 // frequent reports that a spelling occurs more than maxHits times; the
 // named document is then scanned directly so that its occurrences are
 // complete.
-func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int) (locs []loc, frequent bool) {
+//
+// With partial (a retrieval result), a match may start or end inside a
+// word: it is then RetrievalEdges.
+func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int, partial bool) (locs []loc, frequent bool) {
 	type try struct{ shard, seg, at int }
 	var tried smallSet[try]
 	var found smallSet[[2]int]
@@ -378,7 +434,7 @@ func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int) (locs []loc, 
 				if !tried.add(try{shi, si, at}) {
 					continue
 				}
-				l, ok := ix.verify(qt, sh, si, at)
+				l, ok := ix.verify(qt, sh, si, at, partial)
 				if !ok || !found.add([2]int{l.parts[0].page, l.parts[0].from}) {
 					continue
 				}
@@ -405,7 +461,7 @@ func scanAll(b, pat []byte, base int) []int {
 
 // verify matches the whole quote from position at of segment si, following
 // joins to the next segment where the page (or its content) ends.
-func (ix *Index) verify(qt *textnorm.Text, sh *shard, si, at int) (loc, bool) {
+func (ix *Index) verify(qt *textnorm.Text, sh *shard, si, at int, partial bool) (loc, bool) {
 	seg := &sh.segs[si]
 	pe := &ix.pages[seg.page]
 	l := loc{doc: pe.doc}
@@ -420,7 +476,7 @@ func (ix *Index) verify(qt *textnorm.Text, sh *shard, si, at int) (loc, bool) {
 			l.level = Level(max(lvl, a.Level))
 			first, last := l.parts[0], l.parts[len(l.parts)-1]
 			var ok bool
-			l.level, ok = edgeLevel(matchEnds{ix.text(first.page), first.from, ix.text(last.page), last.to}, qt, l.level)
+			l.level, ok = edgeLevel(matchEnds{ix.text(first.page), first.from, ix.text(last.page), last.to}, qt, l.level, partial)
 			return l, ok
 		}
 		if seg.next < 0 || a.End < int(seg.to) {
@@ -559,10 +615,11 @@ func edgesOK(m matchEnds, qt *textnorm.Text, letters bool) bool {
 
 // edgeLevel applies edgesOK to a match, and charges an edge at a
 // hyphenation point of the page (inside a word hyphenated at a line end)
-// Hyphenation.
-func edgeLevel(m matchEnds, qt *textnorm.Text, l Level) (Level, bool) {
+// Hyphenation. With partial, a match edgesOK refuses is RetrievalEdges: a
+// retrieval result's first and last words may be cut short.
+func edgeLevel(m matchEnds, qt *textnorm.Text, l Level, partial bool) (Level, bool) {
 	if !edgesOK(m, qt, true) {
-		return l, false
+		return RetrievalEdges, partial
 	}
 	if m.ft.OptionalHyphenAt(m.from) || m.lt.OptionalHyphenAt(m.to) {
 		l = max(l, Hyphenation)
@@ -681,7 +738,7 @@ func (ix *Index) findElided(segs []*textnorm.Text, doc int) []loc {
 	occ := make([][]loc, len(segs))
 	for i, sg := range segs {
 		vs, _ := sg.Variants(maxVariants)
-		occ[i], _ = ix.findText(sg, vs, doc)
+		occ[i], _ = ix.findText(sg, vs, doc, false)
 		if len(occ[i]) == 0 {
 			return nil
 		}

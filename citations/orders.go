@@ -42,6 +42,8 @@ type orderShard struct {
 	data  []byte
 	sa    suffixes
 	pages []int // indexes into orderIndex.pages, by fb
+	// sk holds the orders' skeletons (skeleton.go).
+	sk skelIndex
 }
 
 type orderIndex struct {
@@ -105,8 +107,9 @@ func checkOrders(name string, page int, orders []corpus.Order, text string) erro
 }
 
 // buildOrders lays out the pages' orders (orders[i] are page i's) in
-// shards; Build then builds their suffix arrays.
-func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
+// shards, with their skeletons, and adds their ASCII skeletons that differ
+// from them to ascii; Build then builds their suffix arrays.
+func (ix *Index) buildOrders(orders [][]corpus.Order, ascii *skelIndex, workers int) {
 	var oi orderIndex
 	for i, os := range orders {
 		for _, o := range os {
@@ -117,8 +120,10 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 		return
 	}
 	norm := make([]string, len(oi.pages))
+	sks := make([]skeletons, len(oi.pages))
 	parallel(len(oi.pages), workers, func(k int) {
-		norm[k] = ix.profile.Normalize(oi.pages[k].raw).String()
+		t := ix.profile.Normalize(oi.pages[k].raw)
+		norm[k], sks[k] = t.String(), skeletonsOf(t)
 	})
 	oi.byDoc = map[int]orderRegion{}
 	var sh *orderShard
@@ -137,6 +142,10 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 		sh.pages = append(sh.pages, k)
 		sh.data = append(sh.data, norm[k]...)
 		sh.data = append(sh.data, '\f')
+		sh.sk.add(sks[k].full, orderTarget(k))
+		if sks[k].ascii != "" {
+			ascii.add(sks[k].ascii, orderTarget(k))
+		}
 		r.to = len(sh.data)
 		oi.byDoc[doc] = r
 	}
@@ -147,7 +156,7 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 // the normalized levels, as findText does in their texts, and reports each
 // match in page-text offsets. Several orders finding the quote at one
 // place of the page text count once.
-func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int) (locs []loc, frequent bool) {
+func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int, partial bool) (locs []loc, frequent bool) {
 	oi := ix.orders
 	if oi == nil {
 		return nil, false
@@ -190,7 +199,7 @@ func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int) (locs []loc
 				if !tried.add(try{k, at}) {
 					continue
 				}
-				l, ok := ix.verifyOrder(qt, op, tn, at)
+				l, ok := ix.verifyOrder(qt, op, tn, at, partial)
 				if !ok || !found.add(partsKey(l.parts)) {
 					continue
 				}
@@ -213,17 +222,23 @@ func partsKey(ps []part) string {
 // verifyOrder matches the whole quote from position at of an order's
 // normalized text, with the word-boundary rule of the page text, and
 // returns the match as parts of the page text.
-func (ix *Index) verifyOrder(qt *textnorm.Text, op *orderPage, tn *textnorm.Text, at int) (loc, bool) {
+func (ix *Index) verifyOrder(qt *textnorm.Text, op *orderPage, tn *textnorm.Text, at int, partial bool) (loc, bool) {
 	a := textnorm.Align(tn, at, qt, 0, qt.Len())
 	if a.QuoteEnd != qt.Len() || a.End <= at {
 		return loc{}, false
 	}
-	lvl, ok := edgeLevel(onText(tn, at, a.End), qt, Level(a.Level))
+	lvl, ok := edgeLevel(onText(tn, at, a.End), qt, Level(a.Level), partial)
 	if !ok {
 		return loc{}, false
 	}
+	return ix.orderLoc(op, tn, at, a.End, lvl)
+}
+
+// orderLoc reports the order's normalized range [from, to) as a location
+// on the page text, one part per piece the page text has apart.
+func (ix *Index) orderLoc(op *orderPage, tn *textnorm.Text, from, to int, lvl Level) (loc, bool) {
 	pe := &ix.pages[op.page]
-	ra, rb := tn.RawSpan(at, a.End)
+	ra, rb := tn.RawSpan(from, to)
 	// Runs of consecutive page-text code points, separators left out.
 	type piece struct{ from, to int }
 	var ps []piece

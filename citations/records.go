@@ -7,22 +7,27 @@ import (
 	"unicode"
 
 	"github.com/citecheck/citecheck/internal/strictjson"
+	"github.com/citecheck/citecheck/runs"
 )
 
 // LocateRequest is one input record of "citecheck locate" (DESIGN §2):
 // {"id": "...", "document": "name.pdf", "quote": "...", "page": 3}.
-// page (1-based) and page_label are optional.
+// page (1-based), page_label and quote_from are optional; quote_from
+// "retrieval_result" (runs.QuoteFromRetrieval) says the quote is a
+// retrieval result, whose first and last words may be cut short
+// (Query.Retrieval).
 type LocateRequest struct {
 	ID        string `json:"id"`
 	Document  string `json:"document"`
 	Quote     string `json:"quote"`
 	Page      *int   `json:"page,omitempty"`
 	PageLabel string `json:"page_label,omitempty"`
+	QuoteFrom string `json:"quote_from,omitempty"`
 }
 
 // Query turns the request into a locator query.
 func (r LocateRequest) Query() Query {
-	q := Query{Document: r.Document, Quote: r.Quote, PageLabel: r.PageLabel}
+	q := Query{Document: r.Document, Quote: r.Quote, PageLabel: r.PageLabel, Retrieval: r.QuoteFrom == runs.QuoteFromRetrieval}
 	if r.Page != nil {
 		q.Page = *r.Page
 	}
@@ -37,7 +42,7 @@ func (r LocateRequest) Query() Query {
 // searched.
 const MaxQuoteBytes = 64 << 10
 
-var locateShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"id": nil, "document": nil, "quote": nil, "page": nil, "page_label": nil}}
+var locateShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"id": nil, "document": nil, "quote": nil, "page": nil, "page_label": nil, "quote_from": nil}}
 
 // ReadLocateRequests reads JSON Lines of LocateRequest strictly: unknown,
 // duplicate or case-variant keys, a missing id, document or quote, an empty
@@ -66,6 +71,8 @@ func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 			return fail("quote", fmt.Errorf("%w: a quote of %d bytes, longer than the %d (64 KiB) a quote may hold: not searched", strictjson.ErrTooLarge, len(req.Quote), MaxQuoteBytes))
 		case req.Page != nil && *req.Page < 1:
 			return fail("page", fmt.Errorf("%w: %d (pages are 1-based)", strictjson.ErrValue, *req.Page))
+		case req.QuoteFrom != "" && req.QuoteFrom != runs.QuoteFromRetrieval:
+			return fail("quote_from", fmt.Errorf("%w: %q (want %q or none)", strictjson.ErrValue, req.QuoteFrom, runs.QuoteFromRetrieval))
 		}
 		out = append(out, req)
 		return nil
@@ -151,6 +158,8 @@ func decodeLocateRequest(v *strictjson.Value, data []byte, req *LocateRequest) (
 			req.Page = d.IntPtr(m.Value, m.Key)
 		case "page_label":
 			req.PageLabel = d.Str(m.Value, m.Key)
+		case "quote_from":
+			req.QuoteFrom = d.Str(m.Value, m.Key)
 		}
 	}
 	return d.Path, d.Err

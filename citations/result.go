@@ -23,6 +23,11 @@ type Query struct {
 	// PhysicalOnly: Page is the 1-based physical page by the citing
 	// format's contract, so it is not also read as a label or 0-based.
 	PhysicalOnly bool
+	// Retrieval: the quote is a retrieval result (runs.QuoteFromRetrieval),
+	// text a vendor's retrieval returned, cut at token boundaries, not
+	// words anyone typed: its first and last words may be cut short
+	// (RetrievalEdges). Nothing else is relaxed for it.
+	Retrieval bool
 }
 
 // Status is where a quote was found, relative to the document it names.
@@ -121,7 +126,20 @@ type Result struct {
 	// DocumentHasTextlessPages: some page of the named document has no
 	// (reliable) text, so a quote not found may be printed there.
 	DocumentHasTextlessPages bool
-	Note                     string
+	// Changed is set for a quote not found that matches a passage but for
+	// a character that carries meaning (a sign, a comparison, a currency,
+	// a unit or a separator next to a number), which no level relaxes:
+	// the passage and the characters. Note says the same in words.
+	Changed *Changed
+	Note    string
+}
+
+// Changed is a passage a quote matches but for characters that carry
+// meaning, and the first such difference: what the page has there and
+// what the quote has ("" for nothing).
+type Changed struct {
+	Location    Location
+	Page, Quote string
 }
 
 // MaxElsewhere caps Result.Elsewhere.

@@ -142,7 +142,7 @@ func TestLocatedSchema(t *testing.T) {
 func checkLevels(t *testing.T, level map[string]any) {
 	t.Helper()
 	var names []string
-	for l := Exact; l <= Reordered; l++ {
+	for l := Exact; l <= maxLevel; l++ {
 		names = append(names, l.String())
 	}
 	var got []string

@@ -16,8 +16,9 @@ and write one JSON record per input record, in input order, to stdout.
 
 Input records: {"id": "q1", "document": "name.pdf", "quote": "...", "page": 3}
 ("document" is a file name or a blake3: hash; "page" is optional and
-1-based; "page_label" may give a page label instead; formats:
-docs/formats.md#quotes).
+1-based; "page_label" may give a page label instead; "quote_from":
+"retrieval_result" marks a retrieval result, whose edge words may be cut
+short; formats: docs/formats.md#quotes).
 
 Output records: {"id", "status", "pages", "spans", "match"}, then
 "crosses_page", "document", "occurrences", "page_check",
@@ -27,8 +28,9 @@ Output records: {"id", "status", "pages", "spans", "match"}, then
 ambiguous, not_found, not_found_in_document or unknown_document; spans are
 {"page", "start", "end"} in Unicode code points of the stored page text;
 match is the normalization level the match needed (exact, canonical,
-whitespace, hyphenation, typography, ligature, joined_words,
-unmapped_glyphs, glyph_codes, reordered).
+whitespace, hyphenation, typography, ligature, retrieval_edges,
+joined_words, unmapped_glyphs, glyph_codes, reordered, punctuation,
+non_ascii_dropped: docs/locating.md).
 page_check says how a given page relates to where the quote is: physical,
 page_label, zero_based or not_on_page.
 

@@ -1,0 +1,182 @@
+package citations
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/textnorm"
+)
+
+// The characters that carry meaning, which the punctuation and
+// non_ascii_dropped levels never let differ (docs/locating.md states the
+// same rules):
+//
+//   - anywhere: a math symbol (Unicode Sm: + < = > ± × ÷ ≤ ≥ ∈ ⇒, and a
+//     dash whose raw character is the minus sign U+2212), a currency sign
+//     (Sc), % ‰ ‱ ° ℃ ℉, a prime (′ ″, which the quote profile folds to '
+//     and "), and U+FFFD, a glyph nobody could read;
+//   - between two digits: every character, spaces included (a decimal or
+//     thousands separator: "1.5", "1,000" and "1 000" are not "15" and
+//     "1000");
+//   - next to a number: a dash attached to it, or apart from it by spaces
+//     only unless it is an em dash or a bar or "--" (a table's nil is no
+//     minus sign); an opening parenthesis attached before it and a closing
+//     one after it (an accounting negative); a decimal point or comma
+//     attached before it (".5");
+//   - a digit or any other number character (², ½), which is a word
+//     character and never dropped, and a letter of a word of at most
+//     maxUnitLen letters after a number (its unit: "5 μm" is not "5 m").
+
+// maxUnitLen is the longest word after a number that is read as its unit.
+const maxUnitLen = 4
+
+// ptext is a normalized text read code point by code point, with the raw
+// text behind each code point at hand.
+type ptext struct {
+	t  *textnorm.Text
+	rs []rune
+}
+
+func newPtext(t *textnorm.Text) *ptext { return &ptext{t: t, rs: []rune(t.String())} }
+
+// isWordChar is a letter, digit, mark or other number character: what the
+// two levels compare one for one.
+func isWordChar(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
+	return isWordRune(r) || unicode.IsNumber(r)
+}
+
+// rawRune is the first raw code point behind normalized code point i.
+func (p *ptext) rawRune(i int) rune {
+	r, _ := utf8.DecodeRuneInString(p.t.RawOf(i))
+	return r
+}
+
+// nonASCII reports whether an ASCII-only pipeline loses code point i:
+// it is not ASCII, or nothing of its raw text is (the letters of a
+// ligature, a space that was a no-break space).
+func (p *ptext) nonASCII(i int) bool {
+	if p.rs[i] >= utf8.RuneSelf {
+		return true
+	}
+	raw := p.t.RawOf(i)
+	for k := 0; k < len(raw); k++ {
+		if raw[k] < utf8.RuneSelf {
+			return false
+		}
+	}
+	return raw != ""
+}
+
+// signAnywhere reports the characters that carry meaning wherever they
+// stand.
+func (p *ptext) signAnywhere(i int) bool {
+	r := p.rs[i]
+	switch r {
+	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109, unmappedRune:
+		return true
+	case '\'', '"':
+		raw := p.rawRune(i)
+		return raw == 0x2032 || raw == 0x2033 || raw == 0x2034
+	case '-':
+		return unicode.Is(unicode.Sm, p.rawRune(i))
+	}
+	return r > ' ' && unicode.In(r, unicode.Sm, unicode.Sc)
+}
+
+// wordNear returns the nearest word character from i in direction dir
+// (-1 or 1), -1 when none, and whether no space lies between them.
+func (p *ptext) wordNear(i, dir int) (int, bool) {
+	attached := true
+	for k := i + dir; k >= 0 && k < len(p.rs); k += dir {
+		switch r := p.rs[k]; {
+		case isWordChar(r):
+			return k, attached
+		case r == ' ':
+			attached = false
+		}
+	}
+	return -1, false
+}
+
+// onlySpaces reports whether nothing but spaces lies between i and k.
+func (p *ptext) onlySpaces(i, k int) bool {
+	a, b := min(i, k)+1, max(i, k)
+	for j := a; j < b; j++ {
+		if p.rs[j] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// wideDash reports a dash that reads as a dash, not a sign: an em dash or
+// a bar, or one of a run of hyphens ("--").
+func (p *ptext) wideDash(i int) bool {
+	if raw := p.rawRune(i); raw == 0x2014 || raw == 0x2015 {
+		return true
+	}
+	return i > 0 && p.rs[i-1] == '-' || i+1 < len(p.rs) && p.rs[i+1] == '-'
+}
+
+// significant reports whether code point i, not a word character, carries
+// meaning (the rules above): a difference there is never relaxed.
+func (p *ptext) significant(i int) bool {
+	if p.signAnywhere(i) {
+		return true
+	}
+	l, la := p.wordNear(i, -1)
+	r, ra := p.wordNear(i, 1)
+	ld, rd := l >= 0 && isDigitRune(p.rs[l]), r >= 0 && isDigitRune(p.rs[r])
+	switch {
+	case ld && rd:
+		return true
+	case !ld && !rd:
+		return false
+	}
+	switch p.rs[i] {
+	case '-':
+		attached := ld && la || rd && ra
+		spaced := ld && p.onlySpaces(l, i) || rd && p.onlySpaces(i, r)
+		return attached || spaced && !p.wideDash(i)
+	case '(', '.', ',':
+		return rd && ra
+	case ')':
+		return ld && la
+	}
+	return false
+}
+
+// significantWord reports whether word character i may never be dropped:
+// a number character, or a letter of a short word after a number (a unit).
+func (p *ptext) significantWord(i int) bool {
+	if unicode.IsNumber(p.rs[i]) {
+		return true
+	}
+	s, e := i, i+1
+	for s > 0 && isWordChar(p.rs[s-1]) && !unicode.IsNumber(p.rs[s-1]) {
+		s--
+	}
+	for e < len(p.rs) && isWordChar(p.rs[e]) && !unicode.IsNumber(p.rs[e]) {
+		e++
+	}
+	k := s - 1
+	for k >= 0 && p.rs[k] == ' ' {
+		k--
+	}
+	return e-s <= maxUnitLen && k >= 0 && (unicode.IsNumber(p.rs[k]) || p.signAnywhere(k))
+}
+
+// droppable reports whether an ASCII-only pipeline may have dropped code
+// point i without changing what the text says.
+func (p *ptext) droppable(i int) bool {
+	if !p.nonASCII(i) {
+		return false
+	}
+	if isWordChar(p.rs[i]) {
+		return !p.significantWord(i)
+	}
+	return !p.significant(i)
+}
