@@ -40,6 +40,7 @@ const (
 
 	// fail
 	ReasonFabricatedQuote = Reason("fabricated_quote") // in no corpus document
+	ReasonChangedSymbol   = Reason("changed_symbol")   // a passage matches but for a sign, comparison, currency, unit or separator
 	ReasonWrongDocument   = Reason("wrong_document")   // grounded in another document than the one cited
 	ReasonWrongPage       = Reason("wrong_page")       // a page was given and the quote is on no page it could mean
 	ReasonUnknownDocument = Reason("unknown_document") // the cited document is not in the corpus
@@ -67,7 +68,7 @@ var Reasons = []struct {
 	Outcome Outcome
 }{
 	{ReasonDeclaredSpan, Pass},
-	{ReasonFabricatedQuote, Fail}, {ReasonWrongDocument, Fail}, {ReasonWrongPage, Fail},
+	{ReasonFabricatedQuote, Fail}, {ReasonChangedSymbol, Fail}, {ReasonWrongDocument, Fail}, {ReasonWrongPage, Fail},
 	{ReasonUnknownDocument, Fail}, {ReasonWrongFact, Fail}, {ReasonMissingCitation, Fail},
 	{ReasonAmbiguousLocation, Unresolved}, {ReasonAlternateEvidence, Unresolved},
 	{ReasonAmbiguousDocumentMapping, Unresolved}, {ReasonJoinedWords, Unresolved},
@@ -136,15 +137,21 @@ func MissingCitation() Verdict {
 //  1. grounding failures, from citations.Index.Ground: unknown document
 //     (fail unknown_document); an ambiguous document mapping, no quote, no
 //     text where the quote would be (unresolved with that cause); found
-//     only in other documents (fail wrong_document); nowhere (fail
-//     fabricated_quote); not on the given page (fail wrong_page; on it only
+//     only in other documents (fail wrong_document); nowhere, but a
+//     passage matches but for a character that carries meaning (fail
+//     changed_symbol: a changed sign fails, and the detail says what
+//     differs); nowhere (fail fabricated_quote); not on the given page
+//     (fail wrong_page; on it only
 //     read 0-based or as a label: unresolved page_convention); several
 //     locations (unresolved ambiguous_location);
 //  2. the question expects an abstention: fail wrong_fact (reading A20),
 //     at whatever level the quote was found;
 //  3. found only at a relaxed level (joined_words, unmapped_glyphs,
 //     glyph_codes, reordered): unresolved with the level's reason, whatever
-//     the quote holds (reading A09);
+//     the quote holds (reading A09); punctuation, non_ascii_dropped and
+//     retrieval_edges are graded as the normalized levels are (the same
+//     words and numbers, every character that carries meaning as the page
+//     has it: docs/grading.md);
 //  4. the reference declares nothing: unresolved no_reference_evidence;
 //  5. the located span contains a declared span: pass declared_span;
 //  6. the quote holds a canonical value (S9): unresolved alternate_evidence,
@@ -170,6 +177,9 @@ func Classify(ix *citations.Index, c citations.Citation, m runs.Mapping, exp Exp
 	case citations.GroundedWrongDocument:
 		return set(Fail, ReasonWrongDocument, "%s", g.Detail)
 	case citations.GroundedFabricated:
+		if g.Cause == citations.CauseChangedSymbol {
+			return set(Fail, ReasonChangedSymbol, "%s", g.Detail)
+		}
 		return set(Fail, ReasonFabricatedQuote, "the quote is in no corpus document")
 	case citations.GroundedWrongPage:
 		return set(Fail, ReasonWrongPage, "%s", g.Detail)
@@ -269,10 +279,13 @@ func lastRune(s string) rune {
 }
 
 // relaxedReason is the unresolved reason of a citation found only at a
-// relaxed level. Every level past the quote profile's has one
-// (TestRelaxedLevelsNeverPass), so that no new level can pass by default.
+// relaxed level. Every level past the quote profile's has one but those
+// that passesLikeNormalized names (TestRelaxedLevelsNeverPass), so that no
+// new level can pass by default.
 func relaxedReason(l citations.Level) (reason Reason, why string, relaxed bool) {
 	switch {
+	case passesLikeNormalized(l):
+		return "", "", false
 	case l == citations.JoinedWords:
 		return ReasonJoinedWords, "with spaces ignored", true
 	case l == citations.UnmappedGlyphs:
@@ -283,4 +296,14 @@ func relaxedReason(l citations.Level) (reason Reason, why string, relaxed bool) 
 		return ReasonReordered, "as pieces in another order", true
 	}
 	return "", "", false
+}
+
+// passesLikeNormalized names the levels past the quote profile's that
+// docs/grading.md grades as the normalized ones: what they relax never
+// changes a letter, a digit or a character that carries meaning
+// (punctuation), or only drops what an ASCII-only pipeline cannot carry
+// (non_ascii_dropped), or only cuts a retrieval result's edge words
+// (retrieval_edges).
+func passesLikeNormalized(l citations.Level) bool {
+	return l == citations.Punctuation || l == citations.NonASCIIDropped || l == citations.RetrievalEdges
 }

@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,8 @@ var verdictDocuments = []corpus.MemoryDocument{
 	{Name: "report.pdf", Pages: []corpus.PageText{{Text: "Preface.", Label: "i"}, {Text: "Net debt fell to 310 million in the year.", Label: "1"}}},
 	{Name: "lemma.pdf", Pages: []corpus.PageText{{Text: "Lemma 3. For all a \u0338= 0 the map is injective.", Alts: []string{"Lemma 3. For all a 6= 0 the map is injective."}}}},
 	{Name: "listing.pdf", Pages: []corpus.PageText{{Text: "Open returns ctx, err \uFFFD\uFFFD NewContext(rs, conf) on success."}}},
+	{Name: "terms.pdf", Pages: []corpus.PageText{{Text: "The supplier’s first-quarter report is due — without exception — within 10 working days.\n" +
+		"A discount of −2% applies to late orders.\nAgência Nacional de Aviação Civil approves all parts."}}},
 }
 
 // ev declares the evidence span where text first occurs on the page.
@@ -55,6 +58,10 @@ func TestClassify(t *testing.T) {
 	lemma := Expected{Evidence: []EvidenceSpan{ev(t, "lemma.pdf", 1, "a \u0338= 0 the map is injective")}}
 	debt := Expected{Evidence: []EvidenceSpan{ev(t, "report.pdf", 2, "Net debt fell to 310 million")}}
 	orders := "Orders must be delivered within 10 working days of the purchase order date."
+	report := Expected{Evidence: []EvidenceSpan{ev(t, "terms.pdf", 1, "first-quarter report is due — without exception — within 10 working days")}}
+	chunk := Expected{Evidence: []EvidenceSpan{ev(t, "terms.pdf", 1, "report is due — without exception")}}
+	anac := Expected{Evidence: []EvidenceSpan{ev(t, "terms.pdf", 1, "Agência Nacional de Aviação Civil approves all parts.")}}
+	discount := Expected{Evidence: []EvidenceSpan{ev(t, "terms.pdf", 1, "A discount of −2% applies to late orders.")}}
 	tests := []struct {
 		name    string
 		c       citations.Citation
@@ -90,6 +97,14 @@ func TestClassify(t *testing.T) {
 		{"no_reference_evidence", citations.Citation{Document: "policy.pdf", Quote: orders}, nil, Expected{}, Unresolved, ReasonNoReferenceEvidence},
 		{"external_source (web page)", citations.Citation{Document: "https://example.com/terms", Quote: orders, External: true}, nil, delivery, Unresolved, ReasonExternalSource},
 		{"external_source before unknown_document", citations.Citation{Document: "example.com", External: true, NoQuote: true}, nil, delivery, Unresolved, ReasonExternalSource},
+		// Decided (docs/grading.md): the punctuation, non_ascii_dropped and
+		// retrieval_edges levels pass when they cover a declared span, as
+		// the normalized levels do: they never change a letter, a digit or
+		// a character that carries meaning.
+		{"punctuation passes", citations.Citation{Document: "terms.pdf", Quote: "The suppliers first quarter report is due -- without exception -- within 10 working days."}, nil, report, Pass, ReasonDeclaredSpan},
+		{"non_ascii_dropped passes", citations.Citation{Document: "terms.pdf", Quote: "Agncia Nacional de Aviao Civil approves all parts."}, nil, anac, Pass, ReasonDeclaredSpan},
+		{"retrieval_edges passes", citations.Citation{Document: "terms.pdf", Quote: "plier’s first-quarter report is due — without exception — within 10 working da", Retrieval: true}, nil, chunk, Pass, ReasonDeclaredSpan},
+		{"changed_symbol: a dropped minus sign fails, saying so", citations.Citation{Document: "terms.pdf", Quote: "A discount of 2% applies to late orders."}, nil, discount, Fail, ReasonChangedSymbol},
 		{"page_physical: one page off is wrong_page", citations.Citation{Document: "policy.pdf", Page: 1, Quote: "Invoices are paid within 45 calendar days of receipt.", PagePhysical: true}, nil, payment, Fail, ReasonWrongPage},
 	}
 	seen := map[Reason]bool{}
@@ -238,11 +253,14 @@ func TestDecisionTextlessIsNotFabricated(t *testing.T) {
 
 // TestRelaxedLevelsNeverPass: every level past the quote profile's has an
 // unresolved reason and a name that parses back, so a new level cannot pass
-// a citation by default.
+// a citation by default; the three docs/grading.md passes like the
+// normalized levels are named, not defaulted.
 func TestRelaxedLevelsNeverPass(t *testing.T) {
-	for l := citations.JoinedWords; l <= citations.Reordered; l++ {
-		if _, _, relaxed := relaxedReason(l); !relaxed || !l.Relaxed() {
-			t.Errorf("level %v: no unresolved reason", l)
+	passing := []citations.Level{citations.Punctuation, citations.NonASCIIDropped, citations.RetrievalEdges}
+	for l := citations.JoinedWords; l <= citations.RetrievalEdges; l++ {
+		_, _, relaxed := relaxedReason(l)
+		if slices.Contains(passing, l) == relaxed || !l.Relaxed() {
+			t.Errorf("level %v: relaxed %v, passing %v", l, relaxed, slices.Contains(passing, l))
 		}
 		if back, err := citations.ParseLevel(l.String()); err != nil || back != l {
 			t.Errorf("level %v: citations.ParseLevel(%q) = %v, %v", l, l.String(), back, err)

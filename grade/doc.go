@@ -2,8 +2,8 @@
 // policy's grade_response (spec document-scoring-policy-v1.5.md, sections
 // "Reference contract and concise values", "Deterministic normalization
 // and output structure", "Evidence and abstention") with the readings the
-// project takes where it is silent (../shared/grading/README.md, S1-S14
-// and A01-A28).
+// project takes where it is silent (docs/grading.md, S1-S14 and
+// A01-A32).
 //
 //	g, err := grade.New(ix, ref, true)                   // once per evaluation
 //	err = g.Run(inputs, w, grade.RunOptions{Plan: p})    // results.jsonl on w
@@ -75,8 +75,11 @@
 //     any match level), TestDecisionJoinedWordsNeverPasses (A09),
 //     TestDecisionReorderedNeverPasses, TestDecisionPageConventionUnresolved,
 //     TestDecisionWrongPageBeforeAmbiguity, TestDecisionPartialSpanIsNotPass
-//     (A10), TestDecisionUnknownDocumentFirst, TestDecisionTextlessIsNotFabricated:
-//     the citation classifier's readings.
+//     (A10), TestDecisionUnknownDocumentFirst, TestDecisionTextlessIsNotFabricated,
+//     TestDecisionGenuineLevelsPass (punctuation, non_ascii_dropped and
+//     retrieval_edges pass as the normalized levels do),
+//     TestDecisionChangedSymbolFails (a passage matched but for a sign is
+//     changed_symbol): the citation classifier's readings, docs/grading.md.
 //   - TestDecisionFields: one table of field readings with the reading each
 //     case pins (A02-A08, A13, A17-A19, A25, S1-S5, S11), the weekdays,
 //     months and days no wording can replace among them.
