@@ -30,7 +30,7 @@ screenshot: demo
 # ../shared is absent), after the lint checks. TESTFLAGS adds go test flags
 # (.ci/run passes -json to read which tests skipped). The timeout is past go
 # test's 10 minutes for the fidelity ratchet's first run, which extracts the
-# corpus with four reference tools (some 11 minutes on 2 busy cores; later
+# corpus with six reference tools (some 12 minutes on 2 busy cores; later
 # runs read their texts from the cache).
 test: lint
 	$(GO) test -count=1 -timeout 45m $(TESTFLAGS) ./...
@@ -118,6 +118,8 @@ APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install
 HAVE_pdftotext = command -v pdftotext
 HAVE_mutool    = command -v mutool
 HAVE_pdfminer  = /usr/bin/python3 -c 'import pdfminer'
+HAVE_pypdf     = /usr/bin/python3 -c 'import pypdf'
+HAVE_pymupdf   = /usr/bin/python3 -c 'import fitz'
 HAVE_pdfjs     = command -v node && test -f $(PDFJS_DIR)/node_modules/pdfjs-dist/legacy/build/pdf.mjs && \
 	grep -Eq 'version.: *.$(PDFJS_VERSION).' $(PDFJS_DIR)/node_modules/pdfjs-dist/package.json
 NPM_PDFJS = install --prefix $(PDFJS_DIR) --no-audit --no-fund --loglevel=error pdfjs-dist@$(PDFJS_VERSION)
@@ -130,23 +132,26 @@ REFTOOL = reftool() { \
 	else echo "reftools: $$1: installed"; fi; \
 	rm -f "$$log"; }; reftool
 reftools:
-	@if ! { $(HAVE_pdftotext) && $(HAVE_mutool) && $(HAVE_pdfminer); } >/dev/null 2>&1; then \
+	@if ! { $(HAVE_pdftotext) && $(HAVE_mutool) && $(HAVE_pdfminer) && $(HAVE_pypdf) && $(HAVE_pymupdf); } >/dev/null 2>&1; then \
 		apt-get update -qq >/dev/null 2>&1 || echo "reftools: apt-get update FAILED"; fi
 	@$(REFTOOL) pdftotext "$(HAVE_pdftotext)" "$(APT_INSTALL) poppler-utils"
 	@$(REFTOOL) mutool "$(HAVE_mutool)" "$(APT_INSTALL) mupdf-tools"
 	@$(REFTOOL) pdfminer "$(HAVE_pdfminer)" "$(APT_INSTALL) python3-pdfminer"
+	@$(REFTOOL) pypdf "$(HAVE_pypdf)" "$(APT_INSTALL) python3-pypdf"
+	@$(REFTOOL) pymupdf "$(HAVE_pymupdf)" "$(APT_INSTALL) python3-fitz"
 	@$(REFTOOL) pdfjs "$(HAVE_pdfjs)" "mkdir -p $(PDFJS_DIR) && \
 		if command -v npm >/dev/null; then npm $(NPM_PDFJS); \
 		elif command -v node >/dev/null && command -v corepack >/dev/null; then \
 			COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0 corepack npm@10 $(NPM_PDFJS); \
 		elif command -v node >/dev/null; then echo 'node is installed without npm or corepack: install npm for it'; exit 1; \
 		else apt-get update -qq && $(APT_INSTALL) nodejs npm && npm $(NPM_PDFJS); fi"
-	@missing=; for t in pdftotext mutool pdfminer pdfjs; do \
+	@missing=; for t in pdftotext mutool pdfminer pdfjs pypdf pymupdf; do \
 		case $$t in pdftotext) c="$(HAVE_pdftotext)";; mutool) c="$(HAVE_mutool)";; \
-		pdfminer) c="$(HAVE_pdfminer)";; pdfjs) c="$(HAVE_pdfjs)";; esac; \
+		pdfminer) c="$(HAVE_pdfminer)";; pdfjs) c="$(HAVE_pdfjs)";; \
+		pypdf) c="$(HAVE_pypdf)";; pymupdf) c="$(HAVE_pymupdf)";; esac; \
 		sh -c "$$c" >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 		if [ -n "$$missing" ]; then echo "reftools: missing:$$missing"; exit 1; fi; \
-		echo "reftools: all four reference extractors are installed"
+		echo "reftools: all six reference extractors are installed"
 
 clean:
 	rm -rf bin
