@@ -67,23 +67,37 @@
 //     the pages' reading orders (corpus.Order, package layout), reported in
 //     page-text offsets, one span per piece the page text has apart, with
 //     Location.Order and Result.Note naming the order; several orders
-//     finding it at one place count once (orders.go);
+//     finding it at one place count once (orders.go); then, for a quote
+//     holding a letter with an accent above before one that takes it, the
+//     same with the accent moved onto the next letter where the page has a
+//     spacing accent (accentafter.go); then, for a retrieval result
+//     (Query.Retrieval), the same with its edges allowed inside words:
+//     RetrievalEdges;
 //  2. joined_words: spaces ignored, never between two digits, for quotes of
 //     at least textnorm.JoinedMinLen code points;
 //  3. unmapped_glyphs: with the page's unmapped glyphs (U+FFFD) left out,
 //     under the same limits (unmapped.go);
 //  4. glyph_codes: in the pages' alternative texts (corpus.ValidateAlts),
-//     as written, then with spaces ignored (glyphcodes.go);
+//     as written, then with spaces ignored (glyphcodes.go); then with
+//     pypdf's glyph names ("/epsilon1") each read as one non-ASCII glyph
+//     of the page (glyphnames.go);
 //  5. elided: a quote with "..." or "…" (brackets around them allowed) is
 //     cut into segments, each found at level 1, in order, each at most
 //     MaxElisionGap code points after the previous; Result.Elided;
 //  6. reordered: every word of the quote on one page, in pieces in another
 //     order (reorder.go: MinPieceWords, MinPieceLen, MaxReorderSpan), or a
-//     column run (columns.go).
+//     column run (columns.go);
+//  7. punctuation, then non_ascii_dropped: the quote's skeleton (its
+//     letters, digits and other numbers) looked up in the skeletons of the
+//     page texts and reading orders, each hit verified character by
+//     character; never a word break, never a character that carries
+//     meaning (punctuation.go, symbols.go). A quote not found that matches
+//     a passage but for such a character has Result.Changed and a note.
 //
 // Every match starts and ends on word boundaries of the page, except at a
-// word the page hyphenated at a line end (then at least hyphenation) and,
-// for joined_words, inside a word the page split.
+// word the page hyphenated at a line end (then at least hyphenation), for
+// joined_words inside a word the page split, and for a retrieval result's
+// edges (retrieval_edges).
 //
 // The status is taken from the named document: unique (one location, or one
 // on the given page), ambiguous, not_found (nowhere in the corpus),
@@ -155,7 +169,13 @@ package citations
 // one page, "tual" on the next) is not joined, and a running head with words
 // between two pages blocks a cross-page quote that skips it.
 
-// BUG(citations): joined_words matches do not cross page breaks.
+// BUG(citations): joined_words, punctuation and non_ascii_dropped matches
+// do not cross page breaks.
+
+// BUG(citations): an ASCII-only copy of a passage whose accents the page
+// stores after their letter ("Aviac¸a˜o") is not found: the profile reads
+// the accent onto the next letter, so the ASCII skeleton keeps the wrong
+// one ("Aviaa" for "Aviao").
 
 // BUG(citations): the reordered level finds quotes whose lines another
 // extractor emitted in another order only when each line is in the stored

@@ -32,7 +32,8 @@ var genuinePages = map[string][]string{
 		"civil aviation authorities: Ageˆncia Nacional de\nAviac¸a˜o Civil (ANAC) Brazil, Transport Canada",
 		"A page that prints Aviaçaõ Civil itself, with its own spelling.",
 	},
-	"other.pdf": {"Nothing about results or quarters appears on this page at all."},
+	"other.pdf":   {"Nothing about results or quarters appears on this page at all."},
+	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here"},
 }
 
 func genuineIndex(t *testing.T) *Index {
@@ -118,6 +119,9 @@ func TestGenuineQuotes(t *testing.T) {
 		found("a retrieval result cut inside its last word", "filing.pdf", "We employed 29,239 peo", true, "retrieval_edges", 2),
 		found("a retrieval result cut inside its first word", "filing.pdf", "ployed 29,239 people worldwide in 2022", true, "retrieval_edges", 2),
 		found("a whole-word retrieval result is found as any quote", "filing.pdf", "We employed 29,239 people", true, "exact", 2),
+		found("pypdf's glyph name glued to the next word", "lecture.pdf", "Functions Associated to a Type\n/trianglerightsldHeader files", false, "glyph_codes", 1),
+		found("pypdf's glyph name of a TeX letter", "lecture.pdf", "is limited (according to an /epsilon1parameter).", false, "glyph_codes", 1),
+		found("pypdf's space before a line-end hyphen", "lecture.pdf", "Header files dec -\nlare them in full", false, "hyphenation", 1),
 	} {
 		c.check(t, ix)
 	}
@@ -155,6 +159,7 @@ func TestGenuineGuardRails(t *testing.T) {
 		missed("a page printing aõ does not hold ão", "register.pdf", "A page that prints Aviação Civil itself", nf, "", ""),
 		retrieved,
 		missed("a cut edge is for retrieval results only", f, "We employed 29,239 peo", nf, "", ""),
+		missed("a glyph name never stands for an ASCII letter", "lecture.pdf", "parameter).\nan /epsilon1 value here", nf, "", ""),
 	} {
 		c.check(t, ix)
 	}

@@ -337,6 +337,9 @@ func (ix *Index) search(qt *textnorm.Text, doc int, retrieval bool) searched {
 	if locs := ix.findGlyphCodes(qt, qj); take(locs, len(locs)) {
 		return s
 	}
+	if locs := ix.findGlyphNames(qt); take(locs, len(locs)) {
+		return s
+	}
 	if segs := ix.elisions(qt); len(segs) > 1 {
 		locs := ix.findElided(segs, doc)
 		if take(locs, len(locs)) {
