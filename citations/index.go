@@ -511,6 +511,24 @@ func (ix *Index) Size() (text, joined int) {
 	return text, joined
 }
 
+// SkeletonSize reports the bytes of skeletons indexed (skeleton.go): of
+// the page texts and reading orders, and the ASCII ones that differ, for
+// benchmarks.
+func (ix *Index) SkeletonSize() (skel, ascii int) {
+	for i := range ix.shards {
+		skel += len(ix.shards[i].sk.data)
+	}
+	if ix.orders != nil {
+		for i := range ix.orders.shards {
+			skel += len(ix.orders.shards[i].sk.data)
+		}
+	}
+	if ix.asciiSk != nil {
+		ascii = len(ix.asciiSk.data)
+	}
+	return skel, ascii
+}
+
 func (ix *Index) docIndex(name string) (int, bool) {
 	i := sort.Search(len(ix.docs), func(i int) bool { return ix.docs[i].name >= name })
 	if i < len(ix.docs) && ix.docs[i].name == name {
