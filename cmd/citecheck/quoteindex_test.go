@@ -28,7 +28,7 @@ func TestStoredQuoteIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := store.Manifest().QuoteIndex
-	if q == nil || q.Format != "citecheck-quote-index/3" || q.Blocks == "" {
+	if q == nil || q.Format != "citecheck-quote-index/4" || q.Blocks == "" {
 		t.Fatalf("extract stored no quote index: %+v", q)
 	}
 	quotes := filepath.Join("..", "..", "fixtures", "citations", "quotes.jsonl")
@@ -72,8 +72,8 @@ func TestStoredQuoteIndex(t *testing.T) {
 	writeFile(t, manifest, string(orig))
 	// An index of the format before (written by an older citecheck): its
 	// name is refused, and extract stores this format's again.
-	edit(t, manifest, `"format": "citecheck-quote-index/3"`, `"format": "citecheck-quote-index/2"`)
-	refused("an index of the format before", "this citecheck reads citecheck-quote-index/3")
+	edit(t, manifest, `"format": "citecheck-quote-index/4"`, `"format": "citecheck-quote-index/3"`)
+	refused("an index of the format before", "this citecheck reads citecheck-quote-index/4")
 	if out, errOut, code := runCLI(t, "extract", "--out", c, "--jobs", "2", in); code != 0 {
 		t.Fatalf("extract over an index of the format before: exit %d\n%s%s", code, out, errOut)
 	}
