@@ -51,12 +51,8 @@ type skelMatch struct {
 }
 
 // symDiff is one difference at a character that carries meaning: what the
-// page has and what the quote has there ("" for nothing), after the page
-// text's position at.
-type symDiff struct {
-	page, quote string
-	at          int
-}
+// page has and what the quote has there ("" for nothing).
+type symDiff struct{ page, quote string }
 
 // target is a text a skeleton hit lands in: a page text or a reading
 // order, normalized, read code point by code point.
@@ -90,6 +86,7 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int) (punct, ascii []loc, ne
 	if len(qidx) < textnorm.JoinedMinLen {
 		return nil, nil, nil
 	}
+	f := &symbolFinds{doc: doc}
 	isASCII := asciiText(qt.Raw())
 	targets := map[int32]*target{}
 	type key struct {
@@ -115,11 +112,11 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int) (punct, ascii []loc, ne
 			return
 		}
 		if m, ok := alignPunct(tg.p, idx[a:a+len(qidx)], q, qidx); ok && !asciiSkel {
-			ix.addSymbolLoc(&punct, &near, h.target, tg, m, Punctuation, doc)
+			ix.addSymbolLoc(f, h.target, tg, m, Punctuation)
 		}
 		if isASCII {
 			if m, ok := alignASCII(tg.p, start, q, qidx); ok {
-				ix.addSymbolLoc(&ascii, &near, h.target, tg, m, NonASCIIDropped, doc)
+				ix.addSymbolLoc(f, h.target, tg, m, NonASCIIDropped)
 			}
 		}
 	}
@@ -141,9 +138,16 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int) (punct, ascii []loc, ne
 			try(h, true)
 		}
 	}
-	ix.sortLocs(punct)
-	ix.sortLocs(ascii)
-	return dedupLocs(punct), dedupLocs(ascii), near
+	ix.sortLocs(f.punct)
+	ix.sortLocs(f.ascii)
+	return dedupLocs(f.punct), dedupLocs(f.ascii), f.near
+}
+
+// symbolFinds collects what findSymbols finds for a quote cited in doc.
+type symbolFinds struct {
+	punct, ascii []loc
+	near         *symbolNearMiss
+	doc          int
 }
 
 // dedupLocs drops a location that repeats the one before (a page text and
@@ -185,13 +189,12 @@ func (ix *Index) skelTarget(targets map[int32]*target, t int32) *target {
 type symbolNearMiss struct {
 	l     loc
 	diffs []symDiff
-	text  *textnorm.Text // the page text the diffs' positions are in, nil for a reading order
 }
 
 // addSymbolLoc turns a verified candidate into a location on the page
-// text: a match is added to locs, a near miss kept when none is yet (one in
-// the named document replaces one elsewhere).
-func (ix *Index) addSymbolLoc(locs *[]loc, near **symbolNearMiss, t int32, tg *target, m skelMatch, lvl Level, doc int) {
+// text: a match is added to the level's locations, a near miss kept when
+// none is yet (one in the named document replaces one elsewhere).
+func (ix *Index) addSymbolLoc(f *symbolFinds, t int32, tg *target, m skelMatch, lvl Level) {
 	var l loc
 	var ok bool
 	if t >= 0 {
@@ -202,16 +205,13 @@ func (ix *Index) addSymbolLoc(locs *[]loc, near **symbolNearMiss, t int32, tg *t
 	if !ok {
 		return
 	}
-	if len(m.diffs) == 0 {
-		*locs = append(*locs, l)
-		return
-	}
-	if *near == nil || (*near).l.doc != doc && l.doc == doc {
-		nm := &symbolNearMiss{l: l, diffs: m.diffs}
-		if t >= 0 {
-			nm.text = tg.p.t
-		}
-		*near = nm
+	switch {
+	case len(m.diffs) == 0 && lvl == Punctuation:
+		f.punct = append(f.punct, l)
+	case len(m.diffs) == 0:
+		f.ascii = append(f.ascii, l)
+	case f.near == nil || f.near.l.doc != f.doc && l.doc == f.doc:
+		f.near = &symbolNearMiss{l: l, diffs: m.diffs}
 	}
 }
 
@@ -266,11 +266,11 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 			continue
 		}
 		if isDigitRune(p.rs[pw[k]]) && isDigitRune(p.rs[pw[k+1]]) {
-			m.diffs = append(m.diffs, symDiff{page: string(gp), quote: string(gq), at: pa})
+			m.diffs = append(m.diffs, symDiff{page: string(gp), quote: string(gq)})
 			continue
 		}
 		if mp, mq := meaning(p, pa, pb), meaning(q, qa, qb); mp != mq {
-			m.diffs = append(m.diffs, symDiff{page: mp, quote: mq, at: pa})
+			m.diffs = append(m.diffs, symDiff{page: mp, quote: mq})
 			continue
 		}
 		if len(gp) == 0 && hasSpace(gq) || len(gq) == 0 && hasSpace(gp) {
@@ -314,7 +314,7 @@ func edges(p *ptext, m *skelMatch, q *ptext, qw []int32) {
 		qa = k
 	}
 	if mp, mq := meaning(p, a, from), meaning(q, qa, int(qw[0])); mp != mq {
-		m.diffs = append(m.diffs, symDiff{page: mp, quote: mq, at: a})
+		m.diffs = append(m.diffs, symDiff{page: mp, quote: mq})
 	}
 	m.from = from - min(from-a, int(qw[0])-qa)
 	b := to
@@ -326,7 +326,7 @@ func edges(p *ptext, m *skelMatch, q *ptext, qw []int32) {
 		qb++
 	}
 	if mp, mq := meaning(p, to, b), meaning(q, qe, qb); mp != mq {
-		m.diffs = append(m.diffs, symDiff{page: mp, quote: mq, at: to})
+		m.diffs = append(m.diffs, symDiff{page: mp, quote: mq})
 	}
 	m.to = to + min(b-to, qb-qe)
 }
@@ -355,7 +355,7 @@ func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
 		case pc == ' ' && lastSpace:
 			i++
 		case p.nonASCII(i):
-			m.diffs = append(m.diffs, symDiff{page: string(pc), at: i})
+			m.diffs = append(m.diffs, symDiff{page: string(pc)})
 			dropped++
 			i++
 		default:

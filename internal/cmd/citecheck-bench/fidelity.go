@@ -55,57 +55,59 @@ func benchFidelity(stdout io.Writer, args []string) error {
 			docs = append(docs, d)
 		}
 	}
-	cache := &fidelity.Cache{Dir: *cacheDir}
-	var ix *citations.Index
+	run := &fidelityRun{store: store, tools: tools, cache: &fidelity.Cache{Dir: *cacheDir}, keepMisses: *missFile != "", keepLocMisses: *locMissFile != ""}
 	if *locate {
 		start := time.Now()
-		if ix, err = citations.NewIndex(store, citations.Options{}); err != nil {
+		if run.ix, err = citations.NewIndex(store, citations.Options{}); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "locator index built in %.2fs\n", time.Since(start).Seconds())
 	}
-	locResults := make([]*fidelity.LocateResult, len(docs))
-	results := make([]*fidelity.Result, len(docs))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	var firstErr error
-	var mu sync.Mutex
-	for range max(*jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				r, lr, err := measureDoc(store, &docs[i], &docs[(i+1)%len(docs)], tools, cache, *missFile != "", *locMissFile != "", ix)
-				locResults[i] = lr
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				results[i] = r
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range docs {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	results, locResults, err := run.measureAll(docs, *jobs)
+	if err != nil {
+		return err
 	}
 	var total fidelity.Result
 	for _, r := range results {
 		total.Add(r)
 	}
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
+	names := run.names()
 	fmt.Fprintf(stdout, "\nextraction fidelity over %d documents of %s: windows of %d-%d words (seed %d)\n"+
 		"found in each text of the same page after quote/v2 normalization, exact substring\n\n",
 		len(docs), *storeDir, fidelity.MinWords, fidelity.MaxWords, fidelity.Seed)
 	total.WriteMatrix(stdout, names)
+	run.writeExtraction(stdout, &total, results, docs, *worst)
+	if run.ix != nil {
+		var lt fidelity.LocateResult
+		for _, r := range locResults {
+			if r != nil {
+				lt.Add(r)
+			}
+		}
+		writeLocate(stdout, &lt, names)
+		for i, r := range locResults {
+			for _, e := range r.Escapes {
+				fmt.Fprintf(stdout, "  found anyway (%s): %s p%d %s %q -> pages %v at %s\n", e.Control, docs[i].Name, e.Page, e.Source, e.Quote, e.Pages, e.Level)
+			}
+		}
+	}
+	if *locMissFile != "" && run.ix != nil {
+		if err := writeJSONLines(*locMissFile, len(docs), func(i int) []any { return withDocument(docs[i].Name, locResults[i].Misses) }); err != nil {
+			return err
+		}
+	}
+	if *missFile != "" {
+		if err := writeJSONLines(*missFile, len(docs), func(i int) []any { return withDocument(docs[i].Name, results[i].Misses) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeExtraction prints, per quote source, our text against the best
+// other one, the ceiling, the flagged pages and the lowest documents.
+func (run *fidelityRun) writeExtraction(stdout io.Writer, total *fidelity.Result, results []*fidelity.Result, docs []corpus.Document, worst int) {
+	names := run.names()
 	fmt.Fprintln(stdout, "\nper quote source, citecheck against the best other text:")
 	for _, q := range names {
 		ours := total.Cells[fidelity.Pair{Text: fidelity.Ours, Quote: q}]
@@ -149,59 +151,65 @@ func benchFidelity(stdout io.Writer, args []string) error {
 	}
 	sort.SliceStable(rates, func(i, j int) bool { return rates[i].c.Rate() < rates[j].c.Rate() })
 	fmt.Fprintf(stdout, "\nlowest documents (citecheck text, all quote sources):\n")
-	for _, d := range rates[:min(*worst, len(rates))] {
+	for _, d := range rates[:min(worst, len(rates))] {
 		fmt.Fprintf(stdout, "  %6.2f%% %6d windows  %s\n", d.c.Rate(), d.c.Total, d.name)
 	}
-	if ix != nil {
-		var lt fidelity.LocateResult
-		for _, r := range locResults {
-			if r != nil {
-				lt.Add(r)
-			}
-		}
-		writeLocate(stdout, &lt, names)
-		for i, r := range locResults {
-			for _, e := range r.Escapes {
-				fmt.Fprintf(stdout, "  found anyway (%s): %s p%d %s %q -> pages %v at %s\n", e.Control, docs[i].Name, e.Page, e.Source, e.Quote, e.Pages, e.Level)
-			}
-		}
+}
+
+// fidelityRun is what measuring every document needs.
+type fidelityRun struct {
+	store                     *corpus.Store
+	tools                     []*fidelity.Tool
+	cache                     *fidelity.Cache
+	keepMisses, keepLocMisses bool
+	ix                        *citations.Index // nil: the locator is not measured
+}
+
+// names are the tools' names, in ToolNames order.
+func (run *fidelityRun) names() []string {
+	names := make([]string, len(run.tools))
+	for i, t := range run.tools {
+		names[i] = t.Name
 	}
-	if *locMissFile != "" {
-		err := writeJSONLines(*locMissFile, len(docs), func(i int, enc *json.Encoder) {
-			if locResults[i] == nil {
-				return
+	return names
+}
+
+// measureAll measures every document on jobs goroutines, each with the
+// next document as the other one its controls need.
+func (run *fidelityRun) measureAll(docs []corpus.Document, jobs int) ([]*fidelity.Result, []*fidelity.LocateResult, error) {
+	locResults := make([]*fidelity.LocateResult, len(docs))
+	results := make([]*fidelity.Result, len(docs))
+	errs := make([]error, len(docs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range max(jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i], locResults[i], errs[i] = run.measureDoc(&docs[i], &docs[(i+1)%len(docs)])
 			}
-			for _, m := range locResults[i].Misses {
-				enc.Encode(struct {
-					Document string `json:"document"`
-					fidelity.LocateMiss
-				}{docs[i].Name, m})
-			}
-		})
+		}()
+	}
+	for i := range docs {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	if *missFile != "" {
-		err := writeJSONLines(*missFile, len(docs), func(i int, enc *json.Encoder) {
-			for _, m := range results[i].Misses {
-				enc.Encode(struct {
-					Document string `json:"document"`
-					fidelity.Miss
-				}{docs[i].Name, m})
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return results, locResults, nil
 }
 
 // measureDoc gathers our page texts and each tool's, then measures them;
 // with an index, it also locates the windows, other's among them for the
 // controls that need another document.
-func measureDoc(store *corpus.Store, d, other *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses, keepLocMisses bool, ix *citations.Index) (*fidelity.Result, *fidelity.LocateResult, error) {
+func (run *fidelityRun) measureDoc(d, other *corpus.Document) (*fidelity.Result, *fidelity.LocateResult, error) {
+	store, tools, cache, ix := run.store, run.tools, run.cache, run.ix
+	keepMisses, keepLocMisses := run.keepMisses, run.keepLocMisses
 	texts, err := fidelity.DocumentTexts(context.Background(), store, d, tools, cache)
 	if err != nil {
 		return nil, nil, err
@@ -312,15 +320,33 @@ func rateOf(c fidelity.Cell) string {
 	return fmt.Sprintf("%.2f%% (%d of %d)", c.Rate(), c.Found, c.Total)
 }
 
-// writeJSONLines creates path and lets each of n documents write its records.
-func writeJSONLines(path string, n int, each func(i int, enc *json.Encoder)) error {
+// writeJSONLines creates path and writes each of n documents' records,
+// one a line.
+func writeJSONLines(path string, n int, records func(i int) []any) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	enc := json.NewEncoder(f)
 	for i := range n {
-		each(i, enc)
+		for _, r := range records(i) {
+			enc.Encode(r)
+		}
 	}
 	return f.Close()
+}
+
+// docRecord is a miss with its document's name first.
+type docRecord[M any] struct {
+	Document string `json:"document"`
+	Miss     M      `json:"miss"`
+}
+
+// withDocument wraps a document's misses in records naming it.
+func withDocument[M any](doc string, misses []M) []any {
+	out := make([]any, len(misses))
+	for k, m := range misses {
+		out[k] = docRecord[M]{doc, m}
+	}
+	return out
 }
