@@ -143,16 +143,35 @@ func newDocTexts(texts map[string][]string) *docTexts {
 }
 
 // holds reports whether a text of the document holds quote: as written
-// or under the variant, after normalization, or with its punctuation and
-// spaces left out (its skeleton), as a relaxed locator level might find
-// it there.
+// or under the variant, after normalization; or with its punctuation and
+// spaces left out (its skeleton), or each of its lines so, in any order,
+// as the relaxed locator levels (joined_words, reordered) may find it
+// there.
 func (dt *docTexts) holds(quote, variant string) bool {
 	if occursIn(dt.norm[""], quote) || variant != "" && occursIn(dt.norm[variant], quote) {
 		return true
 	}
-	sk := skeleton(quote)
-	for _, s := range dt.skels {
-		if strings.Contains(s, sk) {
+	if dt.holdsSkeleton(quote) {
+		return true
+	}
+	lines := strings.FieldsFunc(quote, func(r rune) bool { return r == '\n' || r == '\r' })
+	if len(lines) < 2 {
+		return false
+	}
+	for _, l := range lines {
+		if !dt.holdsSkeleton(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsSkeleton reports whether a text of the document holds s's
+// skeleton.
+func (dt *docTexts) holdsSkeleton(s string) bool {
+	sk := skeleton(s)
+	for _, t := range dt.skels {
+		if strings.Contains(t, sk) {
 			return true
 		}
 	}
