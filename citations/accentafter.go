@@ -32,9 +32,15 @@ var accentsAbove = map[rune]bool{
 // above a letter moved onto the next letter where that one takes it too,
 // normalized again, or nil when no accent moves.
 func (ix *Index) accentShifted(qt *textnorm.Text) *textnorm.Text {
+	if asciiText(qt.String()) {
+		return nil // no accent: most quotes
+	}
 	rs := []rune(qt.String())
 	moved := false
 	for i := 0; i+1 < len(rs); i++ {
+		if rs[i] < 0xC0 {
+			continue // below the first letter with an accent, À
+		}
 		d := []rune(norm.NFD.String(string(rs[i])))
 		if len(d) != 2 || !accentsAbove[d[1]] || !unicode.IsLetter(rs[i+1]) {
 			continue
