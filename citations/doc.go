@@ -172,10 +172,12 @@ package citations
 // BUG(citations): joined_words, punctuation and non_ascii_dropped matches
 // do not cross page breaks.
 
-// BUG(citations): an ASCII-only copy of a passage whose accents the page
-// stores after their letter ("Aviac¸a˜o") is not found: the profile reads
-// the accent onto the next letter, so the ASCII skeleton keeps the wrong
-// one ("Aviaa" for "Aviao").
+// BUG(citations): an ASCII-only copy of another extractor's composed text
+// ("Aviao", pdftotext's "Aviação" without its accented letters) of a
+// passage whose accents the page stores after their letter ("Aviac¸a˜o")
+// is not found: the profile composes the tilde with the next letter, so
+// the page reads "Aviaa" once its accented letters are dropped. The copy
+// of such a page's own text ("Aviacao") is found.
 
 // BUG(citations): the reordered level finds quotes whose lines another
 // extractor emitted in another order only when each line is in the stored

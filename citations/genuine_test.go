@@ -113,6 +113,8 @@ func TestGenuineQuotes(t *testing.T) {
 		found("bullets dropped", Query{Document: "filing.pdf", Quote: "Features: fast small cheap machines for everyone here."}, "punctuation", 1),
 		found("an em dash dropped by an ASCII pipeline (punctuation finds it first)", Query{Document: "filing.pdf", Quote: "Marketable securities  current 1,234 (567) and more."}, "punctuation", 1),
 		found("accented letters dropped by an ASCII pipeline", Query{Document: "filing.pdf", Quote: "Agncia Nacional de Aviao Civil (ANAC) approved the change."}, "non_ascii_dropped", 1),
+		found("accented letters read as their letters (NFKD, unidecode)", Query{Document: "filing.pdf", Quote: "Agencia Nacional de Aviacao Civil (ANAC) approved the change."}, "non_ascii_dropped", 1),
+		found("TeX's spacing accents dropped by an ASCII pipeline, their letters kept", Query{Document: "register.pdf", Quote: "civil aviation authorities: Agencia Nacional de\nAviacao Civil (ANAC) Brazil"}, "non_ascii_dropped", 1),
 		found("ligatures dropped by an ASCII pipeline", Query{Document: "filing.pdf", Quote: "All nancial statements were led on time by the company."}, "non_ascii_dropped", 1),
 		found("a table's nil em dash dropped by an ASCII pipeline", Query{Document: "filing.pdf", Quote: "Total assets $  $ 2,345 at the end of the year"}, "punctuation", 2),
 		found("the accent after its letter, as pdftotext and people write it", Query{Document: "register.pdf", Quote: "Agência Nacional de Aviação Civil"}, "typography", 1),

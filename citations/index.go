@@ -62,10 +62,6 @@ type Index struct {
 	// orders indexes the pages' reading orders (orders.go); nil when no
 	// page has any.
 	orders *orderIndex
-	// asciiSk indexes the ASCII skeletons of the pages and reading orders
-	// whose ASCII skeleton differs from their skeleton (skeleton.go); nil
-	// when none does.
-	asciiSk *skelIndex
 
 	// texts holds each page's normalized text: every page's in a built
 	// index, only those a lookup touched in an opened one, which
@@ -305,12 +301,12 @@ func Build(texts corpus.Texts, opts Options) (*Index, error) {
 	ix.texts = make([]atomic.Pointer[textnorm.Text], len(ix.pages))
 	alts := make([][]string, len(ix.pages))
 	orders := make([][]corpus.Order, len(ix.pages))
-	sks := make([]skeletons, len(ix.pages))
+	sks := make([]string, len(ix.pages))
 	errs := make([]error, len(ix.pages))
 	parallel(len(ix.pages), opts.Workers, func(i int) {
 		alts[i], orders[i], errs[i] = ix.readPage(texts, &docs[ix.pages[i].doc], i, names)
 		if errs[i] == nil {
-			sks[i] = skeletonsOf(ix.text(i))
+			sks[i], _ = skeleton(newPtext(ix.text(i)))
 		}
 	})
 	for _, err := range errs {
@@ -318,14 +314,10 @@ func Build(texts corpus.Texts, opts Options) (*Index, error) {
 			return nil, err
 		}
 	}
-	ascii := &skelIndex{}
-	if err := ix.layout(sks, ascii); err != nil {
+	if err := ix.layout(sks); err != nil {
 		return nil, err
 	}
-	ix.buildOrders(orders, ascii, opts.Workers)
-	if len(ascii.spans) > 0 {
-		ix.asciiSk = ascii
-	}
+	ix.buildOrders(orders, opts.Workers)
 	// Every suffix array in one pool, the largest first, so that the last
 	// to finish is a small one and no core waits on another's long array.
 	type job struct {
@@ -351,9 +343,6 @@ func Build(texts corpus.Texts, opts Options) (*Index, error) {
 			sh := &ix.orders.shards[i]
 			jobs = append(jobs, job{len(sh.data), func() { sh.sa = newSuffixes(sh.data) }}, skelJob(&sh.sk))
 		}
-	}
-	if ix.asciiSk != nil {
-		jobs = append(jobs, skelJob(ix.asciiSk))
 	}
 	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].bytes > jobs[j].bytes })
 	parallel(len(jobs), opts.Workers, func(i int) { jobs[i].build() })
@@ -388,10 +377,9 @@ func (ix *Index) readPage(texts corpus.Texts, doc *corpus.Document, i int, names
 	return alts, orders, nil
 }
 
-// layout writes every shard's data, jdata and skeletons with their
-// segment tables, and adds the pages' ASCII skeletons that differ from
-// their skeletons (sks) to ascii.
-func (ix *Index) layout(sks []skeletons, ascii *skelIndex) error {
+// layout writes every shard's data, jdata and skeletons (sks, by page)
+// with their segment tables.
+func (ix *Index) layout(sks []string) error {
 	var sh *shard
 	addSeg := func(page, from, to int, joinPrev bool) {
 		t := ix.text(page)
@@ -427,10 +415,7 @@ func (ix *Index) layout(sks []skeletons, ascii *skelIndex) error {
 			sh.jsegs = append(sh.jsegs, jsegment{at: int32(len(sh.jdata)), page: int32(p)})
 			sh.jdata = append(sh.jdata, t.Joined().String()...)
 			sh.jdata = append(sh.jdata, '\f')
-			sh.sk.add(sks[p].full, int32(p))
-			if sks[p].ascii != "" {
-				ascii.add(sks[p].ascii, int32(p))
-			}
+			sh.sk.add(sks[p], int32(p))
 		}
 		if len(nonEmpty) > 0 {
 			sh.data = append(sh.data, '\f')
@@ -511,22 +496,18 @@ func (ix *Index) Size() (text, joined int) {
 	return text, joined
 }
 
-// SkeletonSize reports the bytes of skeletons indexed (skeleton.go): of
-// the page texts and reading orders, and the ASCII ones that differ, for
-// benchmarks.
-func (ix *Index) SkeletonSize() (skel, ascii int) {
+// SkeletonSize reports the bytes of skeletons indexed (skeleton.go), of
+// the page texts and of the reading orders, for benchmarks.
+func (ix *Index) SkeletonSize() (pages, orders int) {
 	for i := range ix.shards {
-		skel += len(ix.shards[i].sk.data)
+		pages += len(ix.shards[i].sk.data)
 	}
 	if ix.orders != nil {
 		for i := range ix.orders.shards {
-			skel += len(ix.orders.shards[i].sk.data)
+			orders += len(ix.orders.shards[i].sk.data)
 		}
 	}
-	if ix.asciiSk != nil {
-		ascii = len(ix.asciiSk.data)
-	}
-	return skel, ascii
+	return pages, orders
 }
 
 func (ix *Index) docIndex(name string) (int, bool) {

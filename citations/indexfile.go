@@ -88,7 +88,6 @@ var indexSections = [...]indexSection{
 	{"reading orders", encodeOrders, decodeOrders, hasOrders},
 	{"order shards", encodeOrderShards, decodeOrderShards, hasOrders},
 	{"order regions", encodeOrderRegions, decodeOrderRegions, hasOrders},
-	{"ASCII skeletons", encodeASCIISkel, decodeASCIISkel, func(n indexCounts) bool { return n.asciiSk > 0 }},
 }
 
 func always(indexCounts) bool      { return true }

@@ -24,9 +24,9 @@ type strRef struct{ off, n int32 }
 
 // indexCounts is the counts section, one record: how many documents,
 // pages, shards, pages with unmapped glyphs, alternative texts, reading
-// orders, reading-order shards and ASCII skeletons the file holds.
+// orders and reading-order shards the file holds.
 type indexCounts struct {
-	docs, pages, shards, unmapped, alts, orders, orderShards, asciiSk int32
+	docs, pages, shards, unmapped, alts, orders, orderShards int32
 }
 
 func countsOf(ix *Index) indexCounts {
@@ -39,9 +39,6 @@ func countsOf(ix *Index) indexCounts {
 	}
 	if ix.orders != nil {
 		n.orders, n.orderShards = int32(len(ix.orders.pages)), int32(len(ix.orders.shards))
-	}
-	if ix.asciiSk != nil {
-		n.asciiSk = int32(len(ix.asciiSk.spans))
 	}
 	return n
 }
@@ -436,18 +433,6 @@ func decodeOrderShards(d *decoder) {
 		sh.sk = decodeSkel(d, fmt.Sprintf("order shard %d", s))
 		oi.shards = append(oi.shards, sh)
 	}
-}
-
-// The ASCII skeletons section holds the pages' and reading orders' ASCII
-// skeletons that differ from their skeletons (Index.asciiSk).
-func encodeASCIISkel(e *encoder) { encodeSkel(e, e.ix.asciiSk) }
-
-func decodeASCIISkel(d *decoder) {
-	sk := decodeSkel(d, "ASCII skeletons")
-	if d.err == nil && len(sk.spans) != int(d.n.asciiSk) {
-		d.fail("%d ASCII skeletons for %d", len(sk.spans), d.n.asciiSk)
-	}
-	d.ix.asciiSk = &sk
 }
 
 // regionRecord is the byte range of a document's orders in an order

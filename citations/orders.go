@@ -107,9 +107,8 @@ func checkOrders(name string, page int, orders []corpus.Order, text string) erro
 }
 
 // buildOrders lays out the pages' orders (orders[i] are page i's) in
-// shards, with their skeletons, and adds their ASCII skeletons that differ
-// from them to ascii; Build then builds their suffix arrays.
-func (ix *Index) buildOrders(orders [][]corpus.Order, ascii *skelIndex, workers int) {
+// shards, with their skeletons; Build then builds their suffix arrays.
+func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 	var oi orderIndex
 	for i, os := range orders {
 		for _, o := range os {
@@ -120,10 +119,11 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, ascii *skelIndex, workers 
 		return
 	}
 	norm := make([]string, len(oi.pages))
-	sks := make([]skeletons, len(oi.pages))
+	sks := make([]string, len(oi.pages))
 	parallel(len(oi.pages), workers, func(k int) {
 		t := ix.profile.Normalize(oi.pages[k].raw)
-		norm[k], sks[k] = t.String(), skeletonsOf(t)
+		norm[k] = t.String()
+		sks[k], _ = skeleton(newPtext(t))
 	})
 	oi.byDoc = map[int]orderRegion{}
 	var sh *orderShard
@@ -142,10 +142,7 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, ascii *skelIndex, workers 
 		sh.pages = append(sh.pages, k)
 		sh.data = append(sh.data, norm[k]...)
 		sh.data = append(sh.data, '\f')
-		sh.sk.add(sks[k].full, orderTarget(k))
-		if sks[k].ascii != "" {
-			ascii.add(sks[k].ascii, orderTarget(k))
-		}
+		sh.sk.add(sks[k], orderTarget(k))
 		r.to = len(sh.data)
 		oi.byDoc[doc] = r
 	}

@@ -31,7 +31,9 @@ import (
 // page passage with its non-ASCII characters removed (what an ASCII-only
 // pipeline, text.encode("ascii", "ignore"), keeps: curly quotes, dashes,
 // bullets, ®, ™, no-break spaces, accented letters and ligatures gone),
-// spaces then collapsed; never a character that carries meaning.
+// spaces then collapsed; an accented letter may also be read as its ASCII
+// letter (TeX's "¨u" keeps its "u"; NFKD and unidecode read "ü" so), and a
+// ligature as its letters; never a character that carries meaning.
 //
 // At both levels the match starts and ends on the page's word boundaries,
 // and what the quote and the page hold attached to its first and last word
@@ -57,110 +59,177 @@ type symDiff struct{ page, quote string }
 // target is a text a skeleton hit lands in: a page text or a reading
 // order, normalized, read code point by code point.
 type target struct {
-	p            *ptext
-	full, ascii  []int32 // its skeletons' positions, made on first use
-	fullS, asciS string
+	p    *ptext
+	skel string  // its skeleton, made on first use
+	idx  []int32 // the normalized position of each of the skeleton's code points
 }
 
-func (tg *target) skel(ascii bool) (string, []int32) {
-	if ascii {
-		if tg.ascii == nil {
-			tg.asciS, tg.ascii = skeleton(tg.p, true)
-		}
-		return tg.asciS, tg.ascii
+func (tg *target) skeleton() (string, []int32) {
+	if tg.idx == nil {
+		tg.skel, tg.idx = skeleton(tg.p)
 	}
-	if tg.full == nil {
-		tg.fullS, tg.full = skeleton(tg.p, false)
-	}
-	return tg.fullS, tg.full
+	return tg.skel, tg.idx
 }
 
-// findSymbols looks the quote's skeleton up in every skeleton index and
-// verifies each hit at both levels. It returns the locations at
-// punctuation and, for an ASCII quote, at non_ascii_dropped, and the first
-// passage that matched but for characters that carry meaning (a near
-// miss), in the named document if there is one.
+// symbolFinds is what findSymbols works on and finds for a quote cited in
+// doc.
+type symbolFinds struct {
+	doc     int
+	q       *ptext
+	qidx    []int32 // the quote's skeleton positions
+	targets map[int32]*target
+	seen    smallSet[symbolKey]
+
+	punct, ascii []loc
+	near         *symbolNearMiss
+}
+
+// symbolKey is a passage tried at a level.
+type symbolKey struct {
+	target int32
+	start  int
+	level  Level
+}
+
+// findSymbols looks the quote's skeleton up in the skeleton indexes and
+// verifies each hit at the punctuation level; for an ASCII quote, it looks
+// up pieces of the skeleton (asciiSeeds) and verifies the passages they
+// imply at the non_ascii_dropped level. It returns the locations at each
+// level and the first passage that matched but for characters that carry
+// meaning (a near miss), in the named document if there is one.
 func (ix *Index) findSymbols(qt *textnorm.Text, doc int) (punct, ascii []loc, near *symbolNearMiss) {
 	q := newPtext(qt)
-	qs, qidx := skeleton(q, false)
+	qs, qidx := skeleton(q)
 	if len(qidx) < textnorm.JoinedMinLen {
 		return nil, nil, nil
 	}
-	f := &symbolFinds{doc: doc}
-	isASCII := asciiText(qt.Raw())
-	targets := map[int32]*target{}
-	type key struct {
-		t    int32
-		from int
-	}
-	var seen smallSet[key]
-	try := func(h skelHit, asciiSkel bool) {
-		tg := ix.skelTarget(targets, h.target)
-		if tg == nil {
-			return
-		}
-		s, idx := tg.skel(asciiSkel)
-		if h.off >= len(s) {
-			return
-		}
-		a := utf8.RuneCountInString(s[:h.off])
-		if a+len(qidx) > len(idx) {
-			return
-		}
-		start := int(idx[a])
-		if !seen.add(key{h.target, start}) {
-			return
-		}
-		if m, ok := alignPunct(tg.p, idx[a:a+len(qidx)], q, qidx); ok && !asciiSkel {
-			ix.addSymbolLoc(f, h.target, tg, m, Punctuation)
-		}
-		if isASCII {
-			if m, ok := alignASCII(tg.p, start, q, qidx); ok {
-				ix.addSymbolLoc(f, h.target, tg, m, NonASCIIDropped)
-			}
+	f := &symbolFinds{doc: doc, q: q, qidx: qidx, targets: map[int32]*target{}}
+	ix.eachSkelHit(bytesOf(qs), func(h skelHit) { ix.tryPunct(f, h) })
+	if asciiText(qt.Raw()) {
+		for _, sd := range asciiSeeds(len(qs)) {
+			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), func(h skelHit) { ix.tryASCII(f, h, sd) })
 		}
 	}
-	pat := bytesOf(qs)
+	ix.sortLocs(f.punct)
+	ix.sortLocs(f.ascii)
+	return ix.dedupLocs(f.punct), ix.dedupLocs(f.ascii), f.near
+}
+
+// eachSkelHit calls try with every hit of pat in the skeletons of the page
+// texts and reading orders.
+func (ix *Index) eachSkelHit(pat []byte, try func(skelHit)) {
 	for s := range ix.shards {
 		for _, h := range ix.shards[s].sk.hits(ix, pat) {
-			try(h, false)
+			try(h)
 		}
 	}
 	if ix.orders != nil {
 		for s := range ix.orders.shards {
 			for _, h := range ix.orders.shards[s].sk.hits(ix, pat) {
-				try(h, false)
+				try(h)
 			}
 		}
 	}
-	if isASCII && ix.asciiSk != nil {
-		for _, h := range ix.asciiSk.hits(ix, pat) {
-			try(h, true)
-		}
-	}
-	ix.sortLocs(f.punct)
-	ix.sortLocs(f.ascii)
-	return dedupLocs(f.punct), dedupLocs(f.ascii), f.near
 }
 
-// symbolFinds collects what findSymbols finds for a quote cited in doc.
-type symbolFinds struct {
-	punct, ascii []loc
-	near         *symbolNearMiss
-	doc          int
-}
+// asciiSeedLen is the length of the pieces of an ASCII quote's skeleton
+// looked up for the non_ascii_dropped level.
+const asciiSeedLen = 12
 
-// dedupLocs drops a location that repeats the one before (a page text and
-// its reading order finding the same place).
-func dedupLocs(ls []loc) []loc {
-	out := ls[:0]
-	for _, l := range ls {
-		if len(out) > 0 && partsKey(out[len(out)-1].parts) == partsKey(l.parts) {
-			continue
+// asciiSeeds returns where the pieces looked up start in a skeleton of n
+// code points: its start, its end and two between, so that one of them
+// likely holds none of the letters the quote lost (an ASCII-only pipeline
+// drops "ä" and "ﬁ" where the page keeps them).
+func asciiSeeds(n int) []int {
+	var out []int
+	for _, at := range []int{0, n / 3, 2 * n / 3, n - asciiSeedLen} {
+		if at >= 0 && at+asciiSeedLen <= n && !slices.Contains(out, at) {
+			out = append(out, at)
 		}
-		out = append(out, l)
 	}
 	return out
+}
+
+// hitAt converts a skeleton hit to its target and code point offset.
+func (ix *Index) hitAt(f *symbolFinds, h skelHit) (*target, int, bool) {
+	tg := ix.skelTarget(f.targets, h.target)
+	if tg == nil {
+		return nil, 0, false
+	}
+	s, _ := tg.skeleton()
+	if h.off >= len(s) {
+		return nil, 0, false
+	}
+	return tg, utf8.RuneCountInString(s[:h.off]), true
+}
+
+// tryPunct verifies a hit of the whole skeleton at the punctuation level.
+func (ix *Index) tryPunct(f *symbolFinds, h skelHit) {
+	tg, a, ok := ix.hitAt(f, h)
+	if !ok {
+		return
+	}
+	_, idx := tg.skeleton()
+	if a+len(f.qidx) > len(idx) || !f.seen.add(symbolKey{h.target, int(idx[a]), Punctuation}) {
+		return
+	}
+	if m, ok := alignPunct(tg.p, idx[a:a+len(f.qidx)], f.q, f.qidx); ok {
+		ix.addSymbolLoc(f, h.target, tg, m, Punctuation)
+	}
+}
+
+// tryASCII verifies the passages a hit of the piece at quote skeleton
+// offset sd implies at the non_ascii_dropped level: the page may hold
+// letters the quote lost before the piece, up to half as many as the
+// quote holds there, plus a few.
+func (ix *Index) tryASCII(f *symbolFinds, h skelHit, sd int) {
+	tg, a, ok := ix.hitAt(f, h)
+	if !ok {
+		return
+	}
+	_, idx := tg.skeleton()
+	first := f.q.rs[f.qidx[0]]
+	for e := 0; e <= sd/2+4 && a-sd-e >= 0; e++ {
+		start := int(idx[a-sd-e])
+		if tg.p.rs[start] != first && tg.p.residue(start) != first {
+			continue
+		}
+		if !f.seen.add(symbolKey{h.target, start, NonASCIIDropped}) {
+			continue
+		}
+		if m, ok := alignASCII(tg.p, start, f.q, f.qidx); ok {
+			ix.addSymbolLoc(f, h.target, tg, m, NonASCIIDropped)
+		}
+	}
+}
+
+// dedupLocs drops a location that overlaps one kept before it in its
+// document (a page text and a reading order finding one place; two pieces
+// of a quote's skeleton implying one passage), keeping the page text's.
+func (ix *Index) dedupLocs(ls []loc) []loc {
+	var out []loc
+	for _, l := range ls {
+		k := slices.IndexFunc(out, func(o loc) bool { return o.doc == l.doc && overlaps(o.parts, l.parts) })
+		switch {
+		case k < 0:
+			out = append(out, l)
+		case out[k].order != "" && l.order == "":
+			out[k] = l
+		}
+	}
+	return out
+}
+
+// overlaps reports whether two locations share a code point of a page.
+func overlaps(a, b []part) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.page == y.page && x.from < y.to && y.from < x.to {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // skelTarget returns the text behind a skeleton's target, normalized.
@@ -242,6 +311,8 @@ func meaning(p *ptext, from, to int) string {
 
 func hasSpace(rs []rune) bool { return slices.Contains(rs, ' ') }
 
+func notSpace(r rune) bool { return r != ' ' }
+
 // alignPunct verifies a punctuation-level candidate: the page's word
 // characters at pw hold the quote's at qw (the skeletons matched), so only
 // the gaps between them, and what is attached to the first and the last,
@@ -252,7 +323,9 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 	if !wordEdgesOK(p, m.from, m.to-1) {
 		return m, false
 	}
-	relaxed := false
+	// Punctuation of the quote's own outside its first and last word
+	// character differs from the page's, or an earlier level had found it.
+	relaxed := slices.ContainsFunc(q.rs[:qw[0]], notSpace) || slices.ContainsFunc(q.rs[qw[len(qw)-1]+1:], notSpace)
 	for k := 0; k+1 < len(pw); k++ {
 		pa, pb, qa, qb := int(pw[k])+1, int(pw[k+1]), int(qw[k])+1, int(qw[k+1])
 		gp, gq := p.rs[pa:pb], q.rs[qa:qb]
@@ -348,6 +421,10 @@ func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
 		switch {
 		case pc == qc:
 			lastSpace = pc == ' '
+			i, j = i+1, j+1
+		case pc >= utf8.RuneSelf && p.residue(i) == qc:
+			lastSpace = false
+			dropped++ // the accent
 			i, j = i+1, j+1
 		case p.droppable(i):
 			dropped++

@@ -4,22 +4,18 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/citecheck/citecheck/textnorm"
 )
 
 // The index of the punctuation and non_ascii_dropped levels
 // (punctuation.go). A text's skeleton is its word characters (isWordChar:
-// letters, digits, marks, other numbers), every other code point left out;
-// its ASCII skeleton keeps only the ASCII word characters an ASCII-only
-// pipeline keeps (not ptext.nonASCII). Two texts that differ only in
-// punctuation, symbols and spaces have the same skeleton, so a quote's
-// skeleton looked up in the pages' skeletons finds every candidate, which
-// the levels then verify character by character. Every page text and every
-// reading order has its skeleton indexed (in the page's shard, in the
-// order's shard); the ASCII skeleton only where it differs from the
-// skeleton (a page with a non-ASCII letter or a ligature), in one index of
-// its own.
+// letters, digits, marks, other numbers), every other code point left out.
+// Two texts that differ only in punctuation, symbols and spaces have the
+// same skeleton, so a quote's skeleton looked up in the pages' skeletons
+// finds every candidate, which the punctuation level then verifies
+// character by character; an ASCII-only copy lacks some of the page's
+// word characters, so pieces of its skeleton are looked up instead
+// (asciiSeeds). Every page text and every reading order has its skeleton
+// indexed, in the page's shard and in the order's shard.
 
 // skelIndex is a set of skeletons, each ended by a form feed, with its
 // suffix array.
@@ -64,38 +60,18 @@ func (sk *skelIndex) hits(ix *Index, pat []byte) []skelHit {
 }
 
 // skeleton returns p's word characters as a string, and the normalized
-// position of each; with ascii, only those of an ASCII-only pipeline's
-// text (ASCII, and not nonASCII).
-func skeleton(p *ptext, ascii bool) (string, []int32) {
+// position of each.
+func skeleton(p *ptext) (string, []int32) {
 	var b strings.Builder
 	b.Grow(len(p.rs))
 	idx := make([]int32, 0, len(p.rs))
 	for i, r := range p.rs {
-		if !isWordChar(r) || ascii && p.nonASCII(i) {
-			continue
+		if isWordChar(r) {
+			b.WriteRune(r)
+			idx = append(idx, int32(i))
 		}
-		b.WriteRune(r)
-		idx = append(idx, int32(i))
 	}
 	return b.String(), idx
-}
-
-// skeletons are a text's two skeleton strings; ascii is "" when it is the
-// skeleton itself.
-type skeletons struct{ full, ascii string }
-
-// skeletonsOf computes a normalized text's skeletons.
-func skeletonsOf(t *textnorm.Text) skeletons {
-	p := newPtext(t)
-	full, _ := skeleton(p, false)
-	if asciiText(t.String()) && asciiText(t.Raw()) {
-		return skeletons{full: full}
-	}
-	a, _ := skeleton(p, true)
-	if a == full {
-		a = ""
-	}
-	return skeletons{full, a}
 }
 
 func asciiText(s string) bool {

@@ -4,6 +4,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/citecheck/citecheck/textnorm"
 )
 
@@ -68,6 +70,26 @@ func (p *ptext) nonASCII(i int) bool {
 		}
 	}
 	return raw != ""
+}
+
+// residue is the ASCII letter an ASCII-only pipeline may keep of word
+// character i, which is not ASCII: the ASCII letter of its raw text (TeX's
+// "¨u", a decomposed "u" and its accent) or its base letter ("ü" read "u",
+// as NFKD and unidecode read it); 0 when it has none or carries meaning.
+func (p *ptext) residue(i int) rune {
+	r := p.rs[i]
+	if r < utf8.RuneSelf || !isWordChar(r) || p.significantWord(i) {
+		return 0
+	}
+	for _, c := range p.t.RawOf(i) {
+		if c < utf8.RuneSelf && isWordChar(c) {
+			return c
+		}
+	}
+	if d := []rune(norm.NFD.String(string(r))); len(d) > 1 && d[0] < utf8.RuneSelf && isWordChar(d[0]) {
+		return d[0]
+	}
+	return 0
 }
 
 // signAnywhere reports the characters that carry meaning wherever they

@@ -106,7 +106,7 @@ func run(stdout io.Writer, args []string) error {
 	build := time.Since(t0)
 	text, joined := ix.Size()
 	skel, ascii := ix.SkeletonSize()
-	fmt.Fprintf(stdout, "corpus: %d documents, %d pages, scale %d: %d pages indexed, %.1f MB normalized text + %.1f MB joined + %.1f MB skeletons + %.1f MB ASCII skeletons\n",
+	fmt.Fprintf(stdout, "corpus: %d documents, %d pages, scale %d: %d pages indexed, %.1f MB normalized text + %.1f MB joined + %.1f MB skeletons of the pages + %.1f MB of their reading orders\n",
 		len(srcs), pages, *scale, pages**scale, float64(text)/1e6, float64(joined)/1e6, float64(skel)/1e6, float64(ascii)/1e6)
 	fmt.Fprintf(stdout, "index build: %.2fs (GOGC %d)\n", build.Seconds(), *gcPercent)
 
