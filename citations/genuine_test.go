@@ -33,6 +33,7 @@ var genuinePages = map[string][]string{
 		"A page that prints Aviaçaõ Civil itself, with its own spelling.",
 	},
 	"other.pdf":   {"Nothing about results or quarters appears on this page at all."},
+	"privacy.pdf": {"any deterministic function of (ε1, ε2) gives the same result here."},
 	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here"},
 }
 
@@ -159,6 +160,7 @@ func TestGenuineGuardRails(t *testing.T) {
 		missed("a page printing aõ does not hold ão", Query{Document: "register.pdf", Quote: "A page that prints Aviação Civil itself"}, nf, "", ""),
 		missed("a retrieval result with a changed digit", Query{Document: f, Quote: "We employed 29,238 peo", Retrieval: true}, nf, "", ""),
 		missed("a cut edge is for retrieval results only", Query{Document: f, Quote: "We employed 29,239 peo"}, nf, "", ""),
+		missed("a letter with an index dropped by an ASCII pipeline", Query{Document: "privacy.pdf", Quote: "any deterministic function of (1, 2) gives the same result"}, nf, "ε", ""),
 		missed("a glyph name never stands for an ASCII letter", Query{Document: "lecture.pdf", Quote: "parameter).\nan /epsilon1 value here"}, nf, "", ""),
 	} {
 		c.check(t, ix)

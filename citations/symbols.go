@@ -26,8 +26,10 @@ import (
 //     one after it (an accounting negative); a decimal point or comma
 //     attached before it (".5");
 //   - a digit or any other number character (², ½), which is a word
-//     character and never dropped, and a letter of a word of at most
-//     maxUnitLen letters after a number (its unit: "5 μm" is not "5 m").
+//     character and never dropped, a letter of a word of at most
+//     maxUnitLen letters after a number (its unit: "5 μm" is not "5 m"),
+//     and a letter of a word attached to a number after it (an index:
+//     "ε2" is not "2").
 
 // maxUnitLen is the longest word after a number that is read as its unit.
 const maxUnitLen = 4
@@ -172,7 +174,8 @@ func (p *ptext) significant(i int) bool {
 }
 
 // significantWord reports whether word character i may never be dropped:
-// a number character, or a letter of a short word after a number (a unit).
+// a number character, a letter of a short word after a number (a unit), or
+// of a word attached to a number after it (a name with an index, "ε2").
 func (p *ptext) significantWord(i int) bool {
 	if unicode.IsNumber(p.rs[i]) {
 		return true
@@ -183,6 +186,9 @@ func (p *ptext) significantWord(i int) bool {
 	}
 	for e < len(p.rs) && isWordChar(p.rs[e]) && !unicode.IsNumber(p.rs[e]) {
 		e++
+	}
+	if e < len(p.rs) && unicode.IsNumber(p.rs[e]) {
+		return true // attached to the number after it: a name with an index ("ε2")
 	}
 	k := s - 1
 	for k >= 0 && p.rs[k] == ' ' {

@@ -232,14 +232,17 @@ func MeasureLocate(in LocateInput) *LocateResult {
 					continue
 				}
 				win := window{src: src, page: p + 1, key: wkey, text: w}
-				r.measureWindow(&in, win, "")
+				base := r.measureWindow(&in, win, "")
 				r.controls(&in, dt, win, vocab, "")
 				for _, v := range Variants {
 					if vw := v.Apply(w); vw != w {
 						vwin := win
 						vwin.text = vw
 						if MeaningDropped(w, vw) {
-							if !dt.holds(vw, "") {
+							// A control only where our text holds what
+							// the variant dropped: found as copied, at a
+							// normalized level.
+							if base.Found && normalizedLevel(base.Level) && !dt.holds(vw, "") {
 								r.control(&in, vwin, VariantMeasure(MeasureMeaning, v.Name), vw, v.Name)
 							}
 							continue
@@ -269,8 +272,9 @@ type window struct {
 }
 
 // measureWindow counts whether the locator places the window (or its
-// variant) on its page, alone and, for the window as copied, with its page.
-func (r *LocateResult) measureWindow(in *LocateInput, w window, variant string) {
+// variant) on its page, alone and, for the window as copied, with its
+// page, and returns what the locator said of it alone.
+func (r *LocateResult) measureWindow(in *LocateInput, w window, variant string) Answer {
 	a := in.Locator.In(w.text, 0)
 	ok := slices.Contains(a.Pages, w.page)
 	r.count(VariantMeasure(MeasureFound, variant), w.src, ok, a.Level)
@@ -281,6 +285,17 @@ func (r *LocateResult) measureWindow(in *LocateInput, w window, variant string) 
 		ap := in.Locator.In(w.text, w.page)
 		r.count(MeasureWithPage, w.src, slices.Contains(ap.Pages, w.page), ap.Level)
 	}
+	return a
+}
+
+// normalizedLevel reports the levels of the quote profile itself: a
+// match there is the text, up to its spelling.
+func normalizedLevel(l string) bool {
+	switch l {
+	case "exact", "canonical", "whitespace", "hyphenation", "typography", "ligature":
+		return true
+	}
+	return false
 }
 
 // controls changes the window in one digit and in one content word and
@@ -379,11 +394,20 @@ func changeRNG(w, key string) *rand.Rand {
 }
 
 // ChangeDigit returns the window with one ASCII digit replaced by another,
-// or "" when it has none.
+// or "" when it has none. A digit of a glyph name pypdf prints for a glyph
+// it cannot map ("/epsilon1") is no number of the text and is left alone.
 func ChangeDigit(w, key string) string {
 	var ds []int
+	inName := false
 	for i := 0; i < len(w); i++ {
-		if w[i] >= '0' && w[i] <= '9' {
+		c := w[i]
+		switch {
+		case c == '/' && i+1 < len(w) && (w[i+1] >= 'a' && w[i+1] <= 'z' || w[i+1] >= 'A' && w[i+1] <= 'Z'):
+			inName = true
+		case inName && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'):
+			inName = false
+		}
+		if c >= '0' && c <= '9' && !inName {
 			ds = append(ds, i)
 		}
 	}

@@ -188,6 +188,9 @@ func TestChanges(t *testing.T) {
 	if ChangeDigit("no digits here at all", "k") != "" {
 		t.Error("ChangeDigit changed a window without digits")
 	}
+	if ChangeDigit("gives /epsilon1-DP here", "k") != "" {
+		t.Error("ChangeDigit changed the digit of a glyph name pypdf prints")
+	}
 	if ChangeWord("a to of 12 by", "k", []string{"words"}) != "" {
 		t.Error("ChangeWord changed a window without a content word")
 	}

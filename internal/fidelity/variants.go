@@ -54,25 +54,42 @@ func DashAsHyphens(s string) string {
 }
 
 // MeaningDropped reports whether turning w into v (a variant of it, which
-// only drops or replaces characters) dropped a character that carries
-// meaning: a math symbol (a sign, a comparison), a currency sign, a number
-// character other than a decimal digit (², ½), a degree, per-cent or
-// per-mille sign, a prime, U+FFFD (an unknown glyph); a dash next to a
-// number (a minus sign: attached to it, or apart from it by spaces but for
-// an em dash); anything that stood between two digits (a decimal or
-// thousands separator); or a letter of a word of at most four letters
-// after a number (a unit: "5 μm" read "5 m"). Such a variant no longer
-// says what the page says: the locator must not find it.
+// only drops or replaces characters) dropped, inside what v keeps (not at
+// its edges, which only shortens it), a character that carries meaning: a
+// math symbol (a sign, a comparison), a currency sign, a number character
+// other than a decimal digit (², ½), a degree, per-cent or per-mille sign,
+// a prime, U+FFFD (an unknown glyph); a dash next to a number (a minus
+// sign: attached to it, or apart from it by spaces but for an em dash);
+// anything that stood between two digits (a decimal or thousands
+// separator); a letter of a word of at most four letters after a number
+// (a unit: "5 μm" read "5 m") or of a word attached to a digit ("ε2").
+// Such a variant no longer says what the page says: the locator must not
+// find it.
 func MeaningDropped(w, v string) bool {
 	if w == v {
 		return false
 	}
 	rs := []rune(w)
 	vs := []rune(v)
+	kept := make([]bool, len(rs))
 	j := 0
 	for i, r := range rs {
 		if j < len(vs) && vs[j] == r {
+			kept[i] = true
 			j++
+		}
+	}
+	first, last := -1, -1
+	for i, k := range kept {
+		if k && !unicode.IsSpace(rs[i]) {
+			last = i
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	for i, r := range rs {
+		if kept[i] || i < first || i > last {
 			continue
 		}
 		if meaningRune(r) || betweenDigits(rs, i) || signDash(rs, i) || unitLetter(rs, i) {
@@ -127,7 +144,8 @@ func signDash(rs []rune, i int) bool {
 }
 
 // unitLetter reports whether rs[i] is a letter of a word of at most four
-// letters that follows a digit, directly or after spaces.
+// letters that follows a digit, directly or after spaces, or of a word
+// attached to a digit after it ("ε2").
 func unitLetter(rs []rune, i int) bool {
 	if !unicode.IsLetter(rs[i]) {
 		return false
@@ -138,6 +156,9 @@ func unitLetter(rs []rune, i int) bool {
 	}
 	for e < len(rs) && unicode.IsLetter(rs[e]) {
 		e++
+	}
+	if e < len(rs) && unicode.IsDigit(rs[e]) {
+		return true
 	}
 	k := s - 1
 	for k >= 0 && unicode.IsSpace(rs[k]) {

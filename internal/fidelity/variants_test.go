@@ -51,6 +51,8 @@ func TestMeaningDropped(t *testing.T) {
 		{"total — 5", false, "an em dash apart from a number: a table's nil, not a sign"},
 		{"total –  5", true, "an en dash apart from a number by spaces may still be its sign"},
 		{"plain ASCII text", false, "nothing dropped"},
+		{"where 0 ≤", false, "a comparison dropped at the edge only shortens the quote"},
+		{"of (ε1, ε2) gives", true, "a letter attached to a digit: a variable's name"},
 	}
 	for _, tt := range tests {
 		if got := MeaningDropped(tt.in, DropNonASCII(tt.in)); got != tt.want {
