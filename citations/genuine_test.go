@@ -32,8 +32,9 @@ var genuinePages = map[string][]string{
 		"civil aviation authorities: Ageˆncia Nacional de\nAviac¸a˜o Civil (ANAC) Brazil, Transport Canada",
 		"A page that prints Aviaçaõ Civil itself, with its own spelling.",
 	},
-	"other.pdf":   {"Nothing about results or quarters appears on this page at all."},
-	"privacy.pdf": {"any deterministic function of (ε1, ε2) gives the same result here."},
+	"other.pdf": {"Nothing about results or quarters appears on this page at all."},
+	"privacy.pdf": {"any deterministic function of (ε1, ε2) gives the same result here.\n" +
+		"Then V1 ∩ V2 = ∅ holds by assumption.\nCase 2: p(y1) \u0338= p(y2) for the two points."},
 	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here"},
 }
 
@@ -161,6 +162,8 @@ func TestGenuineGuardRails(t *testing.T) {
 		missed("a retrieval result with a changed digit", Query{Document: f, Quote: "We employed 29,238 peo", Retrieval: true}, nf, "", ""),
 		missed("a cut edge is for retrieval results only", Query{Document: f, Quote: "We employed 29,239 peo"}, nf, "", ""),
 		missed("a letter with an index dropped by an ASCII pipeline", Query{Document: "privacy.pdf", Quote: "any deterministic function of (1, 2) gives the same result"}, nf, "ε", ""),
+		missed("a symbol dropped before the quote's first word", Query{Document: "privacy.pdf", Quote: "=  holds by assumption.\nCase 2: p(y1) \u0338= p(y2) for the two points."}, nf, "∅", "="),
+		missed("a negation overlay dropped by an ASCII pipeline", Query{Document: "privacy.pdf", Quote: "holds by assumption.\nCase 2: p(y1) = p(y2) for the two points."}, nf, "\u0338", ""),
 		missed("a glyph name never stands for an ASCII letter", Query{Document: "lecture.pdf", Quote: "parameter).\nan /epsilon1 value here"}, nf, "", ""),
 	} {
 		c.check(t, ix)

@@ -270,6 +270,7 @@ func (ix *Index) addSymbolLoc(f *symbolFinds, t int32, tg *target, m skelMatch, 
 		l, ok = loc{doc: ix.pages[t].doc, parts: []part{{int(t), m.from, m.to}}, level: lvl}, true
 	} else {
 		l, ok = ix.orderLoc(&ix.orders.pages[-1-t], tg.p.t, m.from, m.to, lvl)
+		ok = ok && ix.partEdgesOK(l)
 	}
 	if !ok {
 		return
@@ -282,6 +283,22 @@ func (ix *Index) addSymbolLoc(f *symbolFinds, t int32, tg *target, m skelMatch, 
 	case f.near == nil || f.near.l.doc != f.doc && l.doc == f.doc:
 		f.near = &symbolNearMiss{l: l, diffs: m.diffs}
 	}
+}
+
+// partEdgesOK reports whether no character that carries meaning is
+// attached to a piece of a location found in a reading order, where the
+// page text has it: a reading order may set "−" apart from the "4" the
+// page text prints it with.
+func (ix *Index) partEdgesOK(l loc) bool {
+	for _, pt := range l.parts {
+		p := newPtext(ix.text(pt.page))
+		a, _ := p.reach(pt.from, -1, 0)
+		b, _ := p.reach(pt.to, 1, 0)
+		if meaning(p, a, pt.from) != "" || meaning(p, pt.to, b) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // canonGap is a gap between two word characters as compared: runs of
@@ -353,8 +370,7 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 	if !relaxed && len(m.diffs) == 0 {
 		return m, false // the same gaps: an earlier level's, or its edges failed there
 	}
-	edges(p, &m, q, qw)
-	return m, true
+	return m, edges(p, &m, q, qw)
 }
 
 // wordEdgesOK reports whether page word characters first..last start and
@@ -370,89 +386,147 @@ func wordEdgesOK(p *ptext, first, last int) bool {
 	return true
 }
 
-// edges compares what is attached before the first and after the last
-// word character on the page (up to a space) with the quote's own leading
-// and trailing characters, by the characters of each that carry meaning,
-// adding a difference to m for each side that differs, and widens m over
-// as many of the page's attached characters as the quote has there (a
-// quote's final full stop covers the page's).
-func edges(p *ptext, m *skelMatch, q *ptext, qw []int32) {
-	from, to := m.from, m.to
-	a := from
-	for a > 0 && p.rs[a-1] != ' ' {
-		a--
+// edges compares the quote's characters before its first word character
+// with as many of the page's before the match (reach), and those after its
+// last with as many after, by the characters of each that carry meaning,
+// adding a difference to m for each side that differs; what the page has
+// attached to the match is always compared ("−5" for a quote "5"). m
+// widens over the page's characters the quote's cover (a quote's final
+// full stop covers the page's). It reports false when the quote's
+// characters run past a word character of the page, which the quote lacks.
+func edges(p *ptext, m *skelMatch, q *ptext, qw []int32) bool {
+	qf, ql := int(qw[0]), int(qw[len(qw)-1])+1
+	lead, trail := units(q.rs[:qf]), units(q.rs[ql:])
+	a, seenA := p.reach(m.from, -1, lead)
+	b, seenB := p.reach(m.to, 1, trail)
+	if seenA < lead || seenB < trail {
+		return false
 	}
-	qa := int(qw[0])
-	for k := qa - 1; k >= 0 && q.rs[k] != ' '; k-- {
-		qa = k
-	}
-	if mp, mq := meaning(p, a, from), meaning(q, qa, int(qw[0])); mp != mq {
+	if mp, mq := meaning(p, a, m.from), meaning(q, 0, qf); mp != mq {
 		m.diffs = append(m.diffs, symDiff{page: mp, quote: mq})
 	}
-	m.from = from - min(from-a, int(qw[0])-qa)
-	b := to
-	for b < len(p.rs) && p.rs[b] != ' ' {
-		b++
-	}
-	qe, qb := int(qw[len(qw)-1])+1, int(qw[len(qw)-1])+1
-	for qb < len(q.rs) && q.rs[qb] != ' ' {
-		qb++
-	}
-	if mp, mq := meaning(p, to, b), meaning(q, qe, qb); mp != mq {
+	if mp, mq := meaning(p, m.to, b), meaning(q, ql, len(q.rs)); mp != mq {
 		m.diffs = append(m.diffs, symDiff{page: mp, quote: mq})
 	}
-	m.to = to + min(b-to, qb-qe)
+	if lead > 0 {
+		m.from = a
+	}
+	if trail > 0 {
+		m.to = b
+	}
+	return true
 }
 
-// alignASCII verifies a non_ascii_dropped candidate: from page position
-// start (the quote's first word character's), the quote's characters up to
-// its last word character must be the page's with droppable characters
-// left out and the spaces around them collapsed. A character that carries
-// meaning in the way is a difference (diffs), not a mismatch.
-func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
-	m := skelMatch{from: start}
-	i, j, end := start, int(qw[0]), int(qw[len(qw)-1])
-	dropped, lastSpace := 0, false
-	for j <= end {
-		if i >= len(p.rs) {
-			return m, false
-		}
-		pc, qc := p.rs[i], q.rs[j]
-		switch {
-		case pc == qc:
-			lastSpace = pc == ' '
-			i, j = i+1, j+1
-		case pc >= utf8.RuneSelf && p.residue(i) == qc:
-			lastSpace = false
-			dropped++ // the accent
-			i, j = i+1, j+1
-		case p.droppable(i):
-			dropped++
-			i++
-		case pc == ' ' && lastSpace:
-			i++
-		case p.nonASCII(i):
-			m.diffs = append(m.diffs, symDiff{page: string(pc)})
-			dropped++
-			i++
-		default:
-			return m, false
+// units counts the non-space characters of rs, a run of dashes as one.
+func units(rs []rune) int {
+	n := 0
+	for i, r := range rs {
+		if r != ' ' && !(r == '-' && i > 0 && rs[i-1] == '-') {
+			n++
 		}
 	}
-	m.to = i
-	// Droppable characters attached before the first and after the last
-	// word character are part of the passage ("ﬁnancial" read "nancial").
+	return n
+}
+
+// reach returns how far from position at, in direction dir (-1: the
+// characters before at; 1: from at on), the page's characters cover n
+// non-space characters (units), and at least those attached to at, never
+// past a word character or the text's end: the region's other end, and
+// how many units it covers.
+func (p *ptext) reach(at, dir, n int) (int, int) {
+	k, seen := at, 0
+	for {
+		j := k
+		if dir < 0 {
+			j = k - 1
+		}
+		if j < 0 || j >= len(p.rs) || isWordChar(p.rs[j]) || p.rs[j] == ' ' && seen >= n {
+			return k, seen
+		}
+		// A dash after one already counted is one of a run.
+		if r := p.rs[j]; r != ' ' && !(r == '-' && j != at && j-dir >= 0 && j-dir < len(p.rs) && p.rs[j-dir] == '-') {
+			seen++
+		}
+		k += dir
+	}
+}
+
+// alignASCII verifies a non_ascii_dropped candidate: the quote's first
+// word character at page position start, the quote's characters after it
+// (and, read backwards, those before it) must be the page's with
+// droppable characters left out and the spaces around them collapsed, or
+// an accented letter read as its ASCII letter. A character that carries
+// meaning in the way is a difference (diffs), not a mismatch, and so is
+// one attached to the passage's ends.
+func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
+	fw := asciiRun{p: p, q: q, i: start, j: int(qw[0]), dir: 1}
+	bw := asciiRun{p: p, q: q, i: start - 1, j: int(qw[0]) - 1, dir: -1}
+	if !fw.run() || !bw.run() {
+		return skelMatch{}, false
+	}
+	m := skelMatch{from: bw.i + 1, to: fw.i, diffs: append(bw.diffs, fw.diffs...)}
+	// Droppable characters attached to the passage's ends are part of it
+	// ("ﬁnancial" read "nancial").
 	for m.from > 0 && p.rs[m.from-1] != ' ' && p.droppable(m.from-1) {
 		m.from--
 	}
 	for m.to < len(p.rs) && p.rs[m.to] != ' ' && p.droppable(m.to) {
 		m.to++
 	}
-	if dropped == 0 || !wordEdgesOK(p, m.from, m.to-1) {
+	if fw.dropped+bw.dropped == 0 || !wordEdgesOK(p, m.from, m.to-1) {
 		return m, false
 	}
-	edges(p, &m, q, qw)
+	a, _ := p.reach(m.from, -1, 0)
+	b, _ := p.reach(m.to, 1, 0)
+	if mp := meaning(p, a, m.from); mp != "" {
+		m.diffs = append(m.diffs, symDiff{page: mp})
+	}
+	if mp := meaning(p, m.to, b); mp != "" {
+		m.diffs = append(m.diffs, symDiff{page: mp})
+	}
 	return m, true
+}
+
+// asciiRun aligns the quote with the page from quote position j and page
+// position i in direction dir (1 forwards to the quote's end, -1
+// backwards to its start).
+type asciiRun struct {
+	p, q      *ptext
+	i, j, dir int
+	dropped   int
+	diffs     []symDiff
+}
+
+func (r *asciiRun) run() bool {
+	p, q := r.p, r.q
+	lastSpace := false
+	for r.j >= 0 && r.j < len(q.rs) {
+		if r.i < 0 || r.i >= len(p.rs) {
+			return false
+		}
+		pc, qc := p.rs[r.i], q.rs[r.j]
+		switch {
+		case pc == qc:
+			lastSpace = pc == ' '
+			r.i, r.j = r.i+r.dir, r.j+r.dir
+		case pc >= utf8.RuneSelf && p.residue(r.i) == qc:
+			lastSpace = false
+			r.dropped++ // the accent
+			r.i, r.j = r.i+r.dir, r.j+r.dir
+		case p.droppable(r.i):
+			r.dropped++
+			r.i += r.dir
+		case pc == ' ' && (lastSpace || r.j == 0 && r.dir < 0):
+			r.i += r.dir
+		case p.nonASCII(r.i):
+			r.diffs = append(r.diffs, symDiff{page: string(pc)})
+			r.dropped++
+			r.i += r.dir
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // changedNote says why a quote that matched a passage but for characters

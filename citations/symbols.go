@@ -25,6 +25,8 @@ import (
 //     minus sign); an opening parenthesis attached before it and a closing
 //     one after it (an accounting negative); a decimal point or comma
 //     attached before it (".5");
+//   - a combining mark that negates (U+0338: "̸=" is ≠) or sits on no
+//     letter;
 //   - a digit or any other number character (², ½), which is a word
 //     character and never dropped, a letter of a word of at most
 //     maxUnitLen letters after a number (its unit: "5 μm" is not "5 m"),
@@ -174,11 +176,15 @@ func (p *ptext) significant(i int) bool {
 }
 
 // significantWord reports whether word character i may never be dropped:
-// a number character, a letter of a short word after a number (a unit), or
-// of a word attached to a number after it (a name with an index, "ε2").
+// a number character, a combining mark that negates or sits on no letter
+// ("̸=" reads ≠), a letter of a short word after a number (a unit), or of
+// a word attached to a number after it (a name with an index, "ε2").
 func (p *ptext) significantWord(i int) bool {
 	if unicode.IsNumber(p.rs[i]) {
 		return true
+	}
+	if unicode.IsMark(p.rs[i]) && (negationMark(p.rs[i]) || i == 0 || !unicode.IsLetter(p.rs[i-1])) {
+		return true // a mark on a symbol or a space: "̸=" is ≠
 	}
 	s, e := i, i+1
 	for s > 0 && isWordChar(p.rs[s-1]) && !unicode.IsNumber(p.rs[s-1]) {
@@ -196,6 +202,9 @@ func (p *ptext) significantWord(i int) bool {
 	}
 	return e-s <= maxUnitLen && k >= 0 && (unicode.IsNumber(p.rs[k]) || p.signAnywhere(k))
 }
+
+// negationMark reports the combining overlays that negate a symbol.
+func negationMark(r rune) bool { return r == 0x0337 || r == 0x0338 || r == 0x20D2 || r == 0x20E5 }
 
 // droppable reports whether an ASCII-only pipeline may have dropped code
 // point i without changing what the text says.

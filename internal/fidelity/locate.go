@@ -148,10 +148,7 @@ func newDocTexts(texts map[string][]string) *docTexts {
 // as the relaxed locator levels (joined_words, reordered) may find it
 // there.
 func (dt *docTexts) holds(quote, variant string) bool {
-	if occursIn(dt.norm[""], quote) || variant != "" && occursIn(dt.norm[variant], quote) {
-		return true
-	}
-	if dt.holdsSkeleton(quote) {
+	if dt.holdsText(quote, variant) {
 		return true
 	}
 	lines := strings.FieldsFunc(quote, func(r rune) bool { return r == '\n' || r == '\r' })
@@ -164,6 +161,13 @@ func (dt *docTexts) holds(quote, variant string) bool {
 		}
 	}
 	return true
+}
+
+// holdsText is holds but for the lines in any order: what the
+// changed-digit and changed-word controls leave out, since reordered never
+// places a line holding a number on its own.
+func (dt *docTexts) holdsText(quote, variant string) bool {
+	return occursIn(dt.norm[""], quote) || variant != "" && occursIn(dt.norm[variant], quote) || dt.holdsSkeleton(quote)
 }
 
 // holdsSkeleton reports whether a text of the document holds s's
@@ -306,7 +310,7 @@ func (r *LocateResult) controls(in *LocateInput, dt *docTexts, w window, vocab [
 		{MeasureChangedDigit, ChangeDigit(w.text, w.key)},
 		{MeasureChangedWord, ChangeWord(w.text, w.key, vocab)},
 	} {
-		if ch.quote == "" || occursIn(dt.norm[""], ch.quote) || occursIn(dt.norm[variant], ch.quote) {
+		if ch.quote == "" || dt.holdsText(ch.quote, variant) {
 			continue
 		}
 		r.control(in, w, VariantMeasure(ch.measure, variant), ch.quote, variant)
@@ -422,12 +426,13 @@ func ChangeDigit(w, key string) string {
 
 // ChangeWord returns the window with one content word (four or more
 // letters) replaced by another word of vocab, or "" when it has none or
-// vocab offers no different word.
+// vocab offers no different word. A glyph name pypdf prints ("/epsilon1")
+// is no word of the text and is left alone.
 func ChangeWord(w, key string, vocab []string) string {
 	type span struct{ from, to int }
 	var cands []span
 	for _, f := range wordSpans(w) {
-		if core, off, ok := contentCore(w[f[0]:f[1]]); ok {
+		if core, off, ok := contentCore(w[f[0]:f[1]]); ok && !(off > 0 && w[f[0]+off-1] == '/') {
 			cands = append(cands, span{f[0] + off, f[0] + off + len(core)})
 		}
 	}

@@ -188,6 +188,9 @@ func TestChanges(t *testing.T) {
 	if ChangeDigit("no digits here at all", "k") != "" {
 		t.Error("ChangeDigit changed a window without digits")
 	}
+	if c := ChangeWord("a /trianglerightsld at", "k", []string{"still"}); c != "" {
+		t.Errorf("ChangeWord changed a glyph name pypdf prints: %q", c)
+	}
 	if ChangeDigit("gives /epsilon1-DP here", "k") != "" {
 		t.Error("ChangeDigit changed the digit of a glyph name pypdf prints")
 	}
