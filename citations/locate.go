@@ -350,12 +350,12 @@ func (ix *Index) search(qt *textnorm.Text, doc int, retrieval bool) searched {
 	if locs := ix.findReordered(qt, doc, len(s.elsewhere) == 0); take(locs, len(locs)) {
 		return s
 	}
-	punct, ascii, near := ix.findSymbols(qt, doc)
-	if take(punct, len(punct)) || take(ascii, len(ascii)) {
+	f := ix.findSymbols(qt, doc)
+	if take(f.punct, len(f.punct)) || take(f.ascii, len(f.ascii)) || take(f.joined, len(f.joined)) {
 		return s
 	}
-	if near != nil && (near.l.doc == doc || len(s.elsewhere) == 0) {
-		s.near = near
+	if f.near != nil && (f.near.l.doc == doc || len(s.elsewhere) == 0) {
+		s.near = f.near
 	}
 	return s
 }

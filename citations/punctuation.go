@@ -38,18 +38,25 @@ import (
 // At both levels the match starts and ends on the page's word boundaries,
 // and what the quote and the page hold attached to its first and last word
 // character (a sign before a number, a per-cent sign after it) must carry
-// the same meaning. The quote's skeleton must be at least
-// textnorm.JoinedMinLen code points long, as for joined_words.
+// the same meaning. The quote's skeleton must be at least SymbolMinLen code
+// points long.
 //
 // A quote that matches a passage but for characters that carry meaning is
 // not found; Result.Changed names the characters and the passage.
 
-// skelMatch is a verified candidate: where on the target text, and the
+// SymbolMinLen is the fewest letters and digits a quote needs to be looked
+// up at the punctuation and non_ascii_dropped levels: shorter strings of
+// letters recur by chance. It is ShortQuoteLen, not joined_words' 20,
+// since these levels keep the words apart.
+const SymbolMinLen = ShortQuoteLen
+
+// skelMatch is a verified candidate: where on the target text, the
 // meaning-carrying differences that kept it from matching (none for a
-// match).
+// match), and whether it joins or splits words (then it is joined_words).
 type skelMatch struct {
 	from, to int
 	diffs    []symDiff
+	joined   bool
 }
 
 // symDiff is one difference at a character that carries meaning: what the
@@ -80,8 +87,8 @@ type symbolFinds struct {
 	targets map[int32]*target
 	seen    smallSet[symbolKey]
 
-	punct, ascii []loc
-	near         *symbolNearMiss
+	punct, ascii, joined []loc
+	near                 *symbolNearMiss
 }
 
 // symbolKey is a passage tried at a level.
@@ -92,16 +99,19 @@ type symbolKey struct {
 }
 
 // findSymbols looks the quote's skeleton up in the skeleton indexes and
-// verifies each hit at the punctuation level; for an ASCII quote, it looks
-// up pieces of the skeleton (asciiSeeds) and verifies the passages they
-// imply at the non_ascii_dropped level. It returns the locations at each
-// level and the first passage that matched but for characters that carry
-// meaning (a near miss), in the named document if there is one.
-func (ix *Index) findSymbols(qt *textnorm.Text, doc int) (punct, ascii []loc, near *symbolNearMiss) {
+// verifies each hit at the punctuation level (or, where words are joined
+// or split as well, joined_words: a quote of textnorm.JoinedMinLen code
+// points or more whose punctuation and spaces both differ); for an ASCII
+// quote, it looks up pieces of the skeleton (asciiSeeds) and verifies the
+// passages they imply at the non_ascii_dropped level. It returns the
+// locations at each level and the first passage that matched but for
+// characters that carry meaning (a near miss), in the named document if
+// there is one.
+func (ix *Index) findSymbols(qt *textnorm.Text, doc int) *symbolFinds {
 	q := newPtext(qt)
 	qs, qidx := skeleton(q)
-	if len(qidx) < textnorm.JoinedMinLen {
-		return nil, nil, nil
+	if len(qidx) < SymbolMinLen {
+		return &symbolFinds{}
 	}
 	f := &symbolFinds{doc: doc, q: q, qidx: qidx, targets: map[int32]*target{}}
 	ix.eachSkelHit(bytesOf(qs), func(h skelHit) { ix.tryPunct(f, h) })
@@ -110,9 +120,11 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int) (punct, ascii []loc, ne
 			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), func(h skelHit) { ix.tryASCII(f, h, sd) })
 		}
 	}
-	ix.sortLocs(f.punct)
-	ix.sortLocs(f.ascii)
-	return ix.dedupLocs(f.punct), ix.dedupLocs(f.ascii), f.near
+	for _, ls := range []*[]loc{&f.punct, &f.ascii, &f.joined} {
+		ix.sortLocs(*ls)
+		*ls = ix.dedupLocs(*ls)
+	}
+	return f
 }
 
 // eachSkelHit calls try with every hit of pat in the skeletons of the page
@@ -173,8 +185,10 @@ func (ix *Index) tryPunct(f *symbolFinds, h skelHit) {
 	if a+len(f.qidx) > len(idx) || !f.seen.add(symbolKey{h.target, int(idx[a]), Punctuation}) {
 		return
 	}
-	if m, ok := alignPunct(tg.p, idx[a:a+len(f.qidx)], f.q, f.qidx); ok {
+	if m, ok := alignPunct(tg.p, idx[a:a+len(f.qidx)], f.q, f.qidx); ok && !m.joined {
 		ix.addSymbolLoc(f, h.target, tg, m, Punctuation)
+	} else if ok && len(f.qidx) >= textnorm.JoinedMinLen {
+		ix.addSymbolLoc(f, h.target, tg, m, JoinedWords)
 	}
 }
 
@@ -278,6 +292,8 @@ func (ix *Index) addSymbolLoc(f *symbolFinds, t int32, tg *target, m skelMatch, 
 	switch {
 	case len(m.diffs) == 0 && lvl == Punctuation:
 		f.punct = append(f.punct, l)
+	case len(m.diffs) == 0 && lvl == JoinedWords:
+		f.joined = append(f.joined, l)
 	case len(m.diffs) == 0:
 		f.ascii = append(f.ascii, l)
 	case f.near == nil || f.near.l.doc != f.doc && l.doc == f.doc:
@@ -330,6 +346,11 @@ func hasSpace(rs []rune) bool { return slices.Contains(rs, ' ') }
 
 func notSpace(r rune) bool { return r != ' ' }
 
+// nonSpace is rs without its spaces.
+func nonSpace(rs []rune) []rune {
+	return slices.DeleteFunc(slices.Clone(rs), func(r rune) bool { return r == ' ' })
+}
+
 // alignPunct verifies a punctuation-level candidate: the page's word
 // characters at pw hold the quote's at qw (the skeletons matched), so only
 // the gaps between them, and what is attached to the first and the last,
@@ -337,9 +358,7 @@ func notSpace(r rune) bool { return r != ' ' }
 // match that differs only in characters that carry meaning has diffs.
 func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 	m := skelMatch{from: int(pw[0]), to: int(pw[len(pw)-1]) + 1}
-	if !wordEdgesOK(p, m.from, m.to-1) {
-		return m, false
-	}
+	wordEdges := wordEdgesOK(p, m.from, m.to-1)
 	// Punctuation of the quote's own outside its first and last word
 	// character differs from the page's, or an earlier level had found it.
 	relaxed := slices.ContainsFunc(q.rs[:qw[0]], notSpace) || slices.ContainsFunc(q.rs[qw[len(qw)-1]+1:], notSpace)
@@ -355,7 +374,7 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 		if canonGap(gp) == canonGap(gq) {
 			continue
 		}
-		if isDigitRune(p.rs[pw[k]]) && isDigitRune(p.rs[pw[k+1]]) {
+		if isDigitRune(p.rs[pw[k]]) && isDigitRune(p.rs[pw[k+1]]) && (p.separator(int(pw[k]), int(pw[k+1])) || q.separator(int(qw[k]), int(qw[k+1]))) {
 			m.diffs = append(m.diffs, symDiff{page: string(gp), quote: string(gq)})
 			continue
 		}
@@ -364,13 +383,23 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 			continue
 		}
 		if len(gp) == 0 && hasSpace(gq) || len(gq) == 0 && hasSpace(gp) {
-			return m, false // words joined or split: joined_words, not this level
+			m.joined = true // words joined or split: joined_words, not this level
 		}
 	}
-	if !relaxed && len(m.diffs) == 0 {
-		return m, false // the same gaps: an earlier level's, or its edges failed there
+	if !relaxed && len(m.diffs) == 0 || !wordEdges && (!m.joined || !digitEdgesOK(p, m.from, m.to-1)) {
+		return m, false // the same gaps (an earlier level's), or it starts or ends inside a word
 	}
 	return m, edges(p, &m, q, qw)
+}
+
+// digitEdgesOK reports whether page word characters first..last start and
+// end outside a number: what joined_words checks of its edges.
+func digitEdgesOK(p *ptext, first, last int) bool {
+	if k, attached := p.wordNear(first, -1); k >= 0 && attached && isDigitRune(p.rs[first]) && isDigitRune(p.rs[k]) {
+		return false
+	}
+	k, attached := p.wordNear(last, 1)
+	return k < 0 || !attached || !isDigitRune(p.rs[last]) || !isDigitRune(p.rs[k])
 }
 
 // wordEdgesOK reports whether page word characters first..last start and
@@ -402,10 +431,12 @@ func edges(p *ptext, m *skelMatch, q *ptext, qw []int32) bool {
 	if seenA < lead || seenB < trail {
 		return false
 	}
-	if mp, mq := meaning(p, a, m.from), meaning(q, 0, qf); mp != mq {
+	// The same characters carry the same meaning, whatever stands beyond
+	// the quote's ends; other ones are compared by what carries meaning.
+	if mp, mq := meaning(p, a, m.from), meaning(q, 0, qf); mp != mq && canonGap(nonSpace(p.rs[a:m.from])) != canonGap(nonSpace(q.rs[:qf])) {
 		m.diffs = append(m.diffs, symDiff{page: mp, quote: mq})
 	}
-	if mp, mq := meaning(p, m.to, b), meaning(q, ql, len(q.rs)); mp != mq {
+	if mp, mq := meaning(p, m.to, b), meaning(q, ql, len(q.rs)); mp != mq && canonGap(nonSpace(p.rs[m.to:b])) != canonGap(nonSpace(q.rs[ql:])) {
 		m.diffs = append(m.diffs, symDiff{page: mp, quote: mq})
 	}
 	if lead > 0 {

@@ -17,9 +17,9 @@ import (
 //     dash whose raw character is the minus sign U+2212), a currency sign
 //     (Sc), % ‰ ‱ ° ℃ ℉, a prime (′ ″, which the quote profile folds to '
 //     and "), and U+FFFD, a glyph nobody could read;
-//   - between two digits: every character, spaces included (a decimal or
-//     thousands separator: "1.5", "1,000" and "1 000" are not "15" and
-//     "1000");
+//   - between two digits, where one character and spaces stand there at
+//     most: every character, spaces included (a decimal or thousands
+//     separator: "1.5", "1,000" and "1 000" are not "15" and "1000");
 //   - next to a number: a dash attached to it, or apart from it by spaces
 //     only unless it is an em dash or a bar or "--" (a table's nil is no
 //     minus sign); an opening parenthesis attached before it and a closing
@@ -138,6 +138,22 @@ func (p *ptext) onlySpaces(i, k int) bool {
 	return true
 }
 
+// separator reports whether what stands between two digits at l and r
+// may be a number's separator: one character, spaces around it or not
+// ("1.5", "1 000", "2019 – 2020"), not a number's end and the next one's
+// start ("77. [88").
+func (p *ptext) separator(l, r int) bool {
+	other, spaces := 0, 0
+	for k := l + 1; k < r; k++ {
+		if p.rs[k] == ' ' {
+			spaces++
+		} else {
+			other++
+		}
+	}
+	return other <= 1 && spaces <= 2
+}
+
 // wideDash reports a dash that reads as a dash, not a sign: an em dash or
 // a bar, or one of a run of hyphens ("--").
 func (p *ptext) wideDash(i int) bool {
@@ -157,7 +173,7 @@ func (p *ptext) significant(i int) bool {
 	r, ra := p.wordNear(i, 1)
 	ld, rd := l >= 0 && isDigitRune(p.rs[l]), r >= 0 && isDigitRune(p.rs[r])
 	switch {
-	case ld && rd:
+	case ld && rd && p.separator(l, r):
 		return true
 	case !ld && !rd:
 		return false
