@@ -145,16 +145,21 @@ func (ix *Index) eachSkelHit(pat []byte, try func(skelHit)) {
 }
 
 // asciiSeedLen is the length of the pieces of an ASCII quote's skeleton
-// looked up for the non_ascii_dropped level.
-const asciiSeedLen = 12
+// looked up for the non_ascii_dropped level, and asciiSeedMax how many.
+const (
+	asciiSeedLen = 10
+	asciiSeedMax = 6
+)
 
 // asciiSeeds returns where the pieces looked up start in a skeleton of n
-// code points: its start, its end and two between, so that one of them
+// code points: its start, its end and evenly between, so that one of them
 // likely holds none of the letters the quote lost (an ASCII-only pipeline
-// drops "ä" and "ﬁ" where the page keeps them).
+// drops "ä" and "ﬁ" where the page keeps them; German text loses one every
+// few words).
 func asciiSeeds(n int) []int {
 	var out []int
-	for _, at := range []int{0, n / 3, 2 * n / 3, n - asciiSeedLen} {
+	for k := range asciiSeedMax {
+		at := k * (n - asciiSeedLen) / (asciiSeedMax - 1)
 		if at >= 0 && at+asciiSeedLen <= n && !slices.Contains(out, at) {
 			out = append(out, at)
 		}
@@ -211,8 +216,10 @@ func (ix *Index) tryASCII(f *symbolFinds, h skelHit, sd int) {
 		if !f.seen.add(symbolKey{h.target, start, NonASCIIDropped}) {
 			continue
 		}
-		if m, ok := alignASCII(tg.p, start, f.q, f.qidx); ok {
+		if m, ok := alignASCII(tg.p, start, f.q, f.qidx); ok && !m.joined {
 			ix.addSymbolLoc(f, h.target, tg, m, NonASCIIDropped)
+		} else if ok && len(f.qidx) >= textnorm.JoinedMinLen {
+			ix.addSymbolLoc(f, h.target, tg, m, JoinedWords)
 		}
 	}
 }
@@ -495,7 +502,7 @@ func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
 	if !fw.run() || !bw.run() {
 		return skelMatch{}, false
 	}
-	m := skelMatch{from: bw.i + 1, to: fw.i, diffs: append(bw.diffs, fw.diffs...)}
+	m := skelMatch{from: bw.i + 1, to: fw.i, diffs: append(bw.diffs, fw.diffs...), joined: fw.joined || bw.joined}
 	// Droppable characters attached to the passage's ends are part of it
 	// ("ﬁnancial" read "nancial").
 	for m.from > 0 && p.rs[m.from-1] != ' ' && p.droppable(m.from-1) {
@@ -504,7 +511,7 @@ func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
 	for m.to < len(p.rs) && p.rs[m.to] != ' ' && p.droppable(m.to) {
 		m.to++
 	}
-	if fw.dropped+bw.dropped == 0 || !wordEdgesOK(p, m.from, m.to-1) {
+	if fw.dropped+bw.dropped == 0 || !wordEdgesOK(p, m.from, m.to-1) && (!m.joined || !digitEdgesOK(p, m.from, m.to-1)) {
 		return m, false
 	}
 	a, _ := p.reach(m.from, -1, 0)
@@ -526,6 +533,7 @@ type asciiRun struct {
 	i, j, dir int
 	dropped   int
 	diffs     []symDiff
+	joined    bool // a space one side has and the other lacks: joined_words
 }
 
 func (r *asciiRun) run() bool {
@@ -549,6 +557,12 @@ func (r *asciiRun) run() bool {
 			r.i += r.dir
 		case pc == ' ' && (lastSpace || r.j == 0 && r.dir < 0):
 			r.i += r.dir
+		case pc == ' ' && !p.significant(r.i):
+			r.joined = true // words the quote joins
+			r.i += r.dir
+		case qc == ' ' && !q.significant(r.j):
+			r.joined = true // a word the quote splits
+			r.j += r.dir
 		case p.nonASCII(r.i):
 			r.diffs = append(r.diffs, symDiff{page: string(pc)})
 			r.dropped++
