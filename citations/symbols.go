@@ -15,8 +15,8 @@ import (
 //
 //   - anywhere: a math symbol (Unicode Sm: + < = > ± × ÷ ≤ ≥ ∈ ⇒, and a
 //     dash whose raw character is the minus sign U+2212), a currency sign
-//     (Sc), % ‰ ‱ ° ℃ ℉, a prime (′ ″, which the quote profile folds to '
-//     and "), and U+FFFD, a glyph nobody could read;
+//     (Sc), % ‰ ‱ ° ℃ ℉ § ¶ №, a prime (′ ″, which the quote profile
+//     folds to ' and "), and U+FFFD, a glyph nobody could read;
 //   - between two digits, where one character and spaces stand there at
 //     most: every character, spaces included (a decimal or thousands
 //     separator: "1.5", "1,000" and "1 000" are not "15" and "1000");
@@ -101,7 +101,7 @@ func (p *ptext) residue(i int) rune {
 func (p *ptext) signAnywhere(i int) bool {
 	r := p.rs[i]
 	switch r {
-	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109, unmappedRune:
+	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109, 0xA7, 0xB6, 0x2116, unmappedRune:
 		return true
 	case '\'', '"':
 		raw := p.rawRune(i)

@@ -60,8 +60,8 @@ func DashAsHyphens(s string) string {
 // other than a decimal digit (², ½), a degree, per-cent or per-mille sign,
 // a prime, U+FFFD (an unknown glyph); a dash next to a number (a minus
 // sign: attached to it, or apart from it by spaces but for an em dash);
-// anything that stood between two digits (a decimal or thousands
-// separator); a letter of a word of at most four letters after a number
+// one character that stood between two digits, spaces around it or not
+// (a decimal or thousands separator); a letter of a word of at most four letters after a number
 // (a unit: "5 μm" read "5 m") or of a word attached to a digit ("ε2").
 // Such a variant no longer says what the page says: the locator must not
 // find it.
@@ -101,7 +101,7 @@ func MeaningDropped(w, v string) bool {
 
 func meaningRune(r rune) bool {
 	switch r {
-	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109, 0x2032, 0x2033, 0x2034, utf8.RuneError:
+	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109, 0x2032, 0x2033, 0x2034, utf8.RuneError, 0xA7, 0xB6, 0x2116:
 		return true
 	}
 	if unicode.IsDigit(r) {
@@ -110,8 +110,9 @@ func meaningRune(r rune) bool {
 	return unicode.In(r, unicode.Sm, unicode.Sc, unicode.No, unicode.Nl)
 }
 
-// betweenDigits reports whether rs[i] lies inside a gap, with no letter,
-// between two decimal digits.
+// betweenDigits reports whether rs[i] lies inside a gap between two
+// decimal digits that may be a number's separator: one character, spaces
+// around it or not.
 func betweenDigits(rs []rune, i int) bool {
 	l, r := i-1, i+1
 	for l >= 0 && !unicode.IsDigit(rs[l]) && !unicode.IsLetter(rs[l]) {
@@ -120,7 +121,18 @@ func betweenDigits(rs []rune, i int) bool {
 	for r < len(rs) && !unicode.IsDigit(rs[r]) && !unicode.IsLetter(rs[r]) {
 		r++
 	}
-	return l >= 0 && r < len(rs) && unicode.IsDigit(rs[l]) && unicode.IsDigit(rs[r])
+	if l < 0 || r >= len(rs) || !unicode.IsDigit(rs[l]) || !unicode.IsDigit(rs[r]) {
+		return false
+	}
+	other, spaces := 0, 0
+	for _, c := range rs[l+1 : r] {
+		if unicode.IsSpace(c) {
+			spaces++
+		} else {
+			other++
+		}
+	}
+	return other <= 1 && spaces <= 2
 }
 
 // signDash reports whether rs[i] is a dash next to a digit: attached to
