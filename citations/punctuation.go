@@ -31,9 +31,9 @@ import (
 // page passage with its non-ASCII characters removed (what an ASCII-only
 // pipeline, text.encode("ascii", "ignore"), keeps: curly quotes, dashes,
 // bullets, ®, ™, no-break spaces, accented letters and ligatures gone),
-// spaces then collapsed; an accented letter may also be read as its ASCII
-// letter (TeX's "¨u" keeps its "u"; NFKD and unidecode read "ü" so), and a
-// ligature as its letters; never a character that carries meaning.
+// spaces then collapsed; an accented letter the page stores apart from its
+// accent keeps its letter (TeX's "f¨ur" leaves "fur"), and a ligature may
+// be read as its letters; never a character that carries meaning.
 //
 // At both levels the match starts and ends on the page's word boundaries,
 // and what the quote and the page hold attached to its first and last word

@@ -4,8 +4,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/citecheck/citecheck/textnorm"
 )
 
@@ -76,10 +74,13 @@ func (p *ptext) nonASCII(i int) bool {
 	return raw != ""
 }
 
-// residue is the ASCII letter an ASCII-only pipeline may keep of word
-// character i, which is not ASCII: the ASCII letter of its raw text (TeX's
-// "¨u", a decomposed "u" and its accent) or its base letter ("ü" read "u",
-// as NFKD and unidecode read it); 0 when it has none or carries meaning.
+// residue is the ASCII letter an ASCII-only pipeline keeps of word
+// character i, which is not ASCII, where the page stores it apart from its
+// accent (TeX's "¨u", a decomposed "u" and its accent): removing the
+// stored text's non-ASCII characters leaves "u". A precomposed "ü" leaves
+// nothing: reading it "u", as NFKD does, would drop an accent, which
+// distinguishes words (schön, schon). 0 when there is none, or it carries
+// meaning.
 func (p *ptext) residue(i int) rune {
 	r := p.rs[i]
 	if r < utf8.RuneSelf || !isWordChar(r) || p.significantWord(i) {
@@ -89,9 +90,6 @@ func (p *ptext) residue(i int) rune {
 		if c < utf8.RuneSelf && isWordChar(c) {
 			return c
 		}
-	}
-	if d := []rune(norm.NFD.String(string(r))); len(d) > 1 && d[0] < utf8.RuneSelf && isWordChar(d[0]) {
-		return d[0]
 	}
 	return 0
 }
