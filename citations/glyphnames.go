@@ -84,16 +84,14 @@ func (ix *Index) findGlyphNames(qt *textnorm.Text) []loc {
 	for shi := range ix.shards {
 		sh := &ix.shards[shi]
 		for _, h := range lookupSorted(&sh.sa, pat) {
-			si := sh.segAt(h)
+			si, page, at := ix.hitPos(sh, h)
 			if si < 0 {
 				continue
 			}
-			seg := &sh.segs[si]
-			t := ix.text(int(seg.page))
-			at := t.CodePoint(int(seg.fromByte) + h - int(seg.at))
+			t := ix.text(page)
 			for s := max(at-shift-3, 0); s <= min(at-shift+3, t.Len()); s++ {
-				if end, ok := alignNames(t, s, qt, toks); ok && edgesOK(onText(t, s, end), qt, true) && seen.add([2]int{int(seg.page), s}) {
-					locs = append(locs, loc{doc: ix.pages[seg.page].doc, parts: []part{{int(seg.page), s, end}}, level: GlyphCodes})
+				if end, ok := alignNames(t, s, qt, toks); ok && edgesOK(onText(t, s, end), qt, true) && seen.add([2]int{page, s}) {
+					locs = append(locs, loc{doc: ix.pages[page].doc, parts: []part{{page, s, end}}, level: GlyphCodes})
 				}
 			}
 		}

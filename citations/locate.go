@@ -427,14 +427,8 @@ func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int, partial bool)
 			}
 			sort.Ints(hits)
 			for _, h := range hits {
-				si := sh.segAt(h)
-				if si < 0 {
-					continue
-				}
-				seg := &sh.segs[si]
-				t := ix.text(int(seg.page))
-				at := t.CodePoint(int(seg.fromByte) + h - int(seg.at))
-				if !tried.add(try{shi, si, at}) {
+				si, _, at := ix.hitPos(sh, h)
+				if si < 0 || !tried.add(try{shi, si, at}) {
 					continue
 				}
 				l, ok := ix.verify(qt, sh, si, at, partial)
@@ -447,6 +441,19 @@ func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int, partial bool)
 	}
 	ix.sortLocs(locs)
 	return locs, frequent
+}
+
+// hitPos returns the segment holding byte offset h of a shard's text
+// (-1 for none), its page, and h as a code point of the page's normalized
+// text.
+func (ix *Index) hitPos(sh *shard, h int) (si, page, at int) {
+	si = sh.segAt(h)
+	if si < 0 {
+		return -1, 0, 0
+	}
+	seg := &sh.segs[si]
+	t := ix.text(int(seg.page))
+	return si, int(seg.page), t.CodePoint(int(seg.fromByte) + h - int(seg.at))
 }
 
 // scanAll returns every offset of pat in b, plus base.

@@ -1,64 +1,57 @@
 package fidelity
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// TestVariants: each variant changes a window as its case says
+// (testdata/variants.json: variant, in, want, why).
 func TestVariants(t *testing.T) {
-	tests := []struct {
-		variant, in, want, why string
-	}{
-		{"ascii", "Former Issuer’s shares", "Former Issuers shares", "the curly apostrophe is dropped, as text.encode(\"ascii\", \"ignore\") drops it"},
-		{"ascii", "Marketable securities — current", "Marketable securities  current", "the em dash goes, its spaces stay"},
-		{"ascii", "Agência Nacional", "Agncia Nacional", "an accented letter vanishes"},
-		{"hyphen_space", "first-quarter results", "first quarter results", "a hyphen between letters"},
-		{"hyphen_space", "COVID-19 and 2019-2020", "COVID-19 and 2019-2020", "a hyphen next to a digit is kept"},
-		{"hyphen_space", "well- known", "well- known", "a hyphen before a space is no hyphen between letters"},
-		{"dash_ascii", "securities — current and 2019–2020", "securities -- current and 2019--2020", "em and en dashes become --"},
-	}
-	for _, tt := range tests {
+	for _, c := range readCases(t, "variants.json") {
 		var got string
 		for _, v := range Variants {
-			if v.Name == tt.variant {
-				got = v.Apply(tt.in)
+			if v.Name == c.Variant {
+				got = v.Apply(c.In)
 			}
 		}
-		if got != tt.want {
-			t.Errorf("%s(%q) = %q, want %q: %s", tt.variant, tt.in, got, tt.want, tt.why)
+		if got != c.Want {
+			t.Errorf("%s(%q) = %q, want %q: %s", c.Variant, c.In, got, c.Want, c.Why)
 		}
 	}
 }
 
+// TestMeaningDropped: dropping a window's non-ASCII characters drops
+// meaning or not as each case says (testdata/meaning.json: in, meaning,
+// why).
 func TestMeaningDropped(t *testing.T) {
-	tests := []struct {
-		in   string
-		want bool
-		why  string
-	}{
-		{"Former Issuer’s shares", false, "an apostrophe carries no number's meaning"},
-		{"securities — current", false, "a dash between words"},
-		{"a change of −5 points", true, "the minus sign"},
-		{"at 20 °C", true, "the degree sign"},
-		{"costs €5 each", true, "the currency sign"},
-		{"x ≤ 3", true, "a comparison"},
-		{"1\u2009000 units", true, "a thin space between digits: 1 000 read 1000"},
-		{"a 5 μm layer", true, "a letter of the unit after a number"},
-		{"area in m² of land", true, "a number character other than a digit"},
-		{"Agência Nacional", false, "an accented letter of a word"},
-		{"in 2019 Agência Nacional", false, "a long word after a number is no unit"},
-		{"a change of –5 points", true, "an en dash attached to a number: a minus sign"},
-		{"total — 5", false, "an em dash apart from a number: a table's nil, not a sign"},
-		{"total –  5", true, "an en dash apart from a number by spaces may still be its sign"},
-		{"plain ASCII text", false, "nothing dropped"},
-		{"where 0 ≤", false, "a comparison dropped at the edge only shortens the quote"},
-		{"of (ε1, ε2) gives", true, "a letter attached to a digit: a variable's name"},
-	}
-	for _, tt := range tests {
-		if got := MeaningDropped(tt.in, DropNonASCII(tt.in)); got != tt.want {
-			t.Errorf("MeaningDropped(%q) = %v, want %v: %s", tt.in, got, tt.want, tt.why)
+	for _, c := range readCases(t, "meaning.json") {
+		if got := MeaningDropped(c.In, DropNonASCII(c.In)); got != c.Meaning {
+			t.Errorf("MeaningDropped(%q) = %v, want %v: %s", c.In, got, c.Meaning, c.Why)
 		}
 	}
+}
+
+// variantCase is a case of variants.json or meaning.json.
+type variantCase struct {
+	Variant, In, Want, Why string
+	Meaning                bool
+}
+
+// readCases reads a file of cases, a JSON array.
+func readCases(t *testing.T, file string) (cases []variantCase) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", file))
+	if err == nil {
+		err = json.Unmarshal(b, &cases)
+	}
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("%s: %v, %d cases", file, err, len(cases))
+	}
+	return cases
 }
 
 // TestMeasureVariants: a window a variant changes is measured under it; a
