@@ -1,8 +1,8 @@
-// Package runs reads what an AI system answered: run records (Record,
-// DESIGN §4) and the six vendors' native responses in their envelopes
-// (Anthropic, OpenAI, Gemini, LM Studio, LangChain, LlamaIndex), each
-// turned into run records by its adapter (ReadRuns, EachRun; FormatAuto
-// tells a file's format by the shape of its first record, DetectFormat).
+// Package runs reads what an AI system answered: run records (Record)
+// and the six vendors' native responses in their envelopes (Anthropic,
+// OpenAI, Gemini, LM Studio, LangChain, LlamaIndex), each turned into run
+// records by its adapter (ReadRuns, EachRun; FormatAuto tells a file's
+// format by the shape of its first record, DetectFormat).
 //
 // Reading is strict: unknown, duplicate or case-variant keys, a missing
 // required key, invalid UTF-8, a line longer than MaxLineBytes and values

@@ -57,75 +57,110 @@ func adaptGemini(rec *Record, raw json.RawMessage) (string, error) {
 	if t.err != nil {
 		return t.result()
 	}
-	type cited struct {
-		chunk    json.RawMessage
-		supports []json.RawMessage
-	}
-	byChunk := map[int]int{} // chunk index -> citation index
-	var natives []cited
+	g := &geminiGrounding{t: t, rec: rec, chunks: chunks, chunkPaths: chpaths, byChunk: map[int]int{}}
 	for s, sup := range supports {
-		sp := spaths[s]
-		seg, segp := t.get(sup, sp, "segment")
-		pi := t.int(t.get(seg, segp, "partIndex", "part_index"))
-		start := t.int(t.get(seg, segp, "startIndex", "start_index"))
-		end := t.int(t.get(seg, segp, "endIndex", "end_index"))
-		segText := t.str(t.get(seg, segp, "text"))
-		indices, ipaths := t.list(t.get(sup, sp, "groundingChunkIndices", "grounding_chunk_indices"))
-		if t.err != nil {
+		if !g.support(sup, spaths[s], partTexts) {
 			return t.result()
-		}
-		partText, okPart := "", pi >= 0 && pi < len(partTexts)
-		if okPart {
-			partText = partTexts[pi]
-		}
-		claim := geminiSegment(partText, start, end, segText, okPart)
-		for i, iv := range indices {
-			ci := t.int(iv, ipaths[i])
-			if t.err == nil && ci < 0 {
-				t.fail(ipaths[i], fmt.Errorf("%w: chunk index %d (indices are 0-based)", ErrInvalid, ci))
-			}
-			if t.err != nil {
-				return t.result()
-			}
-			k, seen := byChunk[ci]
-			if !seen {
-				var rc Citation
-				var chunkRaw json.RawMessage
-				if ci < len(chunks) {
-					chunkRaw = t.raw(chunks[ci])
-					rc = geminiChunk(t, chunks[ci], chpaths[ci], rec.Documents)
-					if t.err != nil {
-						return t.result()
-					}
-				} else {
-					// The response names a chunk it lacks (supports into an
-					// empty groundingChunks): this citation's document is
-					// unknown, the others stand.
-					rc.Document = fmt.Sprintf("groundingChunks[%d]", ci)
-				}
-				k = len(rec.Citations)
-				byChunk[ci] = k
-				rec.Citations = append(rec.Citations, rc)
-				natives = append(natives, cited{chunk: chunkRaw})
-			}
-			if claim != "" {
-				if rec.Citations[k].Claim != "" {
-					rec.Citations[k].Claim += " | "
-				}
-				rec.Citations[k].Claim += claim
-			}
-			natives[k].supports = append(natives[k].supports, t.raw(sup))
 		}
 	}
 	for k := range rec.Citations {
-		rec.Citations[k].Native = wrapNative([]string{"chunk", "supports"}, []json.RawMessage{natives[k].chunk, rawList(natives[k].supports)})
+		rec.Citations[k].Native = wrapNative([]string{"chunk", "supports"}, []json.RawMessage{g.natives[k].chunk, rawList(g.natives[k].supports)})
 	}
 	for ci, ch := range chunks {
-		if _, cited := byChunk[ci]; !cited {
+		if _, cited := g.byChunk[ci]; !cited {
 			rec.Retrieval = append(rec.Retrieval, t.raw(ch))
 		}
 	}
 	return "", nil
+}
+
+// geminiGrounding turns a candidate's grounding supports into citations,
+// one per chunk, as the supports reference the chunks.
+type geminiGrounding struct {
+	t          *vtree
+	rec        *Record
+	chunks     []*strictjson.Value
+	chunkPaths []string
+	byChunk    map[int]int // chunk index -> citation index
+	natives    []geminiNative
+}
+
+// geminiNative is what a citation keeps verbatim: its chunk and the
+// supports that reference it.
+type geminiNative struct {
+	chunk    json.RawMessage
+	supports []json.RawMessage
+}
+
+// support reads the support sup at path sp: the segment of the answer it
+// supports becomes a claim of each chunk it references. It reports false
+// at the first fault, which g.t holds.
+func (g *geminiGrounding) support(sup *strictjson.Value, sp string, partTexts []string) bool {
+	t := g.t
+	seg, segp := t.get(sup, sp, "segment")
+	pi := t.int(t.get(seg, segp, "partIndex", "part_index"))
+	start := t.int(t.get(seg, segp, "startIndex", "start_index"))
+	end := t.int(t.get(seg, segp, "endIndex", "end_index"))
+	segText := t.str(t.get(seg, segp, "text"))
+	indices, ipaths := t.list(t.get(sup, sp, "groundingChunkIndices", "grounding_chunk_indices"))
+	if t.err != nil {
+		return false
+	}
+	partText, okPart := "", pi >= 0 && pi < len(partTexts)
+	if okPart {
+		partText = partTexts[pi]
+	}
+	claim := geminiSegment(partText, start, end, segText, okPart)
+	for i, iv := range indices {
+		ci := t.int(iv, ipaths[i])
+		if t.err == nil && ci < 0 {
+			t.fail(ipaths[i], fmt.Errorf("%w: chunk index %d (indices are 0-based)", ErrInvalid, ci))
+		}
+		if t.err != nil {
+			return false
+		}
+		k, ok := g.citation(ci)
+		if !ok {
+			return false
+		}
+		if claim != "" {
+			c := &g.rec.Citations[k]
+			if c.Claim != "" {
+				c.Claim += " | "
+			}
+			c.Claim += claim
+		}
+		g.natives[k].supports = append(g.natives[k].supports, t.raw(sup))
+	}
+	return true
+}
+
+// citation returns the index in the record's citations of chunk ci's
+// citation, adding it at the chunk's first reference. It reports false at
+// a fault in the chunk, which g.t holds.
+func (g *geminiGrounding) citation(ci int) (int, bool) {
+	if k, seen := g.byChunk[ci]; seen {
+		return k, true
+	}
+	var rc Citation
+	var chunkRaw json.RawMessage
+	if ci < len(g.chunks) {
+		chunkRaw = g.t.raw(g.chunks[ci])
+		rc = geminiChunk(g.t, g.chunks[ci], g.chunkPaths[ci], g.rec.Documents)
+		if g.t.err != nil {
+			return 0, false
+		}
+	} else {
+		// The response names a chunk it lacks (supports into an empty
+		// groundingChunks): this citation's document is unknown, the
+		// others stand.
+		rc.Document = fmt.Sprintf("groundingChunks[%d]", ci)
+	}
+	k := len(g.rec.Citations)
+	g.byChunk[ci] = k
+	g.rec.Citations = append(g.rec.Citations, rc)
+	g.natives = append(g.natives, geminiNative{chunk: chunkRaw})
+	return k, true
 }
 
 // geminiChunk turns one grounding chunk into a citation.

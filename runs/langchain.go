@@ -98,32 +98,43 @@ func adaptLangChain(rec *Record, raw json.RawMessage) (string, error) {
 			rec.Citations = append(rec.Citations, Citation{Document: fmt.Sprintf("context[%d]", id), Quote: c.Quote, Native: natives[i]})
 			continue
 		}
-		var d langchainDoc
-		if f, err := unmarshal(out.Context[id], &d); err != nil {
-			return fmt.Sprintf(".context[%d]%s", id, f), err
+		rc, f, err := langchainCitation(rec.Documents, id, out.Context[id], c.Quote)
+		if err != nil {
+			return f, err
 		}
-		src := d.Metadata.Source
-		if src == "" {
-			src = d.Metadata.FilePath
-		}
-		rc := Citation{Document: ref(rec.Documents, src, path.Base(strings.ReplaceAll(src, `\`, "/"))), Quote: c.Quote}
-		if isWebURL(src) && !mapped(rec.Documents, src) {
-			rc.Document, rc.External = src, true
-		}
-		if rc.Quote == nil {
-			rc.Quote, rc.QuoteFrom = ptr(d.PageContent), QuoteFromRetrieval
-		}
-		if d.Metadata.Page != nil {
-			if *d.Metadata.Page < 0 {
-				return fmt.Sprintf(".context[%d].metadata.page", id), fmt.Errorf("%w: %d (0-based)", ErrInvalid, *d.Metadata.Page)
-			}
-			rc.Page = ptr(*d.Metadata.Page + 1)
-		}
-		rc.PageLabel = labelString(d.Metadata.PageLabel)
 		rc.Native = wrapNative([]string{"citation", "document"}, []json.RawMessage{natives[i], out.Context[id]})
 		rec.Citations = append(rec.Citations, rc)
 	}
 	return "", nil
+}
+
+// langchainCitation reads the Document context[id] that a citation with
+// quote cites: its source names the document, its text is the quote when
+// the citation has none, its 0-based page becomes page+1.
+func langchainCitation(m Mapping, id int, doc json.RawMessage, quote *string) (Citation, string, error) {
+	var d langchainDoc
+	if f, err := unmarshal(doc, &d); err != nil {
+		return Citation{}, fmt.Sprintf(".context[%d]%s", id, f), err
+	}
+	src := d.Metadata.Source
+	if src == "" {
+		src = d.Metadata.FilePath
+	}
+	rc := Citation{Document: ref(m, src, path.Base(strings.ReplaceAll(src, `\`, "/"))), Quote: quote}
+	if isWebURL(src) && !mapped(m, src) {
+		rc.Document, rc.External = src, true
+	}
+	if rc.Quote == nil {
+		rc.Quote, rc.QuoteFrom = ptr(d.PageContent), QuoteFromRetrieval
+	}
+	if d.Metadata.Page != nil {
+		if *d.Metadata.Page < 0 {
+			return Citation{}, fmt.Sprintf(".context[%d].metadata.page", id), fmt.Errorf("%w: %d (0-based)", ErrInvalid, *d.Metadata.Page)
+		}
+		rc.Page = ptr(*d.Metadata.Page + 1)
+	}
+	rc.PageLabel = labelString(d.Metadata.PageLabel)
+	return rc, "", nil
 }
 
 // sourceID reads a LangChain source id: a number, or a number written as

@@ -13,7 +13,7 @@ import (
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
-// Record is one attempt of a run (DESIGN §4), one JSON Lines record:
+// Record is one attempt of a run, one JSON Lines record:
 //
 //	{"arm": "A", "session": 1, "question": "q01", "status": "ok",
 //	 "stop_reason": "eos", "response": "...", "fields": {"limit": "..."},
@@ -112,7 +112,7 @@ type Timing struct {
 // AttemptStatuses are the valid Record.Status values.
 var AttemptStatuses = []string{"ok", "error", "timeout", "interrupted"}
 
-// timingShape and runShape list the keys of a run record (DESIGN §4).
+// timingShape and runShape list the keys of a run record.
 var (
 	timingShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
 		"retrieval_ms": nil, "embedding_ms": nil, "prompt_ms": nil, "generation_ms": nil, "total_ms": nil, "cold_start_ms": nil, "indexing_ms": nil,
