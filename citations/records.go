@@ -44,7 +44,7 @@ var locateShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"id": nil
 // and invalid UTF-8 are InputErrors naming file, line and field. Records keep input order.
 func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	var out []LocateRequest
-	err := strictjson.EachObject(r, file, lineLimits, locateShape, nil, func(n int, v *strictjson.Value, data []byte) error {
+	err := strictjson.Objects{Limits: lineLimits, Shape: locateShape}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
 		var req LocateRequest
 		if f, err := decodeLocateRequest(v, data, &req); err != nil {

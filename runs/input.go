@@ -1,8 +1,6 @@
 package runs
 
 import (
-	"errors"
-
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
@@ -13,14 +11,14 @@ import (
 type InputError = inputerr.Error
 
 // Sentinel errors inside InputError, for callers that branch on the kind.
-// All but ErrMissing are internal/strictjson's, so errors.Is finds them
-// whichever package's reader refused the input.
+// They are internal/strictjson's, so errors.Is finds them whichever
+// package's reader refused the input.
 var (
 	ErrInvalidUTF8  = strictjson.ErrInvalidUTF8
 	ErrDuplicateKey = strictjson.ErrDuplicateKey
 	ErrUnknownKey   = strictjson.ErrUnknownKey
 	ErrTooLarge     = strictjson.ErrTooLarge
-	ErrMissing      = errors.New("missing")
+	ErrMissing      = strictjson.ErrMissingKey
 	ErrInvalid      = strictjson.ErrValue
 )
 

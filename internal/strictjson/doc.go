@@ -22,27 +22,28 @@
 //
 // Offsets are byte offsets into the input. Lines are 1-based; columns are
 // 1-based and count Unicode code points from the start of the line, the
-// unit citecheck uses for every offset it reports (DESIGN §3), so a column
-// matches what an editor shows for non-ASCII text. Paths are written
-// key.key[index] from the root; the root itself has the empty path.
+// unit citecheck uses for every offset it reports, so a column matches
+// what an editor shows for non-ASCII text. Paths are written key.key[index]
+// from the root; the root itself has the empty path.
 //
 // # Failure classes
 //
 // Every fault is an *Error carrying File, Line, Col, Offset and Path; its
 // Err wraps one of the sentinels (ErrSyntax, ErrInvalidUTF8,
 // ErrDuplicateKey, ErrTooLarge, ErrTooDeep, ErrUnknownField, ErrUnknownKey,
-// ErrType, ErrMissing, ErrValue) so callers can branch with errors.Is. Parse stops at
-// the first fault; a Decoder collects up to MaxErrors faults so an author
-// fixes a file in one round.
+// ErrType, ErrMissing, ErrValue) so callers can branch with errors.Is.
+// Parse stops at the first fault; a Decoder collects up to MaxErrors
+// faults so an author fixes a file in one round.
 //
 // # JSON Lines and hand-decoded records
 //
 // EachLine reads JSON Lines (runs, locate requests, results, typed
 // answers) a bounded line at a time. Readers that fill their structs from
-// the tree rather than through a Decoder (packages citations, typedqa)
-// list each object's keys in a Shape, whose Check refuses any other
-// (ErrUnknownKey), test required keys with Value.Missing, and decode with
-// a TreeDecoder, which words a type fault as encoding/json does.
+// the tree rather than through a Decoder (packages runs, citations,
+// typedqa) list each object's keys in a Shape, whose Check refuses any
+// other (ErrUnknownKey), read the lines with Objects.Each, test required
+// keys with Value.Missing (reporting ErrMissingKey), and decode with a
+// TreeDecoder, which words a type fault as encoding/json does.
 //
 // The package does not know any document format: the callers describe
 // their fields to a Decoder or a Shape. It never prints.

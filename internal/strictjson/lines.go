@@ -66,21 +66,32 @@ func EachLine(r io.Reader, file string, lim Limits, fn func(line int, data []byt
 	}
 }
 
-// EachObject reads JSON Lines of objects strictly (EachLine's checks, then
-// Parse and shape.Check; spelled as Shape.Check takes it) and calls fn
-// with each record's line number, parsed tree and bytes, in file order. It
-// refuses what encoding/json would let through: two equal keys, of which
-// it keeps the last; keys equal under case folding, which it binds to one
-// field; lone surrogate escapes; trailing data; and every key shape does
-// not list. A fault is an *inputerr.Error naming file, line and JSON path;
-// a parse fault other than a duplicate key also wraps ErrValue.
-func EachObject(r io.Reader, file string, lim Limits, shape *Shape, spelled map[string]string, fn func(n int, v *Value, data []byte) error) error {
-	return EachLine(r, file, lim, func(n int, data []byte) error {
+// Objects describes a JSON Lines input of objects: the bounds of its lines
+// (Limits), the keys its objects may hold (Shape) and, in their free
+// values, the one spelling of each key a reader binds without regard to
+// case (Spelled, as Shape.Check takes it; may be nil). It is a value so
+// that a reader states its format once, apart from the file it reads.
+type Objects struct {
+	Limits  Limits
+	Shape   *Shape
+	Spelled map[string]string
+}
+
+// Each reads JSON Lines of objects strictly (EachLine's checks, then Parse
+// and Shape.Check) and calls fn with each record's line number, parsed
+// tree and bytes, in file order. It refuses what encoding/json would let
+// through: two equal keys, of which it keeps the last; keys equal under
+// case folding, which it binds to one field; lone surrogate escapes;
+// trailing data; and every key the shape does not list. A fault is an
+// *inputerr.Error naming file, line and JSON path; a parse fault other
+// than a duplicate key also wraps ErrValue.
+func (o Objects) Each(r io.Reader, file string, fn func(n int, v *Value, data []byte) error) error {
+	return EachLine(r, file, o.Limits, func(n int, data []byte) error {
 		v, err := Parse(data, "", Limits{})
 		var se *Error
 		switch {
 		case err == nil:
-			err = shape.Check(data, "", v, spelled)
+			err = o.Shape.Check(data, "", v, o.Spelled)
 		case errors.As(err, &se) && !errors.Is(se.Err, ErrDuplicateKey):
 			se.Err = fmt.Errorf("%w: %w", ErrValue, se.Err)
 		}

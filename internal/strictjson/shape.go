@@ -13,6 +13,12 @@ import (
 // reference and the plan.
 var ErrUnknownKey = errors.New("unknown key")
 
+// ErrMissingKey is a required key that Value.Missing finds absent: the
+// wording of the JSON Lines readers (runs, locate requests), shared so
+// that errors.Is finds it whichever of them refused the input. Decoder
+// reports ErrMissing instead, for the reference and the plan.
+var ErrMissingKey = errors.New("missing")
+
 // Shape says which keys the objects of a parsed value may hold, for
 // readers that decode the tree themselves rather than through a Decoder.
 // A nil *Shape, or one with neither Keys nor Elem, is a free value: any
