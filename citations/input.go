@@ -3,32 +3,25 @@ package citations
 import (
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
-	"github.com/citecheck/citecheck/runs"
 )
 
 // InputError is a fault in an input file: File and Line (1-based; 0 for a
 // whole-file fault) locate it, Field names the JSON key path at fault
-// ("citations[1].page") when there is one.
+// ("citations[1].page") when there is one. Its Err wraps one of the
+// sentinels the run reader exports too (runs.ErrInvalidUTF8,
+// runs.ErrDuplicateKey, runs.ErrUnknownKey, runs.ErrMissing,
+// runs.ErrInvalid, runs.ErrTooLarge): both readers wrap
+// internal/strictjson's, so errors.Is finds the kind whichever refused
+// the input.
 type InputError = inputerr.Error
 
-// Sentinel errors inside InputError, for callers that branch on the kind:
-// the run reader's (package runs), so errors.Is finds them whichever of the
-// two readers refused the input.
-var (
-	ErrInvalidUTF8  = runs.ErrInvalidUTF8
-	ErrDuplicateKey = runs.ErrDuplicateKey
-	ErrUnknownKey   = runs.ErrUnknownKey
-	ErrTooLarge     = runs.ErrTooLarge
-	ErrMissing      = runs.ErrMissing
-	ErrInvalid      = runs.ErrInvalid
-)
-
-// MaxLineBytes caps one JSON Lines record of a locate request file, as
-// runs.MaxLineBytes caps a run record's; MaxInputBytes caps a whole input
-// file.
+// MaxLineBytes caps one JSON Lines record of a locate request file, at
+// the bound of a run record's line (runs.MaxLineBytes), so that a quote
+// a run may carry can also be asked about; MaxInputBytes caps a whole
+// input file, as it does a run file.
 const (
-	MaxLineBytes  = runs.MaxLineBytes
-	MaxInputBytes = runs.MaxInputBytes
+	MaxLineBytes  = 8 << 20
+	MaxInputBytes = 1 << 30
 )
 
 var lineLimits = strictjson.Limits{MaxBytes: MaxInputBytes, MaxLine: MaxLineBytes}

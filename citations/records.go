@@ -9,7 +9,7 @@ import (
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
-// LocateRequest is one input record of "citecheck locate" (DESIGN §2):
+// LocateRequest is one input record of "citecheck locate":
 // {"id": "...", "document": "name.pdf", "quote": "...", "page": 3}.
 // page (1-based) and page_label are optional.
 type LocateRequest struct {
@@ -33,15 +33,17 @@ func (r LocateRequest) Query() Query {
 // twenty pages of text, far beyond any passage a citation quotes. Locating
 // a quote costs memory in proportion to its length (its normalized text,
 // offset maps and search windows: a 10 MB quote took about 700 MB), so a
-// longer one is refused as too long (ErrTooLarge) rather than searched.
+// longer one is refused as too long (strictjson.ErrTooLarge) rather than
+// searched.
 const MaxQuoteBytes = 64 << 10
 
 var locateShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"id": nil, "document": nil, "quote": nil, "page": nil, "page_label": nil}}
 
 // ReadLocateRequests reads JSON Lines of LocateRequest strictly: unknown,
-// duplicate or case-variant keys, a missing id, document or quote, an empty
-// quote, a quote longer than MaxQuoteBytes (ErrTooLarge), a page below 1
-// and invalid UTF-8 are InputErrors naming file, line and field. Records keep input order.
+// duplicate or case-variant keys, a missing id, document or quote, an
+// empty quote, a quote longer than MaxQuoteBytes (strictjson.ErrTooLarge),
+// a page below 1 and invalid UTF-8 are InputErrors naming file, line and
+// field. Records keep input order.
 func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	var out []LocateRequest
 	err := strictjson.Objects{Limits: lineLimits, Shape: locateShape}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
@@ -51,19 +53,19 @@ func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 			return fail(f, err)
 		}
 		if v.Missing("quote") != "" {
-			return fail("quote", ErrMissing)
+			return fail("quote", strictjson.ErrMissingKey)
 		}
 		switch {
 		case req.ID == "":
-			return fail("id", ErrMissing)
+			return fail("id", strictjson.ErrMissingKey)
 		case req.Document == "":
-			return fail("document", ErrMissing)
+			return fail("document", strictjson.ErrMissingKey)
 		case strings.TrimFunc(req.Quote, unicode.IsSpace) == "":
-			return fail("quote", fmt.Errorf("%w: empty quote", ErrInvalid))
+			return fail("quote", fmt.Errorf("%w: empty quote", strictjson.ErrValue))
 		case len(req.Quote) > MaxQuoteBytes:
-			return fail("quote", fmt.Errorf("%w: a quote of %d bytes, longer than the %d (64 KiB) a quote may hold: not searched", ErrTooLarge, len(req.Quote), MaxQuoteBytes))
+			return fail("quote", fmt.Errorf("%w: a quote of %d bytes, longer than the %d (64 KiB) a quote may hold: not searched", strictjson.ErrTooLarge, len(req.Quote), MaxQuoteBytes))
 		case req.Page != nil && *req.Page < 1:
-			return fail("page", fmt.Errorf("%w: %d (pages are 1-based)", ErrInvalid, *req.Page))
+			return fail("page", fmt.Errorf("%w: %d (pages are 1-based)", strictjson.ErrValue, *req.Page))
 		}
 		out = append(out, req)
 		return nil
@@ -71,8 +73,9 @@ func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	return out, err
 }
 
-// LocateRecord is one output record of "citecheck locate", in DESIGN §2's
-// shape with the extra facts after it. Field order is fixed.
+// LocateRecord is one output record of "citecheck locate": the contract's
+// fields (id, status, pages, spans, match, crosses_page), then the extra
+// facts. Field order is fixed.
 type LocateRecord struct {
 	ID          string `json:"id"`
 	Status      Status `json:"status"`

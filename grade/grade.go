@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/citecheck/citecheck/absence"
+	"github.com/citecheck/citecheck/audit"
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
@@ -187,7 +188,7 @@ func (g *Grader) Grade(rec *runs.Record, file string, attempt string, position i
 	// Citations first: support and linked source passages need them.
 	var verdicts []Verdict
 	for _, rc := range rec.Citations {
-		c := citations.FromRun(rc)
+		c := audit.FromRun(rc)
 		v := Classify(g.ix, c, rec.Documents, qq.exp)
 		verdicts = append(verdicts, v)
 		r.Citations = append(r.Citations, citationResult(rc, v, q))

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/citecheck/citecheck/audit"
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/testcorpus"
@@ -145,7 +146,7 @@ func TestRealPayloads(t *testing.T) {
 			w, ok := want[name]
 			require.True(t, ok, "no expectation for %s", name)
 			var got []citations.Grounding
-			for _, e := range ix.Audit(recs).Entries {
+			for _, e := range audit.Run(ix, recs, 0).Entries {
 				got = append(got, e.Grounding)
 				t.Logf("%s %s: %s %s", e.Question, e.Citation.ID, e.Grounding, e.Detail)
 			}

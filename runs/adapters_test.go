@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/audit"
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
@@ -71,11 +72,11 @@ func TestAdapters(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s differs from the adapter's output (run go test -update to accept):\n%s", golden, got)
 			}
-			var audit []string
-			for _, e := range ix.Audit(recs).Entries {
-				audit = append(audit, fmt.Sprintf("%s %s: %s %s", e.Question, e.Citation.ID, e.Grounding, e.Detail))
+			var audited []string
+			for _, e := range audit.Run(ix, recs, 0).Entries {
+				audited = append(audited, fmt.Sprintf("%s %s: %s %s", e.Question, e.Citation.ID, e.Grounding, e.Detail))
 			}
-			assert.Equal(t, adapterAudits[format], audit, "the audit of the %s payloads", format)
+			assert.Equal(t, adapterAudits[format], audited, "the audit of the %s payloads", format)
 		})
 	}
 }
@@ -96,7 +97,7 @@ func readFormat(t *testing.T, format string) []runs.Record {
 
 func groundings(ix *citations.Index, recs []runs.Record) []citations.Grounding {
 	var out []citations.Grounding
-	for _, e := range ix.Audit(recs).Entries {
+	for _, e := range audit.Run(ix, recs, 0).Entries {
 		out = append(out, e.Grounding)
 	}
 	return out
@@ -123,7 +124,7 @@ func TestAdapterOpenAI(t *testing.T) {
 	assert.True(t, c[1].External, "a url_citation is kept as an external source (issue 18)")
 	assert.Equal(t, []string{"https://example.com/", "Example"}, []string{c[1].Document, c[1].Title})
 	ix := testIndex(t)
-	v := ix.Ground(citations.FromRun(c[0]), recs[0].Documents)
+	v := ix.Ground(audit.FromRun(c[0]), recs[0].Documents)
 	assert.Equal(t, []string{string(citations.GroundedUnverifiable), string(citations.CauseNoQuote), "no quote to verify"}, []string{string(v.Grounding), string(v.Cause), v.Detail},
 		"no quote to verify, never a pass")
 	if q := recs[1].Citations[0].Quote; assert.NotNil(t, q, "assistants file_citation.quote") {
@@ -207,7 +208,7 @@ func TestDecisionRetrievalIsNotCitation(t *testing.T) {
 	if len(li[0].Retrieval) != 1 || !strings.Contains(string(li[0].Retrieval[0]), `"file_name": "price-list.pdf"`) {
 		t.Errorf("the unmarked source node is kept, verbatim, as retrieval: %s", li[0].Retrieval)
 	}
-	if n := len(testIndex(t).Audit(li).Entries); n != len(li[0].Citations) {
+	if n := len(audit.Run(testIndex(t), li, 0).Entries); n != len(li[0].Citations) {
 		t.Errorf("the audit checked %d entries for %d citations: retrieval is not audited", n, len(li[0].Citations))
 	}
 	lc, err := runs.ReadRuns(strings.NewReader(`{"arm": "D", "session": 1, "question": "q", "response": {"context": [{"page_content": "x", "metadata": {"source": "a.pdf", "page": 0}}], "answer": "a plain answer"}}`), "lc.jsonl", "langchain")
