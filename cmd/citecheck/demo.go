@@ -113,6 +113,9 @@ func demoExtract(dir string, docs []fixtures.DemoPDF) (*corpus.Store, error) {
 	return openCorpus(filepath.Join(dir, "corpus"))
 }
 
+// demoLockName is the evaluation's lock, in the demo's folder.
+const demoLockName = "eval.lock"
+
 // demoEvaluation runs the evaluation bank of package fixtures through
 // extract, spans, plan, freeze, grade and report, with files named
 // relative to dir so that the output is the same wherever it runs.
@@ -125,10 +128,40 @@ func demoEvaluation(e *env, dir string) error {
 	if err != nil {
 		return err
 	}
+	printDemoCorpus(stdout, store)
+	ref, refPath, err := demoReference(stdout, dir, store)
+	if err != nil {
+		return err
+	}
+	planData, err := demoPlan(stdout, dir, ref)
+	if err != nil {
+		return err
+	}
+	lockPath := filepath.Join(dir, demoLockName)
+	fmt.Fprintf(stdout, "\n$ citecheck freeze --corpus corpus %s --plan %s --out %s\n", fixtures.EvalReferenceName, fixtures.EvalPlanName, demoLockName)
+	fr, err := freeze.Write(freeze.Inputs{LockPath: lockPath, CorpusDir: filepath.Join(dir, "corpus"), ReferencePath: refPath,
+		PlanPath: filepath.Join(dir, fixtures.EvalPlanName), Toolchain: e.toolchain()})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	printFrozen(stdout, demoLockName, fr)
+	if err := demoGrade(e, dir, planData); err != nil {
+		return err
+	}
+	if err := demoReport(e, dir); err != nil {
+		return err
+	}
+	return demoTamper(e, dir, docs[0].Name)
+}
+
+// printDemoCorpus lists the extracted documents: pages, flagged pages and
+// hash.
+func printDemoCorpus(stdout io.Writer, store *corpus.Store) {
+	docs := store.Manifest().Documents
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "document\tpages\tflagged pages\tblake3\n")
 	pages := 0
-	for _, d := range store.Manifest().Documents {
+	for _, d := range docs {
 		var flagged []string
 		for _, p := range d.Pages {
 			if len(p.Flags) > 0 {
@@ -140,58 +173,62 @@ func demoEvaluation(e *env, dir string) error {
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "%d documents, %d pages, every one extracted\n", len(docs), pages)
+}
 
-	// The reference is written by its passages' text; its offsets come
-	// from the extracted pages, as "citecheck spans --fix" would fill them.
+// demoReference writes the evaluation's reference into dir and checks its
+// spans against the corpus, as "citecheck spans" does. The reference is
+// written by its passages' text; its offsets come from the extracted
+// pages, as "citecheck spans --fix" would fill them.
+func demoReference(stdout io.Writer, dir string, store *corpus.Store) (*spans.Reference, string, error) {
 	refData, err := fixtures.EvalReference(func(name string, page int) (string, error) { return corpus.TextOf(store, name, page) })
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return nil, "", fmt.Errorf("demo: %w", err)
 	}
 	refPath := filepath.Join(dir, fixtures.EvalReferenceName)
 	if err := os.WriteFile(refPath, refData, 0o644); err != nil {
-		return err
+		return nil, "", err
 	}
 	ref, err := spans.Decode(refData, fixtures.EvalReferenceName)
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return nil, "", fmt.Errorf("demo: %w", err)
 	}
 	fmt.Fprintf(stdout, "\n$ citecheck spans --corpus corpus %s\n", fixtures.EvalReferenceName)
 	srep, err := spans.Validate(ref, store, spans.Options{})
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return nil, "", fmt.Errorf("demo: %w", err)
 	}
 	printSpansReport(stdout, srep)
 	if srep.HasErrors() {
-		return errChecksFailed
+		return nil, "", errChecksFailed
 	}
+	return ref, refPath, nil
+}
 
+// demoPlan makes the evaluation's plan, writes it into dir and returns its
+// bytes, from which the runs are written.
+func demoPlan(stdout io.Writer, dir string, ref *spans.Reference) ([]byte, error) {
 	fmt.Fprintf(stdout, "\n$ citecheck plan %s --arms %s --repeats %d --seed %d --out %s\n", fixtures.EvalReferenceName,
 		strings.Join(fixtures.EvalPlanArms, ","), fixtures.EvalPlanRepeats, fixtures.EvalPlanSeed, fixtures.EvalPlanName)
 	p, err := plan.New(ref, plan.Options{Arms: fixtures.EvalPlanArms, Repetitions: fixtures.EvalPlanRepeats, Seed: fixtures.EvalPlanSeed})
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return nil, fmt.Errorf("demo: %w", err)
 	}
 	planData := p.Encode()
 	if err := os.WriteFile(filepath.Join(dir, fixtures.EvalPlanName), planData, 0o644); err != nil {
-		return err
+		return nil, err
 	}
 	labels := make([]string, len(p.Sessions))
 	for i, s := range p.Sessions {
 		labels[i] = s.Label()
 	}
 	fmt.Fprintf(stdout, "sessions in the declared order: %s; one question order per repetition\n", strings.Join(labels, " "))
+	return planData, nil
+}
 
-	const lockName = "eval.lock"
-	lockPath := filepath.Join(dir, lockName)
-	fmt.Fprintf(stdout, "\n$ citecheck freeze --corpus corpus %s --plan %s --out %s\n", fixtures.EvalReferenceName, fixtures.EvalPlanName, lockName)
-	fr, err := freeze.Write(freeze.Inputs{LockPath: lockPath, CorpusDir: filepath.Join(dir, "corpus"), ReferencePath: refPath,
-		PlanPath: filepath.Join(dir, fixtures.EvalPlanName), Toolchain: e.toolchain()})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	printFrozen(stdout, lockName, fr)
-
-	// The two systems' answers, in their vendors' formats.
+// demoGrade writes the two systems' answers, in their vendors' formats,
+// and grades them against the lock.
+func demoGrade(e *env, dir string, planData []byte) error {
+	stdout := e.stdout
 	anthropic, lmstudio, err := fixtures.EvalRuns(planData)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
@@ -208,19 +245,25 @@ func demoEvaluation(e *env, dir string) error {
 		}
 		runPaths = append(runPaths, path)
 	}
-	fmt.Fprintf(stdout, "\n$ citecheck grade --lock %s --out results %s\n", lockName, strings.Join(runNames, " "))
+	fmt.Fprintf(stdout, "\n$ citecheck grade --lock %s --out results %s\n", demoLockName, strings.Join(runNames, " "))
 	fail := &failingList{limit: 8}
-	sum, err := gradeRuns(stdout, io.Discard, gradeJob{toolchain: e.toolchain, lock: lockPath, out: filepath.Join(dir, "results"), format: runs.FormatAuto,
+	sum, err := gradeRuns(stdout, io.Discard, gradeJob{toolchain: e.toolchain, lock: filepath.Join(dir, demoLockName), out: filepath.Join(dir, "results"), format: runs.FormatAuto,
 		runs: runPaths, names: runNames, failing: fail})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	writeGradeTable(stdout, sum)
 	writeFailing(stdout, sum, fail)
+	return nil
+}
 
-	fmt.Fprintf(stdout, "\n$ citecheck report results --lock %s --out report\n", lockName)
+// demoReport reports the graded results: the table and findings here,
+// every result in report/report.html.
+func demoReport(e *env, dir string) error {
+	stdout := e.stdout
+	fmt.Fprintf(stdout, "\n$ citecheck report results --lock %s --out report\n", demoLockName)
 	msum, err := makeReport(stdout, reportJob{toolchain: e.toolchain, paths: []string{filepath.Join(dir, "results")}, names: []string{"results"},
-		out: filepath.Join(dir, "report"), lock: lockPath, thresholds: metrics.DefaultThresholds(), compare: defaultCompare()})
+		out: filepath.Join(dir, "report"), lock: filepath.Join(dir, demoLockName), thresholds: metrics.DefaultThresholds(), compare: defaultCompare()})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
@@ -232,9 +275,14 @@ func demoEvaluation(e *env, dir string) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nreport/report.html shows every result, and each citation on its page.\n")
+	return nil
+}
 
-	// One bit of one PDF changed: nothing may be graded any more.
-	victim := filepath.Join(dir, "pdfs", docs[0].Name)
+// demoTamper flips one bit of the PDF name in dir/pdfs and verifies the
+// lock: nothing may be graded any more. The PDF is restored afterwards.
+func demoTamper(e *env, dir, name string) error {
+	stdout := e.stdout
+	victim := filepath.Join(dir, "pdfs", name)
 	orig, err := os.ReadFile(victim)
 	if err != nil {
 		return err
@@ -244,8 +292,8 @@ func demoEvaluation(e *env, dir string) error {
 	if err := os.WriteFile(victim, bad, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\n$ (one bit of pdfs/%s flipped) citecheck freeze --verify %s\n", docs[0].Name, lockName)
-	vr, err := freeze.Check(lockPath, e.toolchain())
+	fmt.Fprintf(stdout, "\n$ (one bit of pdfs/%s flipped) citecheck freeze --verify %s\n", name, demoLockName)
+	vr, err := freeze.Check(filepath.Join(dir, demoLockName), e.toolchain())
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
