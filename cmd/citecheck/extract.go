@@ -28,9 +28,7 @@ func runChild(e *env, args []string) error {
 	return nil
 }
 
-func runExtract(e *env, args []string) error {
-	stdout, stderr := e.stdout, e.stderr
-	fs := newFlagSet(stderr, "extract", "extract --out CORPUS [flags] PATH...", `
+const extractAbout = `
 Extract the page text of PDFs (files, or folders searched recursively for
 *.pdf) into the corpus folder CORPUS. PDFs are read by --jobs worker
 processes, one PDF at a time each, under a timeout and memory limit per PDF;
@@ -62,7 +60,11 @@ Example:
 Exit status: 0 every document (of the shard) extracted ok; 1 some document
 did not (each is listed with its class); 2 bad usage or inputs (a missing
 PDF, two PDFs with one name, an --out that is not a corpus folder, a shard
-into a whole corpus's folder or the reverse).`)
+into a whole corpus's folder or the reverse).`
+
+func runExtract(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
+	fs := newFlagSet(stderr, "extract", "extract --out CORPUS [flags] PATH...", extractAbout)
 	out := fs.String("out", "", "corpus `folder` to create or update (required)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "PDFs to extract in parallel")
 	passwordFile := fs.String("password-file", "", "`file` of passwords to try on encrypted PDFs, one per line")
@@ -129,28 +131,34 @@ into a whole corpus's folder or the reverse).`)
 		Shard:     shard,
 	})
 	bar.finish()
-	if err == nil && shard.Count == 0 {
+	if err != nil {
+		return buildError("extract", err)
+	}
+	if shard.Count == 0 {
 		// A shard's folder is merged, not searched: merge indexes.
 		if err := storeIndex("extract", *out); err != nil {
 			return err
 		}
 	}
-	if err == nil && shard.Count > 0 && !*asJSON {
+	if shard.Count > 0 && !*asJSON {
 		fmt.Fprintf(stdout, "shard %s: %d of %d documents\n\n", shard, len(report.Results), len(files))
 	}
-	return finishBuild(stdout, "extract", report, err, *asJSON, time.Since(start))
+	return finishBuild(stdout, report, *asJSON, time.Since(start))
 }
 
-// finishBuild renders what a build of a corpus (extract, merge) returned:
-// the per-document results as JSON, or the summary table; a document that
-// did not extract ok makes the verb's checks fail.
-func finishBuild(stdout io.Writer, verb string, report *corpus.Report, err error, asJSON bool, elapsed time.Duration) error {
+// buildError is the error of verb (extract, merge) whose build of a corpus
+// failed: an interruption says so.
+func buildError(verb string, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("%s: interrupted: %w", verb, err)
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", verb, err)
-	}
+	return fmt.Errorf("%s: %w", verb, err)
+}
+
+// finishBuild renders what a build of a corpus (extract, merge) made: the
+// per-document results as JSON, or the summary table; a document that did
+// not extract ok makes the verb's checks fail.
+func finishBuild(stdout io.Writer, report *corpus.Report, asJSON bool, elapsed time.Duration) error {
 	if asJSON {
 		if err := writeJSON(stdout, struct {
 			Results []corpus.Result `json:"results"`

@@ -63,10 +63,11 @@ func runMerge(e *env, args []string) error {
 	defer stop()
 	start := time.Now()
 	report, err := corpus.Merge(ctx, *out, shards, corpus.MergeOptions{Jobs: *jobs})
-	if err == nil {
-		if err := storeIndex("merge", *out); err != nil {
-			return err
-		}
+	if err != nil {
+		return buildError("merge", err)
 	}
-	return finishBuild(stdout, "merge", report, err, *asJSON, time.Since(start))
+	if err := storeIndex("merge", *out); err != nil {
+		return err
+	}
+	return finishBuild(stdout, report, *asJSON, time.Since(start))
 }
