@@ -33,6 +33,40 @@ func benchFidelity(stdout io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	tools := findTools(stdout)
+	if len(tools) == 0 {
+		fmt.Fprintln(stdout, "no reference extractor is installed: nothing to measure")
+		return nil
+	}
+	run := &fidelityRun{store: store, tools: tools, cache: &fidelity.Cache{Dir: *cacheDir},
+		keepMisses: *missFile != "", keepLocMisses: *locMissFile != ""}
+	for _, d := range store.Manifest().Documents {
+		if d.Status == corpus.StatusOK {
+			run.docs = append(run.docs, d)
+		}
+	}
+	for _, t := range tools {
+		run.names = append(run.names, t.Name)
+	}
+	if *locate {
+		start := time.Now()
+		if run.ix, err = citations.NewIndex(store, citations.Options{}); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "locator index built in %.2fs\n", time.Since(start).Seconds())
+	}
+	if err := run.measure(max(*jobs, 1)); err != nil {
+		return err
+	}
+	run.writeExtraction(stdout, *storeDir, *worst)
+	if run.ix != nil {
+		run.writeLocate(stdout)
+	}
+	return run.writeMisses(*missFile, *locMissFile)
+}
+
+// findTools returns the reference extractors installed, saying which.
+func findTools(stdout io.Writer) []*fidelity.Tool {
 	var tools []*fidelity.Tool
 	for _, name := range fidelity.ToolNames {
 		t, err := fidelity.Find(name)
@@ -43,66 +77,90 @@ func benchFidelity(stdout io.Writer, args []string) error {
 		fmt.Fprintf(stdout, "%-10s %s\n", t.Name, t.Version)
 		tools = append(tools, t)
 	}
-	if len(tools) == 0 {
-		fmt.Fprintln(stdout, "no reference extractor is installed: nothing to measure")
-		return nil
-	}
-	var docs []corpus.Document
-	for _, d := range store.Manifest().Documents {
-		if d.Status == corpus.StatusOK {
-			docs = append(docs, d)
-		}
-	}
-	cache := &fidelity.Cache{Dir: *cacheDir}
-	var ix *citations.Index
-	if *locate {
-		start := time.Now()
-		if ix, err = citations.NewIndex(store, citations.Options{}); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "locator index built in %.2fs\n", time.Since(start).Seconds())
-	}
-	locResults := make([]*fidelity.LocateResult, len(docs))
-	results := make([]*fidelity.Result, len(docs))
+	return tools
+}
+
+// fidelityRun is one measurement: the corpus's documents with text, the
+// reference tools and what was measured of each document, by index.
+type fidelityRun struct {
+	store                     *corpus.Store
+	docs                      []corpus.Document
+	tools                     []*fidelity.Tool
+	names                     []string // the tools' names
+	cache                     *fidelity.Cache
+	ix                        *citations.Index // nil: the locator is not measured
+	keepMisses, keepLocMisses bool
+	results                   []*fidelity.Result
+	locResults                []*fidelity.LocateResult
+}
+
+// measure measures every document on jobs goroutines; it returns the
+// first error any met.
+func (run *fidelityRun) measure(jobs int) error {
+	run.results = make([]*fidelity.Result, len(run.docs))
+	run.locResults = make([]*fidelity.LocateResult, len(run.docs))
 	work := make(chan int)
 	var wg sync.WaitGroup
 	var firstErr error
 	var mu sync.Mutex
-	for range max(*jobs, 1) {
+	for range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				r, lr, err := measureDoc(store, &docs[i], tools, cache, *missFile != "", *locMissFile != "", ix)
-				locResults[i] = lr
+				r, lr, err := run.measureDoc(&run.docs[i])
+				run.locResults[i] = lr
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
 				}
-				results[i] = r
+				run.results[i] = r
 				mu.Unlock()
 			}
 		}()
 	}
-	for i := range docs {
+	for i := range run.docs {
 		work <- i
 	}
 	close(work)
 	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	return firstErr
+}
+
+// measureDoc gathers our page texts and each tool's, then measures them.
+func (run *fidelityRun) measureDoc(d *corpus.Document) (*fidelity.Result, *fidelity.LocateResult, error) {
+	texts, err := fidelity.DocumentTexts(context.Background(), run.store, d, run.tools, run.cache)
+	if err != nil {
+		return nil, nil, err
 	}
+	var lr *fidelity.LocateResult
+	if ix := run.ix; ix != nil {
+		lr = fidelity.MeasureLocate(d.BLAKE3, texts, func(q string, page int) ([]int, bool) {
+			r := ix.Locate(citations.Query{Document: d.Name, Quote: q, Page: page})
+			switch r.Status {
+			case citations.StatusUnique:
+				return r.Pages(), true
+			case citations.StatusAmbiguous:
+				return nil, true
+			}
+			return nil, false
+		}, run.keepLocMisses)
+	}
+	return fidelity.Measure(d.BLAKE3, texts, run.keepMisses), lr, nil
+}
+
+// writeExtraction prints the extraction fidelity: the matrix of texts and
+// quote sources, citecheck against the best other text per source, the
+// ceiling, the flagged pages and the worst documents.
+func (run *fidelityRun) writeExtraction(stdout io.Writer, storeDir string, worst int) {
 	var total fidelity.Result
-	for _, r := range results {
+	for _, r := range run.results {
 		total.Add(r)
 	}
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
+	names := run.names
 	fmt.Fprintf(stdout, "\nextraction fidelity over %d documents of %s: windows of %d-%d words (seed %d)\n"+
 		"found in each text of the same page after quote/v2 normalization, exact substring\n\n",
-		len(docs), *storeDir, fidelity.MinWords, fidelity.MaxWords, fidelity.Seed)
+		len(run.docs), storeDir, fidelity.MinWords, fidelity.MaxWords, fidelity.Seed)
 	total.WriteMatrix(stdout, names)
 	fmt.Fprintln(stdout, "\nper quote source, citecheck against the best other text:")
 	for _, q := range names {
@@ -125,7 +183,7 @@ func benchFidelity(stdout io.Writer, args []string) error {
 	fmt.Fprintf(stdout, "\nceiling: the one text of each page (ours or a tool's) that holds most windows of all sources,\n"+
 		"a tool's own windows counted as found: %.2f%% (%d of %d); ours %.2f%%\n", bp.Rate(), bp.Found, bp.Total, total.Overall(fidelity.Ours).Rate())
 	flagged, pages := 0, 0
-	for _, d := range docs {
+	for _, d := range run.docs {
 		for _, p := range d.Pages {
 			pages++
 			if slices.Contains(p.Flags, corpus.FlagUnreliableText) {
@@ -134,81 +192,94 @@ func benchFidelity(stdout io.Writer, args []string) error {
 		}
 	}
 	fmt.Fprintf(stdout, "\npages flagged %s: %d of %d (%.2f%%)\n", corpus.FlagUnreliableText, flagged, pages, 100*float64(flagged)/float64(max(pages, 1)))
+	run.writeWorst(stdout, worst)
+}
 
+// writeWorst lists the worst documents by citecheck's rate over every
+// quote source.
+func (run *fidelityRun) writeWorst(stdout io.Writer, worst int) {
 	type docRate struct {
 		name string
 		c    fidelity.Cell
 	}
 	var rates []docRate
-	for i, r := range results {
+	for i, r := range run.results {
 		if c := r.Overall(fidelity.Ours); c.Total > 0 {
-			rates = append(rates, docRate{docs[i].Name, c})
+			rates = append(rates, docRate{run.docs[i].Name, c})
 		}
 	}
 	sort.SliceStable(rates, func(i, j int) bool { return rates[i].c.Rate() < rates[j].c.Rate() })
 	fmt.Fprintf(stdout, "\nlowest documents (citecheck text, all quote sources):\n")
-	for _, d := range rates[:min(*worst, len(rates))] {
+	for _, d := range rates[:min(worst, len(rates))] {
 		fmt.Fprintf(stdout, "  %6.2f%% %6d windows  %s\n", d.c.Rate(), d.c.Total, d.name)
 	}
-	if ix != nil {
-		var lt fidelity.LocateResult
-		for _, r := range locResults {
-			if r != nil {
-				lt.Add(r)
-			}
-		}
-		fmt.Fprintf(stdout, "\nlocate: windows unique in their source's document text, found by citecheck locate uniquely on their page\n")
-		fmt.Fprintf(stdout, "  %-10s %-28s %s\n", "", "quote alone", "with its page given")
-		var all, allPage fidelity.Cell
-		for _, q := range names {
-			c, wp := lt.Cells[q], lt.WithPage[q]
-			all.Found += c.Found
-			all.Total += c.Total
-			allPage.Found += wp.Found
-			allPage.Total += wp.Total
-			fmt.Fprintf(stdout, "  %-10s %-28s %s\n", q, rateOf(c), rateOf(wp))
-		}
-		fmt.Fprintf(stdout, "  %-10s %-28s %s\n", "all", rateOf(all), rateOf(allPage))
-		fmt.Fprintf(stdout, "\nthe same windows changed in one digit or one content word (and then in none of the document's texts): not found\n")
-		var digits, words fidelity.Cell
-		for _, q := range names {
-			d, w := lt.ChangedDigit[q], lt.ChangedWord[q]
-			digits.Found += d.Found
-			digits.Total += d.Total
-			words.Found += w.Found
-			words.Total += w.Total
-			fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", q, caught(d), caught(w))
-		}
-		fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", "all", caught(digits), caught(words))
-		for i, r := range locResults {
-			for _, e := range r.Escapes {
-				fmt.Fprintf(stdout, "  found anyway: %s p%d %s %q -> pages %v\n", docs[i].Name, e.Page, e.Source, e.Quote, e.Pages)
-			}
+}
+
+// writeLocate prints how the locator placed the windows: unique on their
+// page, with and without the page given, and how it refused changed ones.
+func (run *fidelityRun) writeLocate(stdout io.Writer) {
+	var lt fidelity.LocateResult
+	for _, r := range run.locResults {
+		if r != nil {
+			lt.Add(r)
 		}
 	}
-	if *locMissFile != "" {
-		err := writeJSONLines(*locMissFile, len(docs), func(i int, enc *json.Encoder) {
-			if locResults[i] == nil {
+	fmt.Fprintf(stdout, "\nlocate: windows unique in their source's document text, found by citecheck locate uniquely on their page\n")
+	fmt.Fprintf(stdout, "  %-10s %-28s %s\n", "", "quote alone", "with its page given")
+	var all, allPage fidelity.Cell
+	for _, q := range run.names {
+		c, wp := lt.Cells[q], lt.WithPage[q]
+		all.Found += c.Found
+		all.Total += c.Total
+		allPage.Found += wp.Found
+		allPage.Total += wp.Total
+		fmt.Fprintf(stdout, "  %-10s %-28s %s\n", q, rateOf(c), rateOf(wp))
+	}
+	fmt.Fprintf(stdout, "  %-10s %-28s %s\n", "all", rateOf(all), rateOf(allPage))
+	fmt.Fprintf(stdout, "\nthe same windows changed in one digit or one content word (and then in none of the document's texts): not found\n")
+	var digits, words fidelity.Cell
+	for _, q := range run.names {
+		d, w := lt.ChangedDigit[q], lt.ChangedWord[q]
+		digits.Found += d.Found
+		digits.Total += d.Total
+		words.Found += w.Found
+		words.Total += w.Total
+		fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", q, caught(d), caught(w))
+	}
+	fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", "all", caught(digits), caught(words))
+	for i, r := range run.locResults {
+		for _, e := range r.Escapes {
+			fmt.Fprintf(stdout, "  found anyway: %s p%d %s %q -> pages %v\n", run.docs[i].Name, e.Page, e.Source, e.Quote, e.Pages)
+		}
+	}
+}
+
+// writeMisses writes, where a file is named, the windows the locator did
+// not place and those missing from citecheck's text.
+func (run *fidelityRun) writeMisses(missFile, locMissFile string) error {
+	if locMissFile != "" {
+		err := writeJSONLines(locMissFile, len(run.docs), func(i int, enc *json.Encoder) {
+			if run.locResults[i] == nil {
 				return
 			}
-			for _, m := range locResults[i].Misses {
+			for _, m := range run.locResults[i].Misses {
 				enc.Encode(struct {
 					Document string `json:"document"`
 					fidelity.LocateMiss
-				}{docs[i].Name, m})
+				}{run.docs[i].Name, m})
 			}
 		})
 		if err != nil {
 			return err
 		}
 	}
-	if *missFile != "" {
-		err := writeJSONLines(*missFile, len(docs), func(i int, enc *json.Encoder) {
-			for _, m := range results[i].Misses {
+	if missFile != "" {
+		err := writeJSONLines(missFile, len(run.docs), func(i int, enc *json.Encoder) {
+			for _, m := range run.results[i].Misses {
 				enc.Encode(struct {
 					Document string `json:"document"`
 					fidelity.Miss
-				}{docs[i].Name, m})
+				}{run.docs[i].Name, m})
 			}
 		})
 		if err != nil {
@@ -216,28 +287,6 @@ func benchFidelity(stdout io.Writer, args []string) error {
 		}
 	}
 	return nil
-}
-
-// measureDoc gathers our page texts and each tool's, then measures them.
-func measureDoc(store *corpus.Store, d *corpus.Document, tools []*fidelity.Tool, cache *fidelity.Cache, keepMisses, keepLocMisses bool, ix *citations.Index) (*fidelity.Result, *fidelity.LocateResult, error) {
-	texts, err := fidelity.DocumentTexts(context.Background(), store, d, tools, cache)
-	if err != nil {
-		return nil, nil, err
-	}
-	var lr *fidelity.LocateResult
-	if ix != nil {
-		lr = fidelity.MeasureLocate(d.BLAKE3, texts, func(q string, page int) ([]int, bool) {
-			r := ix.Locate(citations.Query{Document: d.Name, Quote: q, Page: page})
-			switch r.Status {
-			case citations.StatusUnique:
-				return r.Pages(), true
-			case citations.StatusAmbiguous:
-				return nil, true
-			}
-			return nil, false
-		}, keepLocMisses)
-	}
-	return fidelity.Measure(d.BLAKE3, texts, keepMisses), lr, nil
 }
 
 // rateOf formats a located share.
