@@ -117,7 +117,11 @@ func run(stdout io.Writer, args []string) error {
 			pprof.StopCPUProfile()
 			childArgs = []string{"--cpuprofile", *cpuProfile + ".opened"}
 		}
-		return persist(stdout, ix, qs, *indexFile, *workers, childArgs...)
+		timed(stdout, "locate from the built index", ix, qs, *workers)
+		if err := persist(stdout, ix, qs, *indexFile); err != nil {
+			return err
+		}
+		return locateOpened(stdout, *indexFile, *workers, childArgs)
 	}
 	timeLocate(stdout, "locate", ix, qs, *workers)
 	fmt.Fprintf(stdout, "peak memory (VmHWM): %s\n", vmHWM())
