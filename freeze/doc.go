@@ -1,9 +1,8 @@
 // Package freeze writes and verifies lock files: a line-oriented, sorted,
 // versioned record of everything an evaluation's grading depends on, in the
-// spirit of go.sum, closed by a root hash (DESIGN §4, "Lock"). Freezing
-// refuses a reference with span errors; verifying re-hashes every pinned
-// input and names each one that changed. Grading calls Check before it
-// reads anything.
+// spirit of go.sum, closed by a root hash. Freezing refuses a reference
+// with span errors; verifying re-hashes every pinned input and names each
+// one that changed. Grading calls Check before it reads anything.
 //
 //	fr, err := freeze.Write(freeze.Inputs{LockPath: "eval.lock", CorpusDir: "corpus",
 //	        ReferencePath: "refs.json", PlanPath: "plan.json", Toolchain: freeze.CurrentToolchain()})

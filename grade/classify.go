@@ -28,7 +28,7 @@ const (
 // Reason is the machine-readable reason of a citation verdict.
 type Reason string
 
-// The citation reasons, by outcome (DESIGN §5; the unresolved reasons after
+// The citation reasons, by outcome (the unresolved reasons after
 // the first four are the cases "the rules cannot settle", named so that
 // they can be counted).
 const (

@@ -135,7 +135,7 @@ func TestDecisionReorderedNeverPasses(t *testing.T) {
 	assert.Equal(t, citations.Reordered, v.Grounded.Result.Level)
 }
 
-// TestDecisionJoinedWordsNeverPasses pins DESIGN §6 and reading A09: a
+// TestDecisionJoinedWordsNeverPasses pins reading A09: a
 // quote found only with word joins ignored is unresolved joined_words,
 // whether or not it holds a declared span.
 func TestDecisionJoinedWordsNeverPasses(t *testing.T) {

@@ -121,7 +121,7 @@ func (v Value) Equal(w Value) bool {
 }
 
 // NormalizeValue applies the value profile value/v1 (the policy's
-// "Deterministic normalization" paragraph; DESIGN §6):
+// "Deterministic normalization" paragraph):
 //
 //   - NFC; typographic quotes and dashes and the minus sign U+2212 folded to
 //     ASCII, ligatures expanded, zero-width characters and soft hyphens
