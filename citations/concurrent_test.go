@@ -49,8 +49,8 @@ func queriesOf(srcs []corpus.MemoryDocument) []Query {
 }
 
 // TestLocateAllSameAsSequential: locating on several goroutines gives, in
-// input order, exactly what Locate gives for each query alone (issue 17,
-// item 3: the output must not depend on scheduling).
+// input order, exactly what Locate gives for each query alone: the output
+// must not depend on scheduling.
 func TestLocateAllSameAsSequential(t *testing.T) {
 	ix := testIndex(t)
 	qs := manyQueries()

@@ -121,7 +121,7 @@ func TestAdapterOpenAI(t *testing.T) {
 	require.Len(t, c, 2)
 	assert.Nil(t, c[0].Quote, "a file_citation without a quote")
 	assert.Equal(t, "file-2dtbBZdjtDKS8eqWxqbgDi", c[0].Document)
-	assert.True(t, c[1].External, "a url_citation is kept as an external source (issue 18)")
+	assert.True(t, c[1].External, "a url_citation is kept as an external source")
 	assert.Equal(t, []string{"https://example.com/", "Example"}, []string{c[1].Document, c[1].Title})
 	ix := testIndex(t)
 	v := ix.Ground(audit.FromRun(c[0]), recs[0].Documents)

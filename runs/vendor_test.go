@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The adapters against the shapes vendors really emit (issue 18): each
-// test pins one of the problems the issue lists, with a reason per case.
+// The adapters against the shapes vendors really emit: each test pins one
+// way a vendor's shape could be misread, with a reason per case.
 
 // readEnvelope reads one envelope around response in format; docs is the
 // envelope's documents value or "".

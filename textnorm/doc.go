@@ -23,7 +23,7 @@
 // # Identity
 //
 // ProfileQuoteV2 ("quote/v2") names the rule set below. Changing any rule,
-// table or level means a new name. quote/v2 replaced quote/v1 (issue 20):
+// table or level means a new name. quote/v2 replaced quote/v1:
 // it adds the spacing-accent and doubled-quote rules and the bracket, bar
 // and vertical-form folds of rule 5, the long s and the micro sign of rule
 // 6 and the CJK line break of rule 2, each a fold the sweep of the shared

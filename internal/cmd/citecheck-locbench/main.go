@@ -1,6 +1,6 @@
 // Command citecheck-locbench measures the quote locator of package
 // citations; "make bench" runs it. It prints figures, it does not judge
-// them: targets live in the issue notes and the README.
+// them: targets live in the README and docs/benchmarks.md.
 //
 //	citecheck-locbench --store CORPUS [--quotes 100000] [--scale 1] [--workers 0] [--seed 6] [--gogc 50]
 //
