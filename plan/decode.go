@@ -83,7 +83,8 @@ type planDecoder struct {
 	ordersV, sessionsV, questionsV, armsV, countsV *strictjson.Value
 }
 
-// decode reads the plan object's fields.
+// decode reads the plan object's fields, each question order and session
+// as it comes.
 func (pd *planDecoder) decode(root *strictjson.Value) {
 	d, p := pd.d, pd.p
 	d.Object(root, "",
@@ -114,8 +115,29 @@ func (pd *planDecoder) decode(root *strictjson.Value) {
 			pd.questionsV = v
 			p.Questions = d.Strings(v, path)
 		}},
-		strictjson.Field{Name: "orders", Required: true, Decode: pd.orders},
-		strictjson.Field{Name: "sessions", Required: true, Decode: pd.sessions},
+		strictjson.Field{Name: "orders", Required: true, Decode: func(v *strictjson.Value, path string) {
+			pd.ordersV = v
+			d.Array(v, path, func(_ int, e *strictjson.Value, path string) {
+				var o Order
+				d.Object(e, path,
+					strictjson.Field{Name: "repetition", Required: true, Decode: func(v *strictjson.Value, p string) { o.Repetition = int(d.Int(v, p, 1, MaxRepetitions)) }},
+					strictjson.Field{Name: "questions", Required: true, Decode: func(v *strictjson.Value, p string) { o.Questions = d.Strings(v, p) }},
+				)
+				p.Orders = append(p.Orders, o)
+			})
+		}},
+		strictjson.Field{Name: "sessions", Required: true, Decode: func(v *strictjson.Value, path string) {
+			pd.sessionsV = v
+			d.Array(v, path, func(_ int, e *strictjson.Value, path string) {
+				var s Session
+				d.Object(e, path,
+					strictjson.Field{Name: "session", Required: true, Decode: func(v *strictjson.Value, p string) { s.Session = int(d.Int(v, p, 1, MaxArms*MaxRepetitions)) }},
+					strictjson.Field{Name: "arm", Required: true, Decode: func(v *strictjson.Value, p string) { s.Arm = d.String(v, p) }},
+					strictjson.Field{Name: "repetition", Required: true, Decode: func(v *strictjson.Value, p string) { s.Repetition = int(d.Int(v, p, 1, MaxRepetitions)) }},
+				)
+				p.Sessions = append(p.Sessions, s)
+			})
+		}},
 	)
 }
 
@@ -128,35 +150,6 @@ func (pd *planDecoder) counts(c *Counts) func(v *strictjson.Value, path string) 
 			strictjson.Field{Name: "unknown", Required: true, Decode: func(v *strictjson.Value, p string) { c.Unknown = int(d.Int(v, p, 0, MaxQuestions)) }},
 		)
 	}
-}
-
-// orders decodes the list of question orders, one per repetition.
-func (pd *planDecoder) orders(v *strictjson.Value, path string) {
-	d := pd.d
-	pd.ordersV = v
-	d.Array(v, path, func(_ int, e *strictjson.Value, path string) {
-		var o Order
-		d.Object(e, path,
-			strictjson.Field{Name: "repetition", Required: true, Decode: func(v *strictjson.Value, p string) { o.Repetition = int(d.Int(v, p, 1, MaxRepetitions)) }},
-			strictjson.Field{Name: "questions", Required: true, Decode: func(v *strictjson.Value, p string) { o.Questions = d.Strings(v, p) }},
-		)
-		pd.p.Orders = append(pd.p.Orders, o)
-	})
-}
-
-// sessions decodes the list of sessions.
-func (pd *planDecoder) sessions(v *strictjson.Value, path string) {
-	d := pd.d
-	pd.sessionsV = v
-	d.Array(v, path, func(_ int, e *strictjson.Value, path string) {
-		var s Session
-		d.Object(e, path,
-			strictjson.Field{Name: "session", Required: true, Decode: func(v *strictjson.Value, p string) { s.Session = int(d.Int(v, p, 1, MaxArms*MaxRepetitions)) }},
-			strictjson.Field{Name: "arm", Required: true, Decode: func(v *strictjson.Value, p string) { s.Arm = d.String(v, p) }},
-			strictjson.Field{Name: "repetition", Required: true, Decode: func(v *strictjson.Value, p string) { s.Repetition = int(d.Int(v, p, 1, MaxRepetitions)) }},
-		)
-		pd.p.Sessions = append(pd.p.Sessions, s)
-	})
 }
 
 // checkParts checks the arms, the questions (sorted and unique), that the
