@@ -50,8 +50,7 @@ func addCells(dst *map[string]Cell, src map[string]Cell) {
 		*dst = map[string]Cell{}
 	}
 	for s, c := range src {
-		a := (*dst)[s]
-		(*dst)[s] = Cell{a.Found + c.Found, a.Total + c.Total}
+		(*dst)[s] = (*dst)[s].Plus(c)
 	}
 }
 

@@ -229,10 +229,7 @@ func (run *fidelityRun) writeLocate(stdout io.Writer) {
 	var all, allPage fidelity.Cell
 	for _, q := range run.names {
 		c, wp := lt.Cells[q], lt.WithPage[q]
-		all.Found += c.Found
-		all.Total += c.Total
-		allPage.Found += wp.Found
-		allPage.Total += wp.Total
+		all, allPage = all.Plus(c), allPage.Plus(wp)
 		fmt.Fprintf(stdout, "  %-10s %-28s %s\n", q, rateOf(c), rateOf(wp))
 	}
 	fmt.Fprintf(stdout, "  %-10s %-28s %s\n", "all", rateOf(all), rateOf(allPage))
@@ -240,10 +237,7 @@ func (run *fidelityRun) writeLocate(stdout io.Writer) {
 	var digits, words fidelity.Cell
 	for _, q := range run.names {
 		d, w := lt.ChangedDigit[q], lt.ChangedWord[q]
-		digits.Found += d.Found
-		digits.Total += d.Total
-		words.Found += w.Found
-		words.Total += w.Total
+		digits, words = digits.Plus(d), words.Plus(w)
 		fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", q, caught(d), caught(w))
 	}
 	fmt.Fprintf(stdout, "  %-10s digit %s  word %s\n", "all", caught(digits), caught(words))
