@@ -53,7 +53,7 @@
 //     read (Gemini camelCase and snake_case; both in one object is a
 //     duplicate key); a record with citation markers of which no citation
 //     was read, or a citation-like key of an unknown shape, is noted in
-//     Record.Unread and citations' audit is not clean.
+//     Record.Unread and the audit (package audit) is not clean.
 //   - TestExternalSources: web pages (Anthropic web_search_result_location,
 //     OpenAI url_citation, Gemini web chunks, an unmapped LangChain web
 //     source) are external citations, never a refused file.

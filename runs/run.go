@@ -53,7 +53,7 @@ type Record struct {
 	// markers in an answer of which no citation was read, a citation-like
 	// key of a shape the adapter does not know, a citation type it does
 	// not read. The audit reports such a record by line and is never clean
-	// (AuditReport.Unread).
+	// (audit.Report.Unread).
 	Unread []string `json:"unread,omitempty"`
 	// Line is the record's line in its file (not serialized).
 	Line int `json:"-"`
