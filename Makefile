@@ -47,19 +47,22 @@ lint:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
-# Each fuzz target for a short while: a smoke test, not a campaign.
+# Each fuzz target for a short while: a smoke test, not a campaign. Every
+# func Fuzz of the module has its line (TestFuzzSmokeRunsEveryTarget).
 FUZZTIME ?= 15s
 fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzExtract$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/cmap/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeBoxes$$' -fuzztime=$(FUZZTIME) ./corpus/
+	$(GO) test -run=NONE -fuzz='^FuzzBoxLineFast$$' -fuzztime=$(FUZZTIME) ./corpus/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeManifest$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./corpus/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeOrders$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./corpus/
 	$(GO) test -run=NONE -fuzz='^FuzzFontPrograms$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontfile/
 	$(GO) test -run=NONE -fuzz='^FuzzMendObjects$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeResponse$$' -fuzztime=$(FUZZTIME) ./pdftext/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResults$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./metrics/
-	$(GO) test -run=NONE -fuzz='^FuzzResultsApart$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./metrics/
+	$(GO) test -run=NONE -fuzz='^FuzzResultRoundTrip$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./grade/
+	$(GO) test -run=NONE -fuzz='^FuzzResultsApart$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./grade/
 	$(GO) test -run=NONE -fuzz='^FuzzAlign$$' -fuzztime=$(FUZZTIME) ./textnorm/
 	$(GO) test -run=NONE -fuzz='^FuzzScoreAnswer$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeTextString$$' -fuzztime=$(FUZZTIME) ./pdftext/internal/fontenc/
@@ -77,6 +80,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzReadTruth$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzReadConfig$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/strictjson/
+	$(GO) test -run=NONE -fuzz='^FuzzBuild$$' -fuzztime=$(FUZZTIME) ./internal/sais/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodeReference$$' -fuzztime=$(FUZZTIME) ./spans/
 	$(GO) test -run=NONE -fuzz='^FuzzDecodePlan$$' -fuzztime=$(FUZZTIME) ./plan/
 	$(GO) test -run=NONE -fuzz='^FuzzParseLock$$' -fuzztime=$(FUZZTIME) ./freeze/

@@ -9,7 +9,10 @@ import (
 	"github.com/citecheck/citecheck/textnorm"
 )
 
-// Outcome is an abstention verdict.
+// Outcome is an abstention verdict: pass, fail or unresolved. It is the
+// type of every verdict of a graded result (grade.Outcome, which adds the
+// field verdicts correct and incorrect), so that grade keeps an
+// abstention verdict as this package decides it.
 type Outcome string
 
 // The outcomes. Unresolved is data for review, not an error.

@@ -1,8 +1,15 @@
 package citations
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/testcorpus"
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkLocate locates a mix of found, relaxed and missing quotes in
@@ -38,4 +45,83 @@ func BenchmarkLocateAll(b *testing.B) {
 			b.ReportMetric(float64(len(qs)*b.N)/b.Elapsed().Seconds(), "quotes/s")
 		})
 	}
+}
+
+// benchIndexFile is the index file of a generated corpus of 1,000 pages,
+// a third of them with reading orders, and its block digest.
+func benchIndexFile(b *testing.B) (*Index, []byte, string) {
+	b.Helper()
+	docs := make([]corpus.MemoryDocument, 100)
+	for d := range docs {
+		pages := make([]corpus.PageText, 10)
+		for p := range pages {
+			var sb strings.Builder
+			for w := range 200 {
+				fmt.Fprintf(&sb, "v%d ", ((d*10+p)*200+w)*7919%50021)
+				if w%10 == 9 {
+					sb.WriteString("\n")
+				}
+			}
+			pages[p] = corpus.PageText{Text: sb.String()}
+			if p%3 == 0 {
+				pages[p].Orders = fuzzOrders(pages[p].Text)
+			}
+		}
+		docs[d] = corpus.MemoryDocument{Name: fmt.Sprintf("doc%03d.pdf", d), Pages: pages}
+	}
+	ix, err := Build(testcorpus.Memory(b, docs), Options{})
+	require.NoError(b, err)
+	var buf bytes.Buffer
+	blocks, err := WriteIndex(&buf, ix, [32]byte{})
+	require.NoError(b, err)
+	return ix, buf.Bytes(), blocks
+}
+
+// BenchmarkOpenIndex opens an index file as the reading verbs do: the
+// tables decoded and verified, the texts and suffix arrays left in place.
+func BenchmarkOpenIndex(b *testing.B) {
+	_, file, blocks := benchIndexFile(b)
+	b.SetBytes(int64(len(file)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := OpenIndex(file, [32]byte{}, blocks); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWriteIndex writes the generated corpus's index file.
+func BenchmarkWriteIndex(b *testing.B) {
+	ix, file, _ := benchIndexFile(b)
+	b.SetBytes(int64(len(file)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := WriteIndex(io.Discard, ix, [32]byte{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLocateOpened locates quotes of the generated corpus through its
+// opened index file, whose arrays are read in place.
+func BenchmarkLocateOpened(b *testing.B) {
+	_, file, blocks := benchIndexFile(b)
+	ix, err := OpenIndex(file, [32]byte{}, blocks)
+	require.NoError(b, err)
+	var qs []Query
+	for d := 0; d < 100; d += 7 {
+		name := fmt.Sprintf("doc%03d.pdf", d)
+		for p := 1; p <= 10; p += 3 {
+			raw, _ := ix.PageText(name, p)
+			words := strings.Fields(raw)
+			qs = append(qs, Query{Document: name, Quote: strings.Join(words[40:52], " ")},
+				Query{Document: name, Quote: strings.Join(words[100:106], " ") + " v1"})
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		ix.LocateAll(qs, 1)
+	}
+	require.NoError(b, ix.Err())
+	b.ReportMetric(float64(len(qs)*b.N)/b.Elapsed().Seconds(), "quotes/s")
 }

@@ -254,7 +254,6 @@ func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int, lines []
 	}
 	qs := qt.String()
 	t := ix.text(p)
-	page := t.String()
 	var locs []loc
 	seen := map[[2]int]bool{}
 	for s := 1; s < n; s++ {
@@ -270,7 +269,7 @@ func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int, lines []
 			if utf8.RuneCountInString(sub) < MinPieceLen || !digitsGlued(qs, units, ti, tj) {
 				continue
 			}
-			offs := findOnPage(t, page, sub, false, false, false)
+			offs := findOnPage(t, sub, false, false, false)
 			if len(offs) == 0 {
 				continue
 			}

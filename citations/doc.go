@@ -108,7 +108,7 @@
 // wrong document; nowhere: fabricated), wrong page or another page
 // convention (only where the citing format's page base is not its
 // contract: Citation.PagePhysical), several locations, one location.
-// Covers reports whether a location holds a declared span, across a page
+// Covers reports whether a location holds a declared Passage, across a page
 // break too (only page furniture between).
 //
 // # Ambiguities decided
@@ -123,18 +123,20 @@
 // Locate requests (ReadLocateRequests), like run records (package runs),
 // are read strictly: invalid UTF-8, duplicate keys, keys differing only in
 // case, unknown keys, missing required keys and invalid values are
-// *InputError with file, line and the JSON key path, wrapping the
-// sentinels run records' faults wrap (see InputError). A locate request
+// *InputError with file, line and the JSON key path, input faults
+// (inputerr.ErrInput) wrapping the strict-JSON layer's sentinels as the
+// run reader's do (internal/strictjson: ErrInvalidUTF8, ErrDuplicateKey,
+// ErrUnknownKey, ErrMissing, ErrValue or ErrTooLarge). A locate request
 // whose quote is longer than MaxQuoteBytes (64 KiB) is refused as too
-// long (strictjson.ErrTooLarge), not searched: locating costs memory in
-// proportion to the quote's length. Run records are not capped per quote
-// (only per line, runs.MaxLineBytes): a model's long quote is still
-// graded. Build (and NewIndex) returns what reading the texts returned,
-// for a store corpus.ErrIntegrity (wrapped) when a page text no longer
-// matches its hash, and ErrDuplicateDocument for a corpus.Texts that
-// breaks its contract by naming a document twice. Nothing else fails: an
-// unknown document, an empty quote or an unreadable document is a status
-// or a note.
+// long (ErrTooLarge), not searched: locating costs memory in proportion to
+// the quote's length. Run records are not capped per quote (only per line,
+// runs.MaxLineBytes): a model's long quote is still graded. Build (and
+// NewIndex) returns what reading the texts returned, for a store
+// corpus.ErrIntegrity (wrapped) when a page text no longer matches its
+// hash, and ErrDuplicateDocument for a corpus.Texts that breaks its
+// contract by naming a document twice. Nothing else fails: an unknown
+// document, an empty quote or an unreadable document is a status or a
+// note.
 //
 // # Ordering
 //

@@ -71,7 +71,7 @@ func FuzzLocate(f *testing.F) {
 		if g := ix.Ground(Citation{Document: "f.pdf", Quote: quote, Page: pg}, nil); g.Grounding == GroundedUnique {
 			l, _ := g.Result.Location()
 			for _, s := range l.Spans {
-				_ = ix.Covers(l, l.Document, s.Page, s.Start, s.End, 0)
+				_ = ix.Covers(l, Passage{Document: l.Document, Page: s.Page, Start: s.Start, End: s.End})
 			}
 		}
 	})

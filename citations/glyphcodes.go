@@ -41,6 +41,7 @@ type altIndex struct {
 	raw  func(k int) string
 }
 
+// altText is an alternative text, and the index file's record of one.
 type altText struct {
 	at, jat int32 // byte offsets in data and jdata
 	page    int32 // index in Index.pages
@@ -98,7 +99,7 @@ func (ix *Index) findGlyphCodes(qt *textnorm.Text, qj *textnorm.Joined) []loc {
 	locs := ix.altHits(&ai.sa, bytesOf(qt.String()), func(i int) int32 { return ai.alts[i].at }, func(a *altText, at *textnorm.Text, _ *textnorm.Joined, h int) (int, int, bool) {
 		from := at.CodePoint(h - int(a.at))
 		to := from + qt.Len()
-		return from, to, to <= at.Len() && edgesOK(at, from, at, to, qt, true)
+		return from, to, to <= at.Len() && edgesOK(onText(at, from, to), qt, true)
 	})
 	if len(locs) == 0 && qj.Eligible() {
 		locs = ix.altHits(&ai.jsa, bytesOf(qj.String()), func(i int) int32 { return ai.alts[i].jat }, func(a *altText, at *textnorm.Text, aj *textnorm.Joined, h int) (int, int, bool) {
@@ -107,7 +108,7 @@ func (ix *Index) findGlyphCodes(qt *textnorm.Text, qj *textnorm.Joined) []loc {
 				return 0, 0, false
 			}
 			from, to := aj.NormSpan(ja, ja+qj.Len())
-			return from, to, edgesOK(at, from, at, to, qt, false)
+			return from, to, edgesOK(onText(at, from, to), qt, false)
 		})
 	}
 	// A quote found in two alternatives of a page, at the same place, is

@@ -163,34 +163,42 @@ func intsText(ps []int) string {
 	return strings.Join(s, ",")
 }
 
-// Covers reports whether a location holds the span [start, end) of page of
-// doc (code points of the stored text), or, when endPage is page+1, the
-// span from start on page to end on endPage across the page break. Spans of
-// the location on one page that only white space separates count as one
-// (pieces and segments are contiguous there); at a page break only white
-// space and page furniture (a page-number line, the policy's footer) may
-// lie outside the location, as the locator skips them there.
-func (ix *Index) Covers(l Location, doc string, page, start, end, endPage int) bool {
-	if doc != l.Document {
+// Passage is a span of a document's stored text, in code points: [Start,
+// End) of page Page, or, when EndPage is Page+1, from Start on Page to End
+// on EndPage across the page break.
+type Passage struct {
+	Document         string
+	Page, Start, End int
+	EndPage          int
+}
+
+// Covers reports whether a location holds passage p. Spans of the location
+// on one page that only white space separates count as one (pieces and
+// segments are contiguous there); at a page break only white space and
+// page furniture (a page-number line, the policy's footer) may lie outside
+// the location, as the locator skips them there.
+func (ix *Index) Covers(l Location, p Passage) bool {
+	if p.Document != l.Document {
 		return false
 	}
 	merged := ix.mergeSpans(l)
-	if endPage == page+1 {
-		return ix.coversPageBreak(doc, merged, page, start, end, endPage)
+	if p.EndPage == p.Page+1 {
+		return ix.coversPageBreak(merged, p)
 	}
-	if end <= start {
+	if p.End <= p.Start {
 		return false
 	}
 	for _, s := range merged {
-		if s.Page == page && s.Start <= start && end <= s.End {
+		if s.Page == p.Page && s.Start <= p.Start && p.End <= s.End {
 			return true
 		}
 	}
 	return false
 }
 
-func (ix *Index) coversPageBreak(doc string, merged []Span, page, start, end, endPage int) bool {
-	d, ok := ix.docIndex(doc)
+func (ix *Index) coversPageBreak(merged []Span, p Passage) bool {
+	page, start, end, endPage := p.Page, p.Start, p.End, p.EndPage
+	d, ok := ix.docIndex(p.Document)
 	if !ok || page < 1 || endPage > ix.docs[d].n {
 		return false
 	}

@@ -1,7 +1,6 @@
 package citations
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/textnorm"
 )
 
@@ -25,7 +25,7 @@ type Options struct {
 
 // ErrDuplicateDocument reports a corpus.Texts giving Build two documents
 // with the same name, which no corpus.Texts of package corpus does.
-var ErrDuplicateDocument = errors.New("two documents with the same name")
+var ErrDuplicateDocument = inputerr.New("two documents with the same name")
 
 // CrossPageWindow is how far, in normalized code points, a quote may reach
 // back from a page's end (and forward from the next page's start) when page
@@ -203,7 +203,8 @@ type pageEntry struct {
 	contentFrom, contentTo int
 }
 
-// segment is a run of one page's normalized text inside data.
+// segment is a run of one page's normalized text inside data. Its fields
+// are the index file's segment record, in order (indexsections.go).
 type segment struct {
 	at       int32 // byte offset in data
 	page     int32
@@ -212,6 +213,8 @@ type segment struct {
 	next     int32 // the segment that follows after one space, or -1
 }
 
+// jsegment is a page's start in jdata, and the index file's joined-segment
+// record.
 type jsegment struct {
 	at   int32
 	page int32

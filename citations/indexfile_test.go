@@ -5,12 +5,17 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/testcorpus"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -265,4 +270,115 @@ func FuzzOpenIndex(f *testing.F) {
 			require.ErrorIs(t, err, ErrIndexIntegrity)
 		}
 	})
+}
+
+// goldenDocuments are richDocuments and a document long enough that its
+// shard's suffix arrays carry sampled keys: every section of the file.
+func goldenDocuments() []corpus.MemoryDocument {
+	pages := make([]corpus.PageText, 40)
+	for p := range pages {
+		var sb strings.Builder
+		for w := range 300 {
+			// Arithmetic, not math/rand: the words must not change with Go.
+			fmt.Fprintf(&sb, "w%d ", (p*300+w)*7919%10007)
+			if w%12 == 11 {
+				sb.WriteString("\n")
+			}
+		}
+		pages[p] = corpus.PageText{Text: sb.String()}
+	}
+	return append(richDocuments(), corpus.MemoryDocument{Name: "long.pdf", Pages: pages})
+}
+
+// goldenIndexHash is the BLAKE3 of goldenDocuments' index file. It pins
+// the file's bytes: a change to it is a new IndexFormat (older stores are
+// refused by name, not misread), never a refactoring.
+const goldenIndexHash = "blake3:20fa23be877e76c6fc09d237b188b1d306f8607a1c063df0ee6a421fa7cef831"
+
+// TestIndexFileGolden: the index file of a fixed corpus has the bytes it
+// always had.
+func TestIndexFileGolden(t *testing.T) {
+	ix, err := Build(testcorpus.Memory(t, goldenDocuments()), Options{})
+	require.NoError(t, err)
+	require.True(t, ix.orders != nil && ix.alts != nil && ix.unmapped != nil, "the corpus misses a section")
+	require.NotEmpty(t, ix.shards[len(ix.shards)-1].sa.keys, "no sampled keys")
+	var buf bytes.Buffer
+	_, err = WriteIndex(&buf, ix, [32]byte{'g', 'o', 'l', 'd'})
+	require.NoError(t, err)
+	require.Equal(t, goldenIndexHash, corpus.Hash(buf.Bytes()),
+		"the index file's bytes changed: that is a new IndexFormat, with this hash updated")
+}
+
+// TestIndexFormatDocumented: docs/formats.md lists the index file's
+// sections in the order indexSections writes and reads them.
+func TestIndexFormatDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "formats.md"))
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(doc), "\n## Quote index\n")
+	require.True(t, ok, "no quote index section")
+	section, _, _ = strings.Cut(section, "\n## ")
+	var documented, written []string
+	for i, m := range regexp.MustCompile(`(?m)^(\d+)\. ([^:\n]+):`).FindAllStringSubmatch(section, -1) {
+		require.Equal(t, fmt.Sprint(i+1), m[1], "section %q", m[2])
+		documented = append(documented, m[2])
+	}
+	for _, s := range indexSections {
+		written = append(written, s.name)
+	}
+	require.Equal(t, written, documented)
+}
+
+// TestIndexRecordsAreInt32s: every record type read and written in place
+// of an int32 array (records, writeRecords) is made of int32s alone.
+func TestIndexRecordsAreInt32s(t *testing.T) {
+	var int32s func(reflect.Type) bool
+	int32s = func(rt reflect.Type) bool {
+		if rt.Kind() == reflect.Int32 {
+			return true
+		}
+		if rt.Kind() != reflect.Struct {
+			return false
+		}
+		for i := range rt.NumField() {
+			if !int32s(rt.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, v := range []any{indexCounts{}, docRecord{}, pageRecord{}, segment{}, jsegment{}, unmappedRecord{}, altText{}, orderRecord{}, orderRun{}, regionRecord{}} {
+		assert.True(t, int32s(reflect.TypeOf(v)), "%T", v)
+	}
+}
+
+// TestOpenIndexReadsInPlace: an opened index's texts, suffix arrays,
+// sampled keys and stored texts are views of the file's bytes, not
+// copies: opening costs no more than the tables, whatever the corpus.
+func TestOpenIndexReadsInPlace(t *testing.T) {
+	ix, err := Build(testcorpus.Memory(t, goldenDocuments()), Options{})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	_, err = WriteIndex(&buf, ix, [32]byte{})
+	require.NoError(t, err)
+	// Mapped files are page-aligned: so are these bytes, 8-aligned at least.
+	words := make([]uint64, (buf.Len()+7)/8)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), buf.Len())
+	copy(b, buf.Bytes())
+	op, err := OpenIndex(b, [32]byte{}, "")
+	require.NoError(t, err)
+	inFile := func(what string, p unsafe.Pointer) {
+		t.Helper()
+		at := uintptr(p) - uintptr(unsafe.Pointer(&b[0]))
+		assert.Less(t, at, uintptr(len(b)), "%s is a copy", what)
+	}
+	sh := &op.shards[0]
+	inFile("a shard's text", unsafe.Pointer(unsafe.SliceData(sh.data)))
+	inFile("its suffix array", unsafe.Pointer(unsafe.SliceData(sh.sa.sa24)))
+	inFile("its sampled keys", unsafe.Pointer(unsafe.SliceData(sh.sa.keys)))
+	inFile("its joined text", unsafe.Pointer(unsafe.SliceData(sh.jdata)))
+	inFile("a stored page text", unsafe.Pointer(unsafe.StringData(op.rawText(0))))
+	inFile("the unmapped glyphs' positions", unsafe.Pointer(unsafe.SliceData(op.unmapped.pages[0].idx)))
+	inFile("an alternative's stored text", unsafe.Pointer(unsafe.StringData(op.alts.raw(0))))
+	inFile("the orders' text", unsafe.Pointer(unsafe.SliceData(op.orders.shards[0].data)))
+	inFile("an order's stored text", unsafe.Pointer(unsafe.StringData(op.orders.pages[0].raw)))
 }

@@ -7,12 +7,7 @@ import (
 
 // InputError is a fault in an input file: File and Line (1-based; 0 for a
 // whole-file fault) locate it, Field names the JSON key path at fault
-// ("citations[1].page") when there is one. Its Err wraps one of the
-// sentinels the run reader exports too (runs.ErrInvalidUTF8,
-// runs.ErrDuplicateKey, runs.ErrUnknownKey, runs.ErrMissing,
-// runs.ErrInvalid, runs.ErrTooLarge): both readers wrap
-// internal/strictjson's, so errors.Is finds the kind whichever refused
-// the input.
+// ("citations[1].page") when there is one.
 type InputError = inputerr.Error
 
 // MaxLineBytes caps one JSON Lines record of a locate request file, at

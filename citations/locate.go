@@ -420,13 +420,13 @@ func (ix *Index) verify(qt *textnorm.Text, sh *shard, si, at int) (loc, bool) {
 			l.level = Level(max(lvl, a.Level))
 			first, last := l.parts[0], l.parts[len(l.parts)-1]
 			var ok bool
-			l.level, ok = edgeLevel(ix.text(first.page), first.from, ix.text(last.page), last.to, qt, l.level)
+			l.level, ok = edgeLevel(matchEnds{ix.text(first.page), first.from, ix.text(last.page), last.to}, qt, l.level)
 			return l, ok
 		}
 		if seg.next < 0 || a.End < int(seg.to) {
 			return loc{}, false
 		}
-		k, kl, ok := splitAt(t, at, int(seg.to), qt, qpos, qlen)
+		k, kl, ok := splitAt(t, at, int(seg.to), qt, qpos)
 		if !ok || k >= qlen || qt.Slice(k, k+1) != " " {
 			return loc{}, false
 		}
@@ -443,8 +443,8 @@ func (ix *Index) verify(qt *textnorm.Text, sh *shard, si, at int) (loc, bool) {
 // ends exactly at page position end. Hyphenation steps make the quote a
 // little longer or shorter than the page range, so a few candidates around
 // the plain length are tried.
-func splitAt(t *textnorm.Text, at, end int, qt *textnorm.Text, qpos, qlen int) (int, textnorm.Level, bool) {
-	k0 := qpos + (end - at)
+func splitAt(t *textnorm.Text, at, end int, qt *textnorm.Text, qpos int) (int, textnorm.Level, bool) {
+	k0, qlen := qpos+(end-at), qt.Len()
 	for _, d := range [...]int{0, 1, -1, 2, -2, 3, -3, 4, -4} {
 		k := k0 + d
 		if k <= qpos || k >= qlen {
@@ -486,6 +486,19 @@ func runeAfter(t *textnorm.Text, n int) rune {
 	return r
 }
 
+// matchEnds are where a match starts and ends: at position from of page
+// text ft and at position to of lt, which is ft or, for a match across a
+// page break, the next page's text.
+type matchEnds struct {
+	ft   *textnorm.Text
+	from int
+	lt   *textnorm.Text
+	to   int
+}
+
+// onText is the ends of a match from position from to position to of t.
+func onText(t *textnorm.Text, from, to int) matchEnds { return matchEnds{t, from, t, to} }
+
 // edgesOK rejects a match that starts or ends inside a word or a number of
 // the page: "10 days" is not in "110 days", "3" not in "3.5", "batch" not
 // in "batches". A number's digits, decimal point, separators and sign belong
@@ -498,7 +511,8 @@ func runeAfter(t *textnorm.Text, n int) rune {
 // at the hyphen (the page's optional hyphen): a quote copied up to "com-"
 // or from "piler" on, where the page prints "com-" and "piler" on two
 // lines. The caller charges such an edge Hyphenation.
-func edgesOK(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textnorm.Text, letters bool) bool {
+func edgesOK(m matchEnds, qt *textnorm.Text, letters bool) bool {
+	ft, from, lt, to := m.ft, m.from, m.lt, m.to
 	qs := qt.String()
 	qf, _ := utf8.DecodeRuneInString(qs)
 	ql, _ := utf8.DecodeLastRuneInString(qs)
@@ -543,14 +557,14 @@ func edgesOK(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textnor
 	return true
 }
 
-// edgeLevel applies edgesOK to a match from position from of page text ft
-// to position to of lt, and charges an edge at a hyphenation point of the
-// page (inside a word hyphenated at a line end) Hyphenation.
-func edgeLevel(ft *textnorm.Text, from int, lt *textnorm.Text, to int, qt *textnorm.Text, l Level) (Level, bool) {
-	if !edgesOK(ft, from, lt, to, qt, true) {
+// edgeLevel applies edgesOK to a match, and charges an edge at a
+// hyphenation point of the page (inside a word hyphenated at a line end)
+// Hyphenation.
+func edgeLevel(m matchEnds, qt *textnorm.Text, l Level) (Level, bool) {
+	if !edgesOK(m, qt, true) {
 		return l, false
 	}
-	if ft.OptionalHyphenAt(from) || lt.OptionalHyphenAt(to) {
+	if m.ft.OptionalHyphenAt(m.from) || m.lt.OptionalHyphenAt(m.to) {
 		l = max(l, Hyphenation)
 	}
 	return l, true
@@ -587,7 +601,7 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, doc int) []l
 				continue
 			}
 			from, to := pj.NormSpan(ja, ja+qj.Len())
-			if !edgesOK(pt, from, pt, to, qt, false) {
+			if !edgesOK(onText(pt, from, to), qt, false) {
 				continue
 			}
 			locs = append(locs, loc{doc: pe.doc, parts: []part{{int(js.page), from, to}}, level: JoinedWords})

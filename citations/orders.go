@@ -33,7 +33,8 @@ type orderPage struct {
 }
 
 // orderRun maps order code points [at, at+n) to page-text code points
-// [from, from+n); from is -1 for separators the order inserted.
+// [from, from+n); from is -1 for separators the order inserted. It is the
+// index file's record of a run.
 type orderRun struct{ at, from, n int32 }
 
 // orderShard is a group of orders with their suffix array.
@@ -217,7 +218,7 @@ func (ix *Index) verifyOrder(qt *textnorm.Text, op *orderPage, tn *textnorm.Text
 	if a.QuoteEnd != qt.Len() || a.End <= at {
 		return loc{}, false
 	}
-	lvl, ok := edgeLevel(tn, at, tn, a.End, qt, Level(a.Level))
+	lvl, ok := edgeLevel(onText(tn, at, a.End), qt, Level(a.Level))
 	if !ok {
 		return loc{}, false
 	}

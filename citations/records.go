@@ -40,9 +40,9 @@ const MaxQuoteBytes = 64 << 10
 var locateShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"id": nil, "document": nil, "quote": nil, "page": nil, "page_label": nil}}
 
 // ReadLocateRequests reads JSON Lines of LocateRequest strictly: unknown,
-// duplicate or case-variant keys, a missing id, document or quote, an
-// empty quote, a quote longer than MaxQuoteBytes (strictjson.ErrTooLarge),
-// a page below 1 and invalid UTF-8 are InputErrors naming file, line and
+// duplicate or case-variant keys, a missing id, document or quote, an empty
+// quote, a quote longer than MaxQuoteBytes (strictjson.ErrTooLarge), a
+// page below 1 and invalid UTF-8 are InputErrors naming file, line and
 // field. Records keep input order.
 func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	var out []LocateRequest
@@ -53,13 +53,13 @@ func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 			return fail(f, err)
 		}
 		if v.Missing("quote") != "" {
-			return fail("quote", strictjson.ErrMissingKey)
+			return fail("quote", strictjson.ErrMissing)
 		}
 		switch {
 		case req.ID == "":
-			return fail("id", strictjson.ErrMissingKey)
+			return fail("id", strictjson.ErrMissing)
 		case req.Document == "":
-			return fail("document", strictjson.ErrMissingKey)
+			return fail("document", strictjson.ErrMissing)
 		case strings.TrimFunc(req.Quote, unicode.IsSpace) == "":
 			return fail("quote", fmt.Errorf("%w: empty quote", strictjson.ErrValue))
 		case len(req.Quote) > MaxQuoteBytes:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,21 +27,21 @@ func TestReadLocateRequests(t *testing.T) {
 		field    string
 		err      error
 	}{
-		{"unknown key", `{"id": "q", "document": "a", "quote": "x", "pages": 2}`, 1, "pages", runs.ErrUnknownKey},
-		{"case variant", `{"id": "q", "document": "a", "Quote": "x"}`, 1, "Quote", runs.ErrUnknownKey},
-		{"duplicate", `{"id": "q", "document": "a", "quote": "x", "quote": "y"}`, 1, "quote", runs.ErrDuplicateKey},
-		{"duplicate in case", `{"id": "q", "document": "a", "quote": "x", "QUOTE": "y"}`, 1, "QUOTE", runs.ErrDuplicateKey},
-		{"missing quote", `{"id": "q", "document": "a"}`, 1, "quote", runs.ErrMissing},
-		{"empty quote", `{"id": "q", "document": "a", "quote": "  "}`, 1, "quote", runs.ErrInvalid},
-		{"quote too long", `{"id": "q", "document": "a", "quote": "` + strings.Repeat("x", MaxQuoteBytes+1) + `"}`, 1, "quote", runs.ErrTooLarge},
-		{"missing id", `{"document": "a", "quote": "x"}`, 1, "id", runs.ErrMissing},
-		{"page zero", `{"id": "q", "document": "a", "quote": "x", "page": 0}`, 1, "page", runs.ErrInvalid},
-		{"page type", `{"id": "q", "document": "a", "quote": "x", "page": "3"}`, 1, "page", runs.ErrInvalid},
-		{"second line", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"x\"}\n{\"id\": 5}", 2, "id", runs.ErrInvalid},
-		{"syntax", `{"id": "q", "document": "a", "quote": "x"`, 1, "", runs.ErrInvalid},
+		{"unknown key", `{"id": "q", "document": "a", "quote": "x", "pages": 2}`, 1, "pages", strictjson.ErrUnknownKey},
+		{"case variant", `{"id": "q", "document": "a", "Quote": "x"}`, 1, "Quote", strictjson.ErrUnknownKey},
+		{"duplicate", `{"id": "q", "document": "a", "quote": "x", "quote": "y"}`, 1, "quote", strictjson.ErrDuplicateKey},
+		{"duplicate in case", `{"id": "q", "document": "a", "quote": "x", "QUOTE": "y"}`, 1, "QUOTE", strictjson.ErrDuplicateKey},
+		{"missing quote", `{"id": "q", "document": "a"}`, 1, "quote", strictjson.ErrMissing},
+		{"empty quote", `{"id": "q", "document": "a", "quote": "  "}`, 1, "quote", strictjson.ErrValue},
+		{"quote too long", `{"id": "q", "document": "a", "quote": "` + strings.Repeat("x", MaxQuoteBytes+1) + `"}`, 1, "quote", strictjson.ErrTooLarge},
+		{"missing id", `{"document": "a", "quote": "x"}`, 1, "id", strictjson.ErrMissing},
+		{"page zero", `{"id": "q", "document": "a", "quote": "x", "page": 0}`, 1, "page", strictjson.ErrValue},
+		{"page type", `{"id": "q", "document": "a", "quote": "x", "page": "3"}`, 1, "page", strictjson.ErrValue},
+		{"second line", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"x\"}\n{\"id\": 5}", 2, "id", strictjson.ErrValue},
+		{"syntax", `{"id": "q", "document": "a", "quote": "x"`, 1, "", strictjson.ErrValue},
 		{"trailing data", `{"id": "q", "document": "a", "quote": "x"} {}`, 1, "", nil},
-		{"invalid utf-8", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"\xff\"}", 1, "", runs.ErrInvalidUTF8},
-		{"not an object", `["q"]`, 1, "", runs.ErrInvalid},
+		{"invalid utf-8", "{\"id\": \"q\", \"document\": \"a\", \"quote\": \"\xff\"}", 1, "", strictjson.ErrInvalidUTF8},
+		{"not an object", `["q"]`, 1, "", strictjson.ErrValue},
 	}
 	for _, tc := range bad {
 		_, err := ReadLocateRequests(strings.NewReader(tc.in), "q.jsonl")

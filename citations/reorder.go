@@ -220,10 +220,11 @@ func (ix *Index) pagesHolding(s string) map[int]bool {
 	return pages
 }
 
-// findOnPage returns the byte offsets in page of the occurrences of sub
-// that start and end at word boundaries of the page (and at its line
+// findOnPage returns the byte offsets in page text t of the occurrences of
+// sub that start and end at word boundaries of the page (and at its line
 // boundaries when asked); only the first when first is set.
-func findOnPage(t *textnorm.Text, page, sub string, atLineStart, atLineEnd, first bool) []int {
+func findOnPage(t *textnorm.Text, sub string, atLineStart, atLineEnd, first bool) []int {
+	page := t.String()
 	var out []int
 	qf, _ := utf8.DecodeRuneInString(sub)
 	ql, _ := utf8.DecodeLastRuneInString(sub)
@@ -351,7 +352,7 @@ func (s *pieceSearch) text(i, j int) string { return s.qs[s.units[i].from:s.unit
 // found reports whether units i to j-1 are on the page, spending one search.
 func (s *pieceSearch) found(i, j int, endAligned bool) bool {
 	s.budget--
-	return s.budget >= 0 && len(findOnPage(s.t, s.page, s.text(i, j), !s.lines && i > 0, endAligned, true)) > 0
+	return s.budget >= 0 && len(findOnPage(s.t, s.text(i, j), !s.lines && i > 0, endAligned, true)) > 0
 }
 
 // canCut reports whether a piece may start or end before unit i: between
@@ -458,7 +459,7 @@ func (s *pieceSearch) place(pieces [][2]int, edges []part, doc, p int) (loc, int
 // firstFree returns the byte offset of the first place of sub on the page
 // that overlaps no taken range.
 func (s *pieceSearch) firstFree(sub string, atLineStart, atLineEnd bool, taken [][2]int) (int, bool) {
-	for _, b := range findOnPage(s.t, s.page, sub, atLineStart, atLineEnd, false) {
+	for _, b := range findOnPage(s.t, sub, atLineStart, atLineEnd, false) {
 		e := b + len(sub)
 		if !slices.ContainsFunc(taken, func(u [2]int) bool { return b < u[1] && u[0] < e }) {
 			return b, true

@@ -152,7 +152,7 @@ func (ix *Index) findUnmapped(qt *textnorm.Text) []loc {
 		if !strings.ContainsRune(pt.Slice(from, to), unmappedRune) {
 			continue
 		}
-		if !edgesOK(pt, from, pt, to, qt, true) {
+		if !edgesOK(onText(pt, from, to), qt, true) {
 			continue
 		}
 		locs = append(locs, loc{doc: pe.doc, parts: []part{{int(up.page), from, to}}, level: UnmappedGlyphs})

@@ -3,13 +3,14 @@ package corpus
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
 // GlyphBox places the text [Start, End) of a page on the page: Start and
@@ -46,7 +47,7 @@ const BoxesFormat = "citecheck-boxes/1"
 
 // ErrNoBoxes reports a page stored without glyph boxes (by an extractor that
 // did not record them).
-var ErrNoBoxes = errors.New("no glyph boxes stored for this page")
+var ErrNoBoxes = inputerr.New("no glyph boxes stored for this page")
 
 // EncodeBoxes writes boxes in BoxesFormat, uncompressed.
 func EncodeBoxes(boxes []GlyphBox) []byte {

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/zeebo/blake3"
+
+	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
 // The extractor ImportText records in the manifest. Imported texts are kept
@@ -89,6 +91,10 @@ func (e *ImportError) Error() string {
 }
 
 func (e *ImportError) Unwrap() error { return e.Err }
+
+// Is makes every fault of an imported file an input fault
+// (inputerr.ErrInput), whatever its cause.
+func (e *ImportError) Is(target error) bool { return target == inputerr.ErrInput }
 
 // importErr returns the ImportError of file; an *fs.PathError about file
 // is unwrapped, so the message names the file once.

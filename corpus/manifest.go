@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/zeebo/blake3"
+
+	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
 // Format is the manifest format version this package reads and writes.
@@ -230,13 +232,13 @@ func (m *Manifest) validate() error {
 var ErrIntegrity = errors.New("stored file does not match the manifest")
 
 // ErrDuplicateName reports two different PDFs with the same file name.
-var ErrDuplicateName = errors.New("two documents with the same name")
+var ErrDuplicateName = inputerr.New("two documents with the same name")
 
 // ErrMixedCorpus reports an attempt to add documents extracted from PDFs to
 // a corpus of imported page texts, or the reverse: a corpus is built from
 // PDFs (Build) or from page texts (ImportText), never both.
-var ErrMixedCorpus = errors.New("a corpus is built from PDFs or from page texts, never both")
+var ErrMixedCorpus = inputerr.New("a corpus is built from PDFs or from page texts, never both")
 
 // ErrNotCorpus reports an output folder that exists, is not empty and holds
 // no corpus manifest: Build refuses to write into it.
-var ErrNotCorpus = errors.New("folder is not a citecheck corpus")
+var ErrNotCorpus = inputerr.New("folder is not a citecheck corpus")

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
 // Shard names one of Count parts of a sharded extraction (Build with
@@ -97,16 +99,16 @@ var (
 	// ErrNotShard: a folder given to Merge holds no shard manifest, or
 	// Build with a Shard was pointed at a corpus that is not a shard (or
 	// Build without one at a shard).
-	ErrNotShard = errors.New("not the store of one shard")
+	ErrNotShard = inputerr.New("not the store of one shard")
 	// ErrShardMismatch: shards made by other extractor versions or
 	// limits, split N ways for different N, or from different inputs.
-	ErrShardMismatch = errors.New("shards of different extractions")
+	ErrShardMismatch = inputerr.New("shards of different extractions")
 	// ErrShardOverlap: a shard given twice, or a document in a shard it
 	// does not belong to.
-	ErrShardOverlap = errors.New("shards overlap")
+	ErrShardOverlap = inputerr.New("shards overlap")
 	// ErrShardMissing: a shard not given, or a document its shard should
 	// hold and does not.
-	ErrShardMissing = errors.New("shards missing")
+	ErrShardMissing = inputerr.New("shards missing")
 )
 
 // ShardError is a fault of the shards given to Merge (or of a folder

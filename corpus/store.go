@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/citecheck/citecheck/internal/atomicfile"
+	"github.com/citecheck/citecheck/internal/inputerr"
 	gojson "github.com/goccy/go-json"
 )
 
@@ -136,14 +137,15 @@ func readManifestBytes(dir string) (*Manifest, []byte, error) {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(b) > maxManifestBytes {
-		return nil, nil, fmt.Errorf("%s: larger than %d bytes", path, maxManifestBytes)
+		return nil, nil, &inputerr.Error{File: path, Err: fmt.Errorf("larger than %d bytes", maxManifestBytes)}
 	}
 	m, err := decodeManifest(b, path)
 	return m, b, err
 }
 
 // decodeManifest parses and checks a manifest's bytes; path names it in
-// errors.
+// errors, each an input fault (an *inputerr.Error): a folder whose
+// manifest cannot be read as one is not a citecheck corpus.
 //
 // The bytes are decoded by github.com/goccy/go-json, which decodes
 // encoding/json's way (unknown fields refused alike; FuzzDecodeManifest
@@ -155,11 +157,11 @@ func decodeManifest(b []byte, path string) (*Manifest, error) {
 	if err := decodeManifestFast(b, &m); err != nil {
 		m = Manifest{}
 		if err := decodeManifestStd(b, &m); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, &inputerr.Error{File: path, Err: err}
 		}
 	}
 	if err := m.validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, &inputerr.Error{File: path, Err: err}
 	}
 	return &m, nil
 }

@@ -2,6 +2,7 @@ package freeze
 
 import (
 	"github.com/citecheck/citecheck/internal/atomicfile"
+	"github.com/citecheck/citecheck/internal/inputerr"
 
 	"errors"
 	"fmt"
@@ -40,7 +41,7 @@ var (
 	// ErrReferenceInvalid: span validation found errors (Frozen.Spans).
 	ErrReferenceInvalid = errors.New("the reference has span errors")
 	// ErrPlanMismatch: the plan was made for other questions.
-	ErrPlanMismatch = errors.New("the plan does not match the reference")
+	ErrPlanMismatch = inputerr.New("the plan does not match the reference")
 	// ErrStaleCorpus: a PDF or folder of imported page texts is missing or
 	// no longer matches its corpus entry, or a stored page text,
 	// alternative text or glyph-box file is missing or no longer matches
@@ -279,8 +280,8 @@ func Write(in Inputs) (*Frozen, error) {
 }
 
 // MatchPlan requires the plan's questions and counts to be the reference's
-// (Build refuses a lock otherwise, wrapping ErrPlanMismatch).
-// The error says what differs.
+// (Build refuses a lock otherwise). The error says what differs and wraps
+// ErrPlanMismatch without its words.
 func MatchPlan(p *plan.Plan, ref *spans.Reference) error {
 	ids := make([]string, len(ref.Questions))
 	for i, q := range ref.Questions {
@@ -299,14 +300,21 @@ func MatchPlan(p *plan.Plan, ref *spans.Reference) error {
 				extra = append(extra, id)
 			}
 		}
-		return fmt.Errorf("the plan lacks questions [%s] and has questions [%s] the reference does not: make the plan again", strings.Join(missing, " "), strings.Join(extra, " "))
+		return &planMismatch{fmt.Sprintf("the plan lacks questions [%s] and has questions [%s] the reference does not: make the plan again", strings.Join(missing, " "), strings.Join(extra, " "))}
 	}
 	a, u := ref.Counts()
 	if p.Counts != (plan.Counts{Answerable: a, Unknown: u}) {
-		return fmt.Errorf("the plan counts %d answerable and %d unknown questions, the reference %d and %d: make the plan again", p.Counts.Answerable, p.Counts.Unknown, a, u)
+		return &planMismatch{fmt.Sprintf("the plan counts %d answerable and %d unknown questions, the reference %d and %d: make the plan again", p.Counts.Answerable, p.Counts.Unknown, a, u)}
 	}
 	return nil
 }
+
+// planMismatch says what differs between a plan and a reference: it is
+// ErrPlanMismatch, whose words it leaves to the caller.
+type planMismatch struct{ msg string }
+
+func (e *planMismatch) Error() string { return e.msg }
+func (e *planMismatch) Unwrap() error { return ErrPlanMismatch }
 
 // orderHash hashes one repetition's order: the ids, one per line.
 func orderHash(o plan.Order) string {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
 // Format is the first line of every lock this package writes and reads.
@@ -130,7 +131,7 @@ func (l *Lock) one(kind string) (Record, bool) {
 // Errors of Parse.
 var (
 	// ErrNotLock: the file does not start with a lock format line.
-	ErrNotLock = errors.New("not a citecheck lock file")
+	ErrNotLock = inputerr.New("not a citecheck lock file")
 	// ErrMalformed: the file is a lock but a line cannot be read. A lock
 	// is written by this package only, so a malformed one was damaged or
 	// edited: callers treat it as an integrity failure.

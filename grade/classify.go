@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/citecheck/citecheck/absence"
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/runs"
 	"golang.org/x/text/cases"
@@ -13,13 +14,15 @@ import (
 
 // Outcome is a verdict's class: citations and the derived verdicts are
 // pass, fail or unresolved; fields are correct, incorrect or unresolved.
-type Outcome string
+// It is package absence's type, so that an abstention verdict is a
+// result's verdict as absence decides it, never converted.
+type Outcome = absence.Outcome
 
 // The outcomes. Unresolved is data for source review, not an error.
 const (
-	Pass       Outcome = "pass"
-	Fail       Outcome = "fail"
-	Unresolved Outcome = "unresolved"
+	Pass       = absence.Pass
+	Fail       = absence.Fail
+	Unresolved = absence.Unresolved
 
 	Correct   Outcome = "correct"
 	Incorrect Outcome = "incorrect"
@@ -177,7 +180,7 @@ func Classify(ix *citations.Index, c citations.Citation, m runs.Mapping, exp Exp
 	}
 	loc, _ := g.Result.Location()
 	for _, e := range exp.Evidence {
-		if ix.Covers(loc, e.Document, e.Page, e.Start, e.End, e.EndPage) {
+		if ix.Covers(loc, citations.Passage{Document: e.Document, Page: e.Page, Start: e.Start, End: e.End, EndPage: e.EndPage}) {
 			v.Covered = append(v.Covered, e)
 		}
 	}

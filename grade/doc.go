@@ -5,9 +5,9 @@
 // project takes where it is silent (../shared/grading/README.md, S1-S14
 // and A01-A28).
 //
-//	g, err := grade.New(ix, ref, true)                 // once per evaluation
-//	sum, err := g.Run(inputs, w, grade.RunOptions{Plan: p}) // results.jsonl on w
-//	r := g.Grade(&rec, "runs.jsonl", grade.AttemptOK, 1)  // one attempt
+//	g, err := grade.New(ix, ref, true)                   // once per evaluation
+//	err = g.Run(inputs, w, grade.RunOptions{Plan: p})    // results.jsonl on w
+//	r := g.Grade(&rec, "runs.jsonl", grade.AttemptOK, 1) // one attempt
 //
 // # What one attempt gets
 //
@@ -50,8 +50,21 @@
 //
 // Run grades run files against an optional plan (see its doc for the order
 // of results, missing, duplicate, extra and out-of-order work), in
-// parallel, with memory flat in the number of records; its Summary counts
-// verdicts per arm and session.
+// parallel, with memory flat in the number of records. It counts nothing:
+// RunOptions.Written hands each result it writes to the caller, which
+// counts them with package metrics, the one tally of verdicts; a
+// result's Passes says whether it passes.
+//
+// # results.jsonl
+//
+// The package owns the results format, citecheck-results/1
+// (docs/results.md): WriteResult writes one result as a line, the only
+// writer; ReadResults reads a file back strictly, with the module's
+// strict-JSON layer (keys matched exactly, every fault an input error
+// naming file, line and key path), and ReadResultFiles reads the folders
+// of one evaluation, refusing a planned attempt counted twice. What
+// WriteResult writes, ReadResults reads back equal (FuzzResultRoundTrip),
+// and a file's results are each line's read alone (FuzzResultsApart).
 //
 // # Ambiguities decided, each pinned by a test named after it
 //

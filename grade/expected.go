@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -16,6 +17,10 @@ type MissingOffsetsError struct {
 	Question string
 	Spans    []string // "claim FIELD evidence #N (DOC p PAGE)"
 }
+
+// Is makes the error an input fault (inputerr.ErrInput): the reference
+// is to be fixed.
+func (e *MissingOffsetsError) Is(target error) bool { return target == inputerr.ErrInput }
 
 func (e *MissingOffsetsError) Error() string {
 	return fmt.Sprintf("question %s: %d evidence span(s) without offsets (run citecheck spans --fix): %s",

@@ -197,8 +197,7 @@ func (g *Grader) Grade(rec *runs.Record, file string, attempt string, position i
 		r.Kind = KindUnknown
 		ab := qq.abstain.Grade(absence.Answer{Raw: rec.Response, Labelled: resp.Labelled, Values: resp.Values,
 			Preface: resp.Preface, Citations: len(rec.Citations)}, g.src)
-		o := Outcome(ab.Outcome)
-		r.Abstention, r.AbstentionReasons = &o, ab.Reasons
+		r.Abstention, r.AbstentionReasons = &ab.Outcome, ab.Reasons
 		return r
 	}
 	if len(rec.Citations) == 0 {
@@ -422,7 +421,7 @@ func (g *Grader) sourcePassage(qq *question, fr *fieldRef, value string, v textn
 				}
 				inside := true
 				for _, s := range pl.Spans {
-					if !g.ix.Covers(cl, pl.Document, s.Page, s.Start, s.End, 0) {
+					if !g.ix.Covers(cl, citations.Passage{Document: pl.Document, Page: s.Page, Start: s.Start, End: s.End}) {
 						inside = false
 						break
 					}

@@ -3,17 +3,15 @@ package grade
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/runs"
 )
@@ -43,19 +41,20 @@ type RunOptions struct {
 	// Progress, when set, is called after each graded record, from one
 	// goroutine at a time.
 	Progress func(records int)
-	// Failing, when set, is called with every graded record's result that
-	// does not pass, in input order, from one goroutine at a time (missing
-	// work is counted in Summary.ByAttempt, not passed here).
-	Failing func(*Result)
+	// Written, when set, is called with every result Run writes, from one
+	// goroutine at a time: the records' results in input order as they
+	// are graded, then the missing ones (with a plan, the file's order is
+	// the plan's). Callers count them (metrics.Builder) rather than Run.
+	Written func(*Result)
 }
 
 // ErrUnknownQuestion is the cause of an input error for a record whose
 // question the reference does not have.
-var ErrUnknownQuestion = errors.New("no such question in the reference")
+var ErrUnknownQuestion = inputerr.New("no such question in the reference")
 
 // ErrArmNotPlanned: RunOptions.Arms names an arm the plan does not have,
 // or names arms without a plan.
-var ErrArmNotPlanned = errors.New("not an arm of the plan")
+var ErrArmNotPlanned = inputerr.New("not an arm of the plan")
 
 // Run grades every record of the inputs and writes one result per line to
 // out (results.jsonl), in this order:
@@ -84,35 +83,30 @@ var ErrArmNotPlanned = errors.New("not an arm of the plan")
 // A fault of the index found while grading (citations.Index.Err: a
 // changed index block or page text read) is returned after the last
 // record, and the results are then not to be used.
-func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, error) {
+func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) error {
 	workers := opts.Workers
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	sum := newSummary()
+	written := opts.Written
+	if written == nil {
+		written = func(*Result) {}
+	}
 	s := &scheduler{g: g, plan: opts.Plan, seen: map[armSession][]bool{}, next: map[armSession]int{}, arms: map[string]bool{}}
 	if err := s.wantArms(opts.Arms); err != nil {
-		return nil, err
+		return err
 	}
 	if opts.Plan != nil {
 		s.index()
 	}
 	bw := bufio.NewWriterSize(out, 256<<10)
-	var sink resultSink
-	if opts.Plan == nil {
-		sink = &directSink{w: bw}
-	} else {
-		dir := opts.SpillDir
-		if dir == "" {
-			dir = os.TempDir()
-		}
-		f, err := os.CreateTemp(dir, ".citecheck-spill-*")
+	var sink resultSink = &directSink{w: bw}
+	if opts.Plan != nil {
+		sp, err := newSpillSink(opts.SpillDir, len(s.slots))
 		if err != nil {
-			return nil, fmt.Errorf("grade: %w", err)
+			return err
 		}
-		defer os.Remove(f.Name())
-		defer f.Close()
-		sp := &spillSink{f: f, w: bufio.NewWriterSize(f, 256<<10), slots: make([]span, len(s.slots))}
+		defer sp.remove()
 		sink = sp
 	}
 
@@ -128,15 +122,8 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 				r.OutOfOrder = j.outOfOrder
 				buf := lines.Get().(*bytes.Buffer)
 				buf.Reset()
-				enc := json.NewEncoder(buf)
-				enc.SetEscapeHTML(false)
-				err := enc.Encode(&r)
-				t := tallyOf(&r)
-				gr := graded{seq: j.seq, slot: j.slot, line: buf, tally: t, err: err}
-				if !t.pass && opts.Failing != nil {
-					gr.res = &r
-				}
-				done <- gr
+				err := WriteResult(buf, &r)
+				done <- graded{seq: j.seq, slot: j.slot, line: buf, res: &r, err: err}
 			}
 		}()
 	}
@@ -162,10 +149,7 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 					err = sink.put(p.slot, p.line.Bytes())
 				}
 				lines.Put(p.line)
-				if p.res != nil {
-					opts.Failing(p.res)
-				}
-				sum.add(p.tally)
+				written(p.res)
 				records++
 				if opts.Progress != nil {
 					opts.Progress(records)
@@ -198,26 +182,25 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) (*Summary, 
 	wg.Wait()
 	close(done)
 	if err := <-writeErr; err != nil {
-		return nil, err
+		return err
 	}
 	if readErr != nil {
-		return nil, readErr
+		return readErr
 	}
 	// A changed index block or page text a citation's lookup read: no
 	// result of this run can be trusted (citations.Index.Err).
 	if err := g.ix.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	if sp, ok := sink.(*spillSink); ok {
-		if err := sp.finish(bw, s, g, sum); err != nil {
-			return nil, err
+		if err := sp.finish(bw, s, g, written); err != nil {
+			return err
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return nil, fmt.Errorf("grade: %w", err)
+		return fmt.Errorf("grade: %w", err)
 	}
-	sum.finish()
-	return sum, nil
+	return nil
 }
 
 type armSession struct {
@@ -239,12 +222,11 @@ type job struct {
 var lines = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 type graded struct {
-	seq   int
-	slot  int
-	line  *bytes.Buffer
-	tally tally
-	res   *Result // set when the result does not pass and Failing wants it
-	err   error
+	seq  int
+	slot int
+	line *bytes.Buffer
+	res  *Result
+	err  error
 }
 
 // slotKey names one planned attempt.
@@ -382,6 +364,24 @@ type spillSink struct {
 	others []span
 }
 
+// newSpillSink creates the spill file in dir (os.TempDir() when "") for
+// results of slots planned attempts; remove deletes it.
+func newSpillSink(dir string, slots int) (*spillSink, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	f, err := os.CreateTemp(dir, ".citecheck-spill-*")
+	if err != nil {
+		return nil, fmt.Errorf("grade: %w", err)
+	}
+	return &spillSink{f: f, w: bufio.NewWriterSize(f, 256<<10), slots: make([]span, slots)}, nil
+}
+
+func (s *spillSink) remove() {
+	s.f.Close()
+	os.Remove(s.f.Name())
+}
+
 func (s *spillSink) put(slot int, line []byte) error {
 	if _, err := s.w.Write(line); err != nil {
 		return fmt.Errorf("grade: spill: %w", err)
@@ -397,8 +397,8 @@ func (s *spillSink) put(slot int, line []byte) error {
 }
 
 // finish writes the planned results in plan order (missing ones graded
-// now), then the duplicates and extras.
-func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, sum *Summary) error {
+// now, each passed to written), then the duplicates and extras.
+func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, written func(*Result)) error {
 	if err := s.w.Flush(); err != nil {
 		return fmt.Errorf("grade: spill: %w", err)
 	}
@@ -415,8 +415,6 @@ func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, sum *Summar
 		return err
 	}
 	var mb bytes.Buffer
-	enc := json.NewEncoder(&mb)
-	enc.SetEscapeHTML(false)
 	for i, key := range sch.slots {
 		if sch.filled[i] {
 			if err := copySpan(s.slots[i]); err != nil {
@@ -429,10 +427,10 @@ func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, sum *Summar
 		}
 		r := g.Missing(key.arm, key.session, key.question, sch.posSlot[i])
 		mb.Reset()
-		if err := enc.Encode(&r); err != nil {
+		if err := WriteResult(&mb, &r); err != nil {
 			return fmt.Errorf("grade: encode: %w", err)
 		}
-		sum.add(tallyOf(&r))
+		written(&r)
 		if _, err := out.Write(mb.Bytes()); err != nil {
 			return err
 		}
@@ -445,193 +443,25 @@ func (s *spillSink) finish(out io.Writer, sch *scheduler, g *Grader, sum *Summar
 	return nil
 }
 
-// Summary counts a graded run per arm and session.
-type Summary struct {
-	Rows []SummaryRow
-	// ByAttempt counts the results by attempt status.
-	ByAttempt map[string]int
-	// Results is how many results were written; AllPass whether every one
-	// passed (an ok attempt, every verdict and citation pass).
-	Results int
-	AllPass bool
-	rows    map[armSession]*SummaryRow
-}
-
-// SummaryRow holds one arm and session's counts ("all" rows have Session
-// 0; the overall row has Arm "").
-type SummaryRow struct {
-	Arm      string `json:"arm"`
-	Session  int    `json:"session"`
-	Attempts int    `json:"attempts"`
-	// NotOK counts attempts that are not "ok": errors, timeouts,
-	// interruptions, missing, duplicate and extra work; Extra the extra
-	// ones.
-	NotOK int `json:"not_ok"`
-	Extra int `json:"extra"`
-	// OutsidePlan: every attempt of the row is extra, an arm or session
-	// the plan does not have; listed apart from the sessions, pooled in
-	// the arm's "all" row.
-	OutsidePlan bool    `json:"outside_plan,omitempty"`
-	Answerable  int     `json:"answerable"`
-	Factual     Counts3 `json:"factual"`
-	Supported   Counts3 `json:"supported"`
-	Unknown     int     `json:"unknown"`
-	Abstention  Counts3 `json:"abstention"`
-	// Citations are the emitted citations' verdicts; MissingCitations the
-	// answers to answerable questions that emitted none; External the
-	// emitted citations of sources outside the corpus (external_source: a
-	// web page), unresolved and counted apart from Citations, as metrics
-	// counts them.
-	Citations        Counts3 `json:"citations"`
-	MissingCitations int     `json:"missing_citations"`
-	External         int     `json:"external_citations"`
-	// Unread counts the results whose record had citations the adapter
-	// could not read (Result.Unread).
-	Unread int `json:"unread"`
-}
-
-// Counts3 counts pass, fail and unresolved verdicts.
-type Counts3 struct {
-	Pass       int `json:"pass"`
-	Fail       int `json:"fail"`
-	Unresolved int `json:"unresolved"`
-}
-
-func (c *Counts3) add(o *Outcome) {
-	if o == nil {
-		return
-	}
-	switch *o {
-	case Pass:
-		c.Pass++
-	case Fail:
-		c.Fail++
-	default:
-		c.Unresolved++
-	}
-}
-
-func (c *Counts3) plus(d Counts3) {
-	c.Pass += d.Pass
-	c.Fail += d.Fail
-	c.Unresolved += d.Unresolved
-}
-
-// tally is one result's contribution to a Summary.
-type tally struct {
-	key     armSession
-	row     SummaryRow
-	pass    bool
-	attempt string
-}
-
-func tallyOf(r *Result) tally {
-	t := tally{key: armSession{r.Arm, r.Session}, attempt: r.Attempt}
-	row := &t.row
-	row.Attempts = 1
-	pass := r.Attempt == AttemptOK
-	if !pass {
-		row.NotOK = 1
-	}
-	if r.Attempt == AttemptExtra {
-		row.Extra = 1
-	}
-	if r.Kind == KindAnswerable {
-		row.Answerable = 1
-		row.Factual.add(r.Factual)
-		row.Supported.add(r.Supported)
-		pass = pass && r.Factual != nil && *r.Factual == Pass && r.Supported != nil && *r.Supported == Pass
-	} else {
-		row.Unknown = 1
-		row.Abstention.add(r.Abstention)
-		pass = pass && r.Abstention != nil && *r.Abstention == Pass
+// Passes reports whether r passes: an ok attempt whose verdicts of its
+// kind and emitted citations all pass, with no citation of a source
+// outside the corpus (unresolved, counted apart) and nothing its adapter
+// left unread. An answer that cited nothing fails on its supported
+// verdict, not on its missing-citation entry.
+func (r *Result) Passes() bool {
+	pass := func(o *Outcome) bool { return o != nil && *o == Pass }
+	switch {
+	case r.Attempt != AttemptOK, len(r.Unread) > 0:
+		return false
+	case r.Kind == KindAnswerable && !(pass(r.Factual) && pass(r.Supported)):
+		return false
+	case r.Kind != KindAnswerable && !pass(r.Abstention):
+		return false
 	}
 	for _, c := range r.Citations {
-		if c.Reason == ReasonMissingCitation {
-			row.MissingCitations++
-			continue
+		if c.Reason != ReasonMissingCitation && (c.Reason == ReasonExternalSource || c.Verdict != Pass) {
+			return false
 		}
-		if c.Reason == ReasonExternalSource {
-			row.External++
-			pass = false // unresolved, counted apart
-			continue
-		}
-		o := c.Verdict
-		row.Citations.add(&o)
-		pass = pass && o == Pass
 	}
-	if len(r.Unread) > 0 {
-		row.Unread = 1
-		pass = false // something that looks like a citation was not graded
-	}
-	t.pass = pass
-	return t
-}
-
-func newSummary() *Summary {
-	return &Summary{AllPass: true, ByAttempt: map[string]int{}, rows: map[armSession]*SummaryRow{}}
-}
-
-func (s *Summary) add(t tally) {
-	s.Results++
-	s.ByAttempt[t.attempt]++
-	s.AllPass = s.AllPass && t.pass
-	r, ok := s.rows[t.key]
-	if !ok {
-		r = &SummaryRow{Arm: t.key.arm, Session: t.key.session}
-		s.rows[t.key] = r
-	}
-	r.plus(t.row)
-}
-
-func (r *SummaryRow) plus(o SummaryRow) {
-	r.Attempts += o.Attempts
-	r.NotOK += o.NotOK
-	r.Extra += o.Extra
-	r.Answerable += o.Answerable
-	r.Factual.plus(o.Factual)
-	r.Supported.plus(o.Supported)
-	r.Unknown += o.Unknown
-	r.Abstention.plus(o.Abstention)
-	r.Citations.plus(o.Citations)
-	r.MissingCitations += o.MissingCitations
-	r.External += o.External
-	r.Unread += o.Unread
-}
-
-// finish sorts the rows by arm and session, marks those outside the plan,
-// adds each arm's "all" row after its sessions (when it has several) and
-// the overall row last.
-func (s *Summary) finish() {
-	keys := make([]armSession, 0, len(s.rows))
-	for k := range s.rows {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].arm != keys[j].arm {
-			return keys[i].arm < keys[j].arm
-		}
-		return keys[i].session < keys[j].session
-	})
-	total := SummaryRow{}
-	for i := 0; i < len(keys); {
-		arm := keys[i].arm
-		all := SummaryRow{Arm: arm}
-		n := 0
-		for ; i < len(keys) && keys[i].arm == arm; i++ {
-			r := *s.rows[keys[i]]
-			r.OutsidePlan = r.Extra == r.Attempts
-			s.Rows = append(s.Rows, r)
-			all.plus(r)
-			n++
-		}
-		if n > 1 {
-			s.Rows = append(s.Rows, all)
-		}
-		total.plus(all)
-	}
-	s.Rows = append(s.Rows, total)
-	if s.Results == 0 {
-		s.AllPass = false
-	}
+	return true
 }

@@ -2,7 +2,6 @@ package grade
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -27,19 +26,23 @@ func recordsInput(file string, recs []*runs.Record) Input {
 	}}
 }
 
-func runResults(t *testing.T, g *Grader, inputs []Input, opts RunOptions) ([]Result, *Summary, []byte) {
+// runResults runs g and returns the results it wrote, those it passed to
+// RunOptions.Written, and the file's bytes.
+func runResults(t *testing.T, g *Grader, inputs []Input, opts RunOptions) ([]Result, []Result, []byte) {
 	t.Helper()
 	var buf bytes.Buffer
+	var written []Result
 	opts.SpillDir = t.TempDir()
-	sum, err := g.Run(inputs, &buf, opts)
-	require.NoError(t, err)
+	opts.Written = func(r *Result) { written = append(written, *r) }
+	require.NoError(t, g.Run(inputs, &buf, opts))
 	var out []Result
-	for _, line := range bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n")) {
-		var r Result
-		require.NoError(t, json.Unmarshal(line, &r))
-		out = append(out, r)
+	if buf.Len() > 0 {
+		require.NoError(t, ReadResults(bytes.NewReader(buf.Bytes()), "results.jsonl", func(_ int, r *Result) error {
+			out = append(out, *r)
+			return nil
+		}))
 	}
-	return out, sum, buf.Bytes()
+	return out, written, buf.Bytes()
 }
 
 func TestRunAgainstPlan(t *testing.T) {
@@ -63,7 +66,7 @@ func TestRunAgainstPlan(t *testing.T) {
 	a[n-1], a[n-2] = a[n-2], a[n-1]
 	a = append(a, rec("A", 1, order1[2]), rec("A", 3, order1[0]), rec("C", 1, order1[0]))
 	// Arm B has no record: Arms asks for its planned attempts all the same.
-	results, sum, raw := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p, Workers: 3, Arms: []string{"B"}})
+	results, written, raw := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p, Workers: 3, Arms: []string{"B"}})
 
 	planned := 0
 	for range p.Sessions {
@@ -99,8 +102,18 @@ func TestRunAgainstPlan(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, ooo)
-	assert.False(t, sum.AllPass)
-	assert.Equal(t, len(results), sum.Results)
+	// Written saw every result written, the records' in input order, then
+	// the missing ones.
+	key := func(r Result) string {
+		return fmt.Sprintf("%s/%d/%s/%s/%v", r.Arm, r.Session, r.Question, r.Attempt, r.Source)
+	}
+	var inFile, seen []string
+	for i := range results {
+		inFile, seen = append(inFile, key(results[i])), append(seen, key(written[i]))
+	}
+	assert.ElementsMatch(t, inFile, seen)
+	assert.Equal(t, a[0].Question, written[0].Question, "the first record's result first")
+	assert.Equal(t, AttemptMissing, written[len(written)-1].Attempt, "the missing ones last")
 
 	// The same inputs give the same bytes, whatever the parallelism.
 	_, _, again := runResults(t, g, []Input{recordsInput("a.jsonl", a)}, RunOptions{Plan: p, Workers: 1, Arms: []string{"B"}})
@@ -151,14 +164,17 @@ func TestRunGradesItsArmsOnly(t *testing.T) {
 
 	// An arm without records: RunOptions.Arms writes its planned attempts,
 	// all missing; an arm the plan lacks is refused.
-	empty, sum, _ := runResults(t, g, nil, RunOptions{Plan: p, Arms: []string{"B"}})
+	empty, written, _ := runResults(t, g, nil, RunOptions{Plan: p, Arms: []string{"B"}})
 	assert.Len(t, empty, 2*len(order), "arm B's two sessions")
-	assert.Equal(t, map[string]int{AttemptMissing: 2 * len(order)}, sum.ByAttempt)
+	assert.Equal(t, empty, written)
+	for _, r := range empty {
+		assert.Equal(t, AttemptMissing, r.Attempt)
+	}
 	var buf bytes.Buffer
-	_, err = g.Run(nil, &buf, RunOptions{Plan: p, Arms: []string{"C"}})
+	err = g.Run(nil, &buf, RunOptions{Plan: p, Arms: []string{"C"}})
 	require.ErrorIs(t, err, ErrArmNotPlanned)
 	assert.Contains(t, err.Error(), `arm "C"`)
-	_, err = g.Run(nil, &buf, RunOptions{Arms: []string{"A"}})
+	err = g.Run(nil, &buf, RunOptions{Arms: []string{"A"}})
 	require.ErrorIs(t, err, ErrArmNotPlanned, "arms without a plan")
 }
 
@@ -169,21 +185,55 @@ func TestRunWithoutPlan(t *testing.T) {
 		attempt("gap", "Minimum gap: at least 10 cm"),
 		attempt("samples", "Samples: 12 samples per batch"),
 	}
-	results, sum, _ := runResults(t, g, []Input{recordsInput("r.jsonl", recs)}, RunOptions{})
+	results, written, _ := runResults(t, g, []Input{recordsInput("r.jsonl", recs)}, RunOptions{})
 	require.Len(t, results, 3)
+	assert.Equal(t, results, written, "without a plan, written in input order")
 	assert.Equal(t, []string{AttemptOK, AttemptOK, AttemptDuplicate}, []string{results[0].Attempt, results[1].Attempt, results[2].Attempt})
 	assert.Equal(t, []int{1, 2, 3}, []int{results[0].Position, results[1].Position, results[2].Position})
 	assert.False(t, results[0].Frozen)
-	require.Len(t, sum.Rows, 2, "one session row and the overall row")
-	assert.Equal(t, 3, sum.Rows[1].Attempts)
-	assert.Equal(t, 2, sum.Rows[1].MissingCitations, "the duplicate is graded as a failure, its citations unread")
+	assert.Equal(t, []CitationResult{}, results[2].Citations, "the duplicate is graded as a failure, its citations unread")
+}
+
+func TestResultPasses(t *testing.T) {
+	pass, fail, unresolved := Pass, Fail, Unresolved
+	answered := func(f func(r *Result)) Result {
+		r := Result{Attempt: AttemptOK, Kind: KindAnswerable, Factual: &pass, Supported: &pass,
+			Citations: []CitationResult{{Verdict: Pass, Reason: ReasonDeclaredSpan}}}
+		if f != nil {
+			f(&r)
+		}
+		return r
+	}
+	tests := []struct {
+		r    Result
+		want bool
+		why  string
+	}{
+		{answered(nil), true, "an ok attempt, every verdict and citation passing"},
+		{answered(func(r *Result) { r.Attempt = AttemptDuplicate }), false, "an attempt that is not ok never passes"},
+		{answered(func(r *Result) { r.Supported = &unresolved }), false, "an unresolved verdict is not a pass"},
+		{answered(func(r *Result) { r.Factual = nil }), false, "a verdict missing for its kind is not a pass"},
+		{answered(func(r *Result) { r.Citations[0].Verdict = Unresolved }), false, "every emitted citation passes"},
+		{answered(func(r *Result) {
+			r.Citations = append(r.Citations, CitationResult{Verdict: Unresolved, Reason: ReasonExternalSource})
+		}), false,
+			"a citation outside the corpus is unresolved, counted apart"},
+		{answered(func(r *Result) { r.Citations = []CitationResult{{Verdict: Fail, Reason: ReasonMissingCitation}} }), true,
+			"the missing-citation entry is judged by the supported verdict, not itself"},
+		{answered(func(r *Result) { r.Unread = []string{"a marker"} }), false, "citations left unread"},
+		{Result{Attempt: AttemptOK, Kind: KindUnknown, Abstention: &pass, Citations: []CitationResult{}}, true, "a clean abstention"},
+		{Result{Attempt: AttemptOK, Kind: KindUnknown, Abstention: &fail}, false, "a failed abstention"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, tt.r.Passes(), tt.why)
+	}
 }
 
 func TestRunInputErrors(t *testing.T) {
 	g := decisionGrader(t)
 	recs := []*runs.Record{attempt("samples", "x"), attempt("Q404", "x")}
 	var buf bytes.Buffer
-	_, err := g.Run([]Input{recordsInput("runs.jsonl", recs)}, &buf, RunOptions{})
+	err := g.Run([]Input{recordsInput("runs.jsonl", recs)}, &buf, RunOptions{})
 	var ie *runs.InputError
 	require.ErrorAs(t, err, &ie)
 	assert.True(t, errors.Is(err, ErrUnknownQuestion))
@@ -194,15 +244,9 @@ func TestRunInputErrors(t *testing.T) {
 	broken := Input{File: "b.jsonl", Each: func(fn func(*runs.Record) error) error {
 		return runs.EachRun(strings.NewReader(`{"arm": "A"`+"\n"), "b.jsonl", "run", fn)
 	}}
-	_, err = g.Run([]Input{broken}, &buf, RunOptions{})
+	err = g.Run([]Input{broken}, &buf, RunOptions{})
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, 1, ie.Line)
-
-	// No record at all is never "all pass".
-	sum, err := g.Run(nil, &buf, RunOptions{})
-	require.NoError(t, err)
-	assert.False(t, sum.AllPass)
-	assert.Equal(t, 0, sum.Results)
 }
 
 // BenchmarkRun grades n attempts made from the decision bank, without a
@@ -229,7 +273,7 @@ func BenchmarkRun(b *testing.B) {
 	}}
 	b.ResetTimer()
 	for range b.N {
-		if _, err := g.Run([]Input{in}, discard{}, RunOptions{}); err != nil {
+		if err := g.Run([]Input{in}, discard{}, RunOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/citecheck/citecheck/internal/shareddata"
 	"github.com/citecheck/citecheck/internal/testcorpus"
-	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
@@ -28,7 +27,7 @@ import (
 // docs/schema/result.schema.json documents results.jsonl (docs/results.md,
 // docs/formats.md#results). These tests validate results made by grading
 // against it and check that broken results are refused by it and by the
-// reader of report and compare (metrics.ReadResults).
+// reader of report and compare (grade.ReadResults).
 
 func resultSchema(t *testing.T) (*jsonschema.Schema, map[string]any) {
 	t.Helper()
@@ -58,7 +57,7 @@ func gradeDemo(t *testing.T) []byte {
 		return runs.EachRun(bytes.NewReader(fixtures.GradedRun()), "graded.jsonl", "run", fn)
 	}}
 	var out bytes.Buffer
-	_, err = g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: p, SpillDir: t.TempDir()})
+	err = g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: p, SpillDir: t.TempDir()})
 	require.NoError(t, err)
 	return out.Bytes()
 }
@@ -123,7 +122,7 @@ func TestResultSchema(t *testing.T) {
 		{"unknown key", strings.Replace(unknown, `"frozen":true`, `"frozen":true,"score":1`, 1), false, false, "no other keys"},
 		{"duplicate key", strings.Replace(unknown, `"frozen":true`, `"frozen":true,"frozen":false`, 1), true, false, "a schema cannot see duplicate keys"},
 		{"abstention on answerable", strings.Replace(withCitations(missing), `"abstention":null`, `"abstention":"pass"`, 1), false, false,
-			"the schema and the strict reader (metrics.ReadResults) tie the verdicts to the kind"},
+			"the schema and the strict reader (grade.ReadResults) tie the verdicts to the kind"},
 		{"unknown outcome", strings.Replace(unknown, `"abstention":"pass"`, `"abstention":"maybe"`, 1), false, false,
 			"pass, fail or unresolved, for the schema and the strict reader alike"},
 		{"missing-citation entry with a document", withCitations(`{"id":null,"verdict":"fail","reason":"missing_citation","document":"a.pdf"}`), false, true,
@@ -131,6 +130,8 @@ func TestResultSchema(t *testing.T) {
 		{"unknown reason", withCitations(`{"id":"c1","verdict":"fail","reason":"made_up"}`), false, false,
 			"the schema and the strict reader both know grade.Reasons"},
 		{"citation verdict as number", withCitations(`{"id":"c1","verdict":1,"reason":"wrong_fact"}`), false, false, "a verdict is a string"},
+		{"format named", `{"format":"` + grade.ResultsFormat + `",` + unknown[1:], true, true, "a line may name its format"},
+		{"another format", `{"format":"citecheck-results/0",` + unknown[1:], false, false, "a line of another format is refused"},
 		{"unknown field reason", strings.Replace(withCitations(missing), `"fields":{}`,
 			`"fields":{"samples":{"verdict":"incorrect","reasons":["made_up"],"value":"12"}}`, 1), false, true,
 			"the schema knows grade.FieldReasons; the strict reader takes any field reason"},
@@ -139,14 +140,15 @@ func TestResultSchema(t *testing.T) {
 		if err := validateResult(t, s, c.line); (err == nil) != c.schema {
 			t.Errorf("%s: schema valid=%v, want %v (%s): %v", c.name, err == nil, c.schema, c.why, err)
 		}
-		err := metrics.ReadResults(strings.NewReader(c.line+"\n"), "results.jsonl", func(int, *grade.Result) error { return nil })
+		err := grade.ReadResults(strings.NewReader(c.line+"\n"), "results.jsonl", func(int, *grade.Result) error { return nil })
 		if (err == nil) != c.reader {
 			t.Errorf("%s: reader valid=%v, want %v (%s): %v", c.name, err == nil, c.reader, c.why, err)
 		}
 	}
 
-	// The schema's objects have exactly the Go types' JSON keys, and its
-	// citation reasons are grade.Reasons.
+	// The schema's objects have exactly the Go types' JSON keys (a result
+	// also the format, which the writer leaves out), and its citation
+	// reasons are grade.Reasons.
 	obj := func(path ...string) map[string]any {
 		var v any = tree
 		for _, p := range path {
@@ -157,17 +159,19 @@ func TestResultSchema(t *testing.T) {
 	for _, tc := range []struct {
 		typ    any
 		object map[string]any
+		extra  []string
 	}{
-		{grade.Result{}, tree},
-		{grade.FieldVerdict{}, obj("$defs", "field")},
-		{grade.CitationResult{}, obj("$defs", "citation")},
-		{grade.ClaimResult{}, obj("properties", "claims", "items")},
-		{grade.Normalization{}, obj("properties", "normalization")},
-		{grade.Source{}, obj("properties", "source")},
-		{citations.Span{}, obj("$defs", "span")},
-		{runs.Timing{}, obj("$defs", "timing")},
+		{grade.Result{}, tree, []string{"format"}},
+		{grade.FieldVerdict{}, obj("$defs", "field"), nil},
+		{grade.CitationResult{}, obj("$defs", "citation"), nil},
+		{grade.ClaimResult{}, obj("properties", "claims", "items"), nil},
+		{grade.Normalization{}, obj("properties", "normalization"), nil},
+		{grade.Source{}, obj("properties", "source"), nil},
+		{citations.Span{}, obj("$defs", "span"), nil},
+		{runs.Timing{}, obj("$defs", "timing"), nil},
 	} {
-		var props, tags []string
+		var props []string
+		tags := tc.extra
 		for k := range tc.object["properties"].(map[string]any) {
 			props = append(props, k)
 		}

@@ -44,6 +44,12 @@
 //     standard errors.
 //   - TestBoundsProperty: 0 <= LB <= UB <= 1 for any counts.
 //
+// # The one tally
+//
+// Verdicts are counted here only: "citecheck report" feeds a Builder the
+// results it reads, and "citecheck grade" the results grade.Run writes
+// (RunOptions.Written), its table rendered from the groups and Pool.
+//
 // # What this package does not do
 //
 // It does not grade (package grade) or render (package report). It never

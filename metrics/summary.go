@@ -64,7 +64,8 @@ func (a *Attempts) add(status string) {
 	}
 }
 
-func (a *Attempts) total() int {
+// Total counts the results of every status.
+func (a *Attempts) Total() int {
 	return a.OK + a.Error + a.Timeout + a.Interrupted + a.Missing + a.Duplicate + a.Extra
 }
 
@@ -232,7 +233,7 @@ func (g *Group) finish() {
 // or session the plan does not have, which is listed apart from the
 // planned sessions rather than as one of them.
 func (g *Group) OutsidePlan() bool {
-	return g.Attempts.Extra > 0 && g.Attempts.Extra == g.Attempts.total()
+	return g.Attempts.Extra > 0 && g.Attempts.Extra == g.Attempts.Total()
 }
 
 // qualify applies the thresholds to a session.
@@ -350,12 +351,12 @@ func (b *Builder) Summary(t Thresholds) *Summary {
 	}
 	sort.Strings(arms)
 	for _, a := range arms {
-		pooled := &Group{Arm: a, frozen: true}
 		var ss []int
 		for n := range b.sessions[a] {
 			ss = append(ss, n)
 		}
 		sort.Ints(ss)
+		var groups []*Group
 		for _, n := range ss {
 			g := b.sessions[a][n]
 			g.finish()
@@ -365,13 +366,24 @@ func (b *Builder) Summary(t Thresholds) *Summary {
 				g.qualify(t)
 				s.Sessions = append(s.Sessions, g)
 			}
-			pooled.plus(g)
+			groups = append(groups, g)
 		}
-		pooled.finish()
-		s.Arms = append(s.Arms, pooled)
+		s.Arms = append(s.Arms, Pool(a, groups))
 	}
 	s.Latency = b.lat.summary()
 	return s
+}
+
+// Pool counts the results of groups (of a Summary) as one group named
+// arm, with no session: an arm over its sessions, or every arm ("") for
+// grade's overall row. It is never qualified.
+func Pool(arm string, groups []*Group) *Group {
+	pooled := &Group{Arm: arm, frozen: true}
+	for _, g := range groups {
+		pooled.plus(g)
+	}
+	pooled.finish()
+	return pooled
 }
 
 // Reasons joins a session's qualification failures for a table cell.

@@ -177,37 +177,6 @@ func TestCompareResults(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoClusters)
 }
 
-func TestReadResults(t *testing.T) {
-	good := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
-	var n int
-	require.NoError(t, ReadResults(strings.NewReader(good+"\n\n"+good+"\n"), "r.jsonl", func(int, *grade.Result) error { n++; return nil }))
-	assert.Equal(t, 2, n)
-	tests := []struct {
-		in, want, why string
-	}{
-		{"", "r.jsonl: no results in r.jsonl", "no result is an error"},
-		{good + "\n{\"arm\": 1}\n", "r.jsonl:2", "a bad line names its line"},
-		{strings.Replace(good, `"frozen":true`, `"frozen":true,"extra":1`, 1), "unknown field", "unknown keys are refused"},
-		{strings.Replace(good, `"arm":"A",`, `"arm":"A","arm":"B",`, 1), "duplicate", "duplicate keys are refused"},
-		{strings.Replace(good, `"kind":"unknown"`, `"kind":"other"`, 1), "kind", "a kind the format lacks"},
-		{strings.Replace(good, `"attempt":"ok"`, `"attempt":"okay"`, 1), "r.jsonl:1: attempt: invalid result: \"okay\"", "an attempt status the format lacks would be counted nowhere"},
-		{strings.Replace(good, `"abstention":"pass"`, `"abstention":"passed"`, 1), "abstention: invalid result: \"passed\"", "an outcome the format lacks would be counted as unresolved"},
-		{strings.Replace(good, `"abstention":"pass"`, `"abstention":null`, 1), "abstention: invalid result: missing", "an unknown question's result has an abstention verdict"},
-		{strings.Replace(good, `"factual":null`, `"factual":"pass"`, 1), "factual: invalid result: \"pass\": an unknown question's result has none", "an unknown question's result has no factual verdict"},
-		{strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","verdict":"ok","reason":"declared_span"}]`, 1), "citations[0].verdict", "a citation's verdict the format lacks"},
-		{strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","verdict":"pass","reason":"looks_fine"}]`, 1), "citations[0].reason", "a citation reason the format lacks"},
-		{strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","verdict":"pass","reason":"fabricated_quote"}]`, 1), "reason fabricated_quote goes with verdict fail, not pass", "a verdict its reason contradicts"},
-		{strings.Replace(good, `"fields":{}`, `"fields":{"f":{"verdict":"right","reasons":[],"value":""}}`, 1), "fields.f.verdict", "a field verdict the format lacks"},
-		{good + "\n" + strings.Repeat(" ", MaxResultBytes+1), "r.jsonl:2: input exceeds the size limit: a line longer than", "a line too long is refused before it is held whole"},
-		{"\xff" + good, "r.jsonl:1: invalid UTF-8 at byte 1", "invalid UTF-8 names its byte"},
-	}
-	for _, tt := range tests {
-		err := ReadResults(strings.NewReader(tt.in), "r.jsonl", func(int, *grade.Result) error { return nil })
-		require.Error(t, err, tt.why)
-		assert.Contains(t, err.Error(), tt.want, tt.why)
-	}
-}
-
 // TestFloat6PrintsSixDecimals: figures computed in floating point print
 // rounded to six decimals in JSON, so a last-bit difference between
 // machines (a fused multiply-add) never reaches summary.json's bytes.

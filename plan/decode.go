@@ -18,18 +18,6 @@ type DecodeError = strictjson.Error
 // DecodeErrors holds several DecodeErrors in file order.
 type DecodeErrors = strictjson.Errors
 
-// Sentinel causes of a DecodeError, for errors.Is (with ErrNotReproducible).
-var (
-	ErrSyntax       = strictjson.ErrSyntax
-	ErrInvalidUTF8  = strictjson.ErrInvalidUTF8
-	ErrDuplicateKey = strictjson.ErrDuplicateKey
-	ErrTooLarge     = strictjson.ErrTooLarge
-	ErrUnknownField = strictjson.ErrUnknownField
-	ErrType         = strictjson.ErrType
-	ErrMissing      = strictjson.ErrMissing
-	ErrValue        = strictjson.ErrValue
-)
-
 // ReadFile reads and decodes the plan at path.
 func ReadFile(path string) (*Plan, []byte, error) {
 	f, err := os.Open(path)
@@ -67,7 +55,7 @@ func Decode(data []byte, file string) (*Plan, error) {
 	}
 	pd.checkOrders()
 	if err := checkSessions(pd.p.Sessions, pd.p.Arms, pd.p.Repetitions); err != nil {
-		pd.d.Errorf(pd.sessionsV, "sessions", ErrValue, "%v", err)
+		pd.d.Errorf(pd.sessionsV, "sessions", strictjson.ErrValue, "%v", err)
 	}
 	if err := pd.d.Err(); err != nil {
 		return nil, err
@@ -90,12 +78,12 @@ func (pd *planDecoder) decode(root *strictjson.Value) {
 	d.Object(root, "",
 		strictjson.Field{Name: "format", Required: true, Decode: func(v *strictjson.Value, path string) {
 			if p.Format = d.String(v, path); v.Kind == strictjson.String && p.Format != Format {
-				d.Errorf(v, path, ErrValue, "format %q: this citecheck reads %q", p.Format, Format)
+				d.Errorf(v, path, strictjson.ErrValue, "format %q: this citecheck reads %q", p.Format, Format)
 			}
 		}},
 		strictjson.Field{Name: "algorithm", Required: true, Decode: func(v *strictjson.Value, path string) {
 			if p.Algorithm = d.String(v, path); v.Kind == strictjson.String && p.Algorithm != Algorithm {
-				d.Errorf(v, path, ErrValue, "algorithm %q: this citecheck implements %q", p.Algorithm, Algorithm)
+				d.Errorf(v, path, strictjson.ErrValue, "algorithm %q: this citecheck implements %q", p.Algorithm, Algorithm)
 			}
 		}},
 		strictjson.Field{Name: "seed", Required: true, Decode: func(v *strictjson.Value, path string) { p.Seed = d.Uint64(v, path) }},
@@ -157,22 +145,22 @@ func (pd *planDecoder) counts(c *Counts) func(v *strictjson.Value, path string) 
 func (pd *planDecoder) checkParts() {
 	d, p := pd.d, pd.p
 	if err := checkArms(p.Arms); err != nil {
-		d.Errorf(pd.armsV, "arms", ErrValue, "%v", err)
+		d.Errorf(pd.armsV, "arms", strictjson.ErrValue, "%v", err)
 	}
 	if len(p.Questions) == 0 || len(p.Questions) > MaxQuestions {
-		d.Errorf(pd.questionsV, "questions", ErrValue, "%d questions: want 1..%d", len(p.Questions), MaxQuestions)
+		d.Errorf(pd.questionsV, "questions", strictjson.ErrValue, "%d questions: want 1..%d", len(p.Questions), MaxQuestions)
 	}
 	for i := 1; i < len(p.Questions); i++ {
 		if p.Questions[i-1] >= p.Questions[i] {
-			d.Errorf(pd.questionsV.Elems[i], strictjson.JoinIndex("questions", i), ErrValue, "%q after %q: the questions must be sorted and unique", p.Questions[i], p.Questions[i-1])
+			d.Errorf(pd.questionsV.Elems[i], strictjson.JoinIndex("questions", i), strictjson.ErrValue, "%q after %q: the questions must be sorted and unique", p.Questions[i], p.Questions[i-1])
 			break
 		}
 	}
 	if n := p.Counts.Answerable + p.Counts.Unknown; n != len(p.Questions) {
-		d.Errorf(pd.countsV, "counts", ErrValue, "%d answerable + %d unknown is not the %d questions", p.Counts.Answerable, p.Counts.Unknown, len(p.Questions))
+		d.Errorf(pd.countsV, "counts", strictjson.ErrValue, "%d answerable + %d unknown is not the %d questions", p.Counts.Answerable, p.Counts.Unknown, len(p.Questions))
 	}
 	if len(p.Orders) != p.Repetitions {
-		d.Errorf(pd.ordersV, "orders", ErrValue, "%d orders for %d repetitions", len(p.Orders), p.Repetitions)
+		d.Errorf(pd.ordersV, "orders", strictjson.ErrValue, "%d orders for %d repetitions", len(p.Orders), p.Repetitions)
 	}
 }
 
@@ -184,7 +172,7 @@ func (pd *planDecoder) checkOrders() {
 		path := strictjson.JoinIndex("orders", i)
 		ov := pd.ordersV.Elems[i]
 		if o.Repetition != i+1 {
-			d.Errorf(ov, path+".repetition", ErrValue, "order %d is for repetition %d", i+1, o.Repetition)
+			d.Errorf(ov, path+".repetition", strictjson.ErrValue, "order %d is for repetition %d", i+1, o.Repetition)
 			continue
 		}
 		want := Permutation(p.Questions, p.Seed, o.Repetition)

@@ -67,11 +67,13 @@
 // It also regenerates every order from the seed: a plan whose order was
 // edited (two questions swapped) is refused with the position that differs
 // (ErrNotReproducible), as is a plan whose sessions do not run every arm
-// once per repetition (ErrValue). New returns errors for impossible options
-// (no arms, a repeated arm, repetitions < 1, a session list that is not a
-// permutation of arm × repetition); a count that differs from the expected
-// one is not an error but a warning (Plan.Warnings), since smoke tests and
-// pilots run small banks.
+// once per repetition (ErrValue of internal/strictjson, whose sentinels
+// every fault wraps, all of them input faults: inputerr.ErrInput). New
+// returns errors for impossible options (no arms, a repeated arm,
+// repetitions < 1, a session list that is not a permutation of arm ×
+// repetition); a count that differs from the expected one is not an error
+// but a warning (Plan.Warnings), since smoke tests and pilots run small
+// banks.
 //
 // The package does not read the corpus, does not run sessions and does not
 // check runs against the plan (grading does). It never prints.

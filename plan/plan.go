@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -84,8 +85,8 @@ type Options struct {
 
 // Errors of New and Decode.
 var (
-	ErrOptions         = errors.New("invalid plan options")
-	ErrNotReproducible = errors.New("the order is not the one the seed gives")
+	ErrOptions         = inputerr.New("invalid plan options")
+	ErrNotReproducible = inputerr.New("the order is not the one the seed gives")
 )
 
 // New makes the plan for ref's questions.

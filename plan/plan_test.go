@@ -14,6 +14,7 @@ import (
 
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/spans"
 )
@@ -208,13 +209,13 @@ func TestDecodeRefuses(t *testing.T) {
 			`plan.json:12:37: orders[1].questions[0]: the order is not the one the seed gives: repetition 2 position 1 holds "Q01"; seed 20240601 gives "Q06" (the order was edited: positions 1 and 2 swapped)`, plan.ErrNotReproducible},
 		{"other seed", strings.Replace(good, `"seed": 20240601`, `"seed": 20240602`, 1), "not the one the seed gives", plan.ErrNotReproducible},
 		{"question dropped from an order", strings.Replace(good, `"Q05", "Q04", "Q02"]`, `"Q05", "Q04"]`, 1), "5 questions, the plan has 6", plan.ErrNotReproducible},
-		{"session dropped", strings.Replace(good, ",\n    {\"session\": 6, \"arm\": \"B\", \"repetition\": 3}", "", 1), "5 sessions declared; 2 arms × 3 repetitions need 6", plan.ErrValue},
-		{"counts wrong", strings.Replace(good, `"counts": {"answerable": 4`, `"counts": {"answerable": 5`, 1), "5 answerable + 2 unknown is not the 6 questions", plan.ErrValue},
-		{"unsorted questions", strings.Replace(good, `"questions": ["Q01", "Q02"`, `"questions": ["Q02", "Q01"`, 1), "must be sorted", plan.ErrValue},
-		{"other algorithm", strings.Replace(good, "pcg-dxsm-fisher-yates/1", "shuffle", 1), `algorithm "shuffle"`, plan.ErrValue},
-		{"duplicate key", strings.Replace(good, `"seed": 20240601,`, `"seed": 20240601, "Seed": 1,`, 1), "differs from \"seed\" only in case", plan.ErrDuplicateKey},
-		{"unknown field", strings.Replace(good, `"seed": 20240601,`, `"seed": 20240601, "note": "x",`, 1), `unknown field "note"`, plan.ErrUnknownField},
-		{"negative seed", strings.Replace(good, `"seed": 20240601`, `"seed": -1`, 1), "expected an integer in 0..18446744073709551615", plan.ErrType},
+		{"session dropped", strings.Replace(good, ",\n    {\"session\": 6, \"arm\": \"B\", \"repetition\": 3}", "", 1), "5 sessions declared; 2 arms × 3 repetitions need 6", strictjson.ErrValue},
+		{"counts wrong", strings.Replace(good, `"counts": {"answerable": 4`, `"counts": {"answerable": 5`, 1), "5 answerable + 2 unknown is not the 6 questions", strictjson.ErrValue},
+		{"unsorted questions", strings.Replace(good, `"questions": ["Q01", "Q02"`, `"questions": ["Q02", "Q01"`, 1), "must be sorted", strictjson.ErrValue},
+		{"other algorithm", strings.Replace(good, "pcg-dxsm-fisher-yates/1", "shuffle", 1), `algorithm "shuffle"`, strictjson.ErrValue},
+		{"duplicate key", strings.Replace(good, `"seed": 20240601,`, `"seed": 20240601, "Seed": 1,`, 1), "differs from \"seed\" only in case", strictjson.ErrDuplicateKey},
+		{"unknown field", strings.Replace(good, `"seed": 20240601,`, `"seed": 20240601, "note": "x",`, 1), `unknown field "note"`, strictjson.ErrUnknownField},
+		{"negative seed", strings.Replace(good, `"seed": 20240601`, `"seed": -1`, 1), "expected an integer in 0..18446744073709551615", strictjson.ErrType},
 	}
 	for _, tc := range tests {
 		_, err := plan.Decode([]byte(tc.in), "plan.json")

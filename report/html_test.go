@@ -131,7 +131,7 @@ func buildDemo(dir string) (*fixture, error) {
 }
 
 // gradeRuns grades run records as "citecheck grade" does and reads
-// results.jsonl back with metrics.ReadResults.
+// results.jsonl back with grade.ReadResults.
 func gradeRuns(store *corpus.Store, ref *spans.Reference, pl *plan.Plan, recs, spill string) ([]grade.Result, error) {
 	ix, err := citations.NewIndex(store, citations.Options{})
 	if err != nil {
@@ -145,11 +145,11 @@ func gradeRuns(store *corpus.Store, ref *spans.Reference, pl *plan.Plan, recs, s
 		return runs.EachRun(strings.NewReader(recs), "runs.jsonl", "run", fn)
 	}}
 	var out bytes.Buffer
-	if _, err := g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: pl, SpillDir: spill}); err != nil {
+	if err := g.Run([]grade.Input{in}, &out, grade.RunOptions{Plan: pl, SpillDir: spill}); err != nil {
 		return nil, err
 	}
 	var results []grade.Result
-	err = metrics.ReadResults(&out, "results.jsonl", func(_ int, r *grade.Result) error {
+	err = grade.ReadResults(&out, "results.jsonl", func(_ int, r *grade.Result) error {
 		results = append(results, *r)
 		return nil
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/citecheck/citecheck/audit"
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -184,7 +185,7 @@ func TestDecisionVendorPages(t *testing.T) {
 		t.Error("LM Studio pageNumber is 1-based")
 	}
 	_, err := runs.ReadRuns(strings.NewReader(`{"arm": "B", "session": 1, "question": "q", "response": {"role": "assistant", "content": [{"type": "citation", "citedText": "x", "fileName": "a.pdf", "pageNumber": 0}]}}`), "lm.jsonl", "lmstudio")
-	if !errors.Is(err, runs.ErrInvalid) || !strings.Contains(err.Error(), "content[0].pageNumber") {
+	if !errors.Is(err, strictjson.ErrValue) || !strings.Contains(err.Error(), "content[0].pageNumber") {
 		t.Errorf("page 0 from LM Studio: %v", err)
 	}
 }

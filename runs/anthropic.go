@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // Anthropic Messages API response with citations enabled on the documents:
@@ -30,7 +32,7 @@ func adaptAnthropic(rec *Record, raw json.RawMessage) (string, error) {
 		return f, err
 	}
 	if msg.Type != "message" {
-		return ".type", fmt.Errorf("%w: %q (want an Anthropic \"message\" object)", ErrInvalid, msg.Type)
+		return ".type", fmt.Errorf("%w: %q (want an Anthropic \"message\" object)", strictjson.ErrValue, msg.Type)
 	}
 	var text strings.Builder
 	for b, block := range msg.Content {
@@ -58,7 +60,7 @@ func adaptAnthropic(rec *Record, raw json.RawMessage) (string, error) {
 			switch c.Type {
 			case "char_location", "page_location", "content_block_location":
 				if c.DocumentIndex == nil || *c.DocumentIndex < 0 {
-					return at + ".document_index", ErrMissing
+					return at + ".document_index", strictjson.ErrMissing
 				}
 				rc.Document = ref(rec.Documents, indexKey(*c.DocumentIndex), c.DocumentTitle)
 				if c.DocumentTitle != rc.Document {
@@ -68,7 +70,7 @@ func adaptAnthropic(rec *Record, raw json.RawMessage) (string, error) {
 				rc.Document, rc.Title = ref(rec.Documents, c.Source, c.Title), c.Title
 				rc.External = isWebURL(rc.Document) && !mapped(rec.Documents, c.Source)
 				if rc.Document == "" {
-					return at + ".source", ErrMissing
+					return at + ".source", strictjson.ErrMissing
 				}
 			case "web_search_result_location":
 				rc.Document, rc.Title, rc.External = firstOf(c.URL, c.Title, "web search result"), c.Title, true
@@ -78,7 +80,7 @@ func adaptAnthropic(rec *Record, raw json.RawMessage) (string, error) {
 			}
 			if c.Type == "page_location" {
 				if c.StartPageNumber == nil || *c.StartPageNumber < 1 || c.EndPageNumber == nil || *c.EndPageNumber <= *c.StartPageNumber {
-					return at, fmt.Errorf("%w: page_location needs 1 <= start_page_number < end_page_number", ErrInvalid)
+					return at, fmt.Errorf("%w: page_location needs 1 <= start_page_number < end_page_number", strictjson.ErrValue)
 				}
 				rc.Page, rc.PagePhysical = ptr(*c.StartPageNumber), true
 				if last := *c.EndPageNumber - 1; last > *c.StartPageNumber {

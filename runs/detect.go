@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
@@ -19,7 +20,7 @@ const FormatAuto = "auto"
 // ErrUnknownFormat reports a first record whose shape DetectFormat cannot
 // tie to one format with certainty; the error's text names the format it
 // looks like, when any.
-var ErrUnknownFormat = errors.New("cannot tell the run format")
+var ErrUnknownFormat = inputerr.New("cannot tell the run format")
 
 // DetectFormat names the run format of one record (a line of a run file)
 // by its shape, and returns an error wrapping ErrUnknownFormat when the

@@ -6,10 +6,12 @@
 //
 // Reading is strict: unknown, duplicate or case-variant keys, a missing
 // required key, invalid UTF-8, a line longer than MaxLineBytes and values
-// out of range are InputErrors naming file, line and JSON path, wrapping
-// ErrUnknownKey, ErrDuplicateKey, ErrMissing, ErrInvalid, ErrTooLarge or
-// ErrInvalidUTF8. A record is kept as read; nothing here opens a corpus
-// or looks a quote up: package citations grounds the citations read.
+// out of range are InputErrors naming file, line and JSON path, an input
+// fault (inputerr.ErrInput) wrapping the strict-JSON layer's sentinel of
+// the fault (internal/strictjson: ErrUnknownKey, ErrDuplicateKey,
+// ErrMissing, ErrValue, ErrTooLarge or ErrInvalidUTF8), the one each reader
+// of the module wraps. A record is kept as read; nothing here opens a
+// corpus or looks a quote up: package citations grounds the citations read.
 //
 // An adapter keeps the vendor's citation objects verbatim (Native) and
 // never trusts their offsets; what it leaves unread although it looks

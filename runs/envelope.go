@@ -42,7 +42,7 @@ type Envelope struct {
 
 var envelopeShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
 	"arm": nil, "session": nil, "question": nil, "status": nil, "stop_reason": nil,
-	"documents": nil, "response": nil, "timing": timingShape,
+	"documents": nil, "response": nil, "timing": TimingShape,
 }}
 
 // vendorKeys are, per format, the field names the adapter reads from the
@@ -101,7 +101,7 @@ func EachRun(r io.Reader, file, format string, fn func(*Record) error) error {
 	}
 	adapt, ok := adapters[format]
 	if !ok {
-		return &InputError{File: file, Err: fmt.Errorf("%w: format %q (want one of %s)", ErrInvalid, format, strings.Join(Formats, ", "))}
+		return &InputError{File: file, Err: fmt.Errorf("%w: format %q (want one of %s)", strictjson.ErrValue, format, strings.Join(Formats, ", "))}
 	}
 	return strictjson.Objects{Limits: lineLimits, Shape: envelopeShape, Spelled: vendorKeys[format]}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
@@ -110,7 +110,7 @@ func EachRun(r io.Reader, file, format string, fn func(*Record) error) error {
 			return fail(f, err)
 		}
 		if k := v.Missing("arm", "session", "question", "response"); k != "" {
-			return fail(k, ErrMissing)
+			return fail(k, strictjson.ErrMissing)
 		}
 		rec := &Record{Arm: env.Arm, Session: env.Session, Question: env.Question, Status: env.Status,
 			StopReason: env.StopReason, Timing: env.Timing, Format: format, Line: n, Citations: []Citation{}}
@@ -158,7 +158,7 @@ func envelopeDocuments(raw json.RawMessage) (Mapping, string, error) {
 		return m, "", nil
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, "documents", fmt.Errorf("%w: want a list of names or an object of names", ErrInvalid)
+		return nil, "documents", fmt.Errorf("%w: want a list of names or an object of names", strictjson.ErrValue)
 	}
 	return m, "", nil
 }

@@ -30,7 +30,7 @@ import (
 func adaptGemini(rec *Record, raw json.RawMessage) (string, error) {
 	v, err := strictjson.Parse(raw, "", strictjson.Limits{})
 	if err != nil { // checked by the envelope's reader already
-		return "", fmt.Errorf("%w: %v", ErrInvalid, err)
+		return "", fmt.Errorf("%w: %v", strictjson.ErrValue, err)
 	}
 	t := &vtree{data: raw}
 	cands, cpaths := t.list(t.get(v, "", "candidates"))
@@ -38,7 +38,7 @@ func adaptGemini(rec *Record, raw json.RawMessage) (string, error) {
 		return t.result()
 	}
 	if len(cands) == 0 {
-		return ".candidates", ErrMissing
+		return ".candidates", strictjson.ErrMissing
 	}
 	cand, cp := cands[0], cpaths[0]
 	content, contentPath := t.get(cand, cp, "content")
@@ -114,7 +114,7 @@ func (g *geminiGrounding) support(sup *strictjson.Value, sp string, partTexts []
 	for i, iv := range indices {
 		ci := t.int(iv, ipaths[i])
 		if t.err == nil && ci < 0 {
-			t.fail(ipaths[i], fmt.Errorf("%w: chunk index %d (indices are 0-based)", ErrInvalid, ci))
+			t.fail(ipaths[i], fmt.Errorf("%w: chunk index %d (indices are 0-based)", strictjson.ErrValue, ci))
 		}
 		if t.err != nil {
 			return false

@@ -10,18 +10,6 @@ import (
 // ("citations[1].page") when there is one.
 type InputError = inputerr.Error
 
-// Sentinel errors inside InputError, for callers that branch on the kind.
-// They are internal/strictjson's, so errors.Is finds them whichever
-// package's reader refused the input.
-var (
-	ErrInvalidUTF8  = strictjson.ErrInvalidUTF8
-	ErrDuplicateKey = strictjson.ErrDuplicateKey
-	ErrUnknownKey   = strictjson.ErrUnknownKey
-	ErrTooLarge     = strictjson.ErrTooLarge
-	ErrMissing      = strictjson.ErrMissingKey
-	ErrInvalid      = strictjson.ErrValue
-)
-
 // MaxLineBytes caps one JSON Lines record: 8 MiB holds a run record with a
 // whole long response, its citations and retrieval cards many times over,
 // while a longer line is refused before it is decoded (input error naming

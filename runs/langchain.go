@@ -7,6 +7,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // langchainDoc is a serialized LangChain Document.
@@ -44,11 +46,11 @@ func adaptLangChain(rec *Record, raw json.RawMessage) (string, error) {
 	}
 	answer, at := out.Answer, ".answer"
 	if (len(out.Answer) == 0 || string(out.Answer) == "null") && (len(out.CitedAnswer) == 0 || string(out.CitedAnswer) == "null") {
-		return ".answer", ErrMissing
+		return ".answer", strictjson.ErrMissing
 	}
 	if len(out.CitedAnswer) > 0 && string(out.CitedAnswer) != "null" {
 		if len(out.Answer) > 0 && string(out.Answer) != "null" {
-			return ".cited_answer", fmt.Errorf("%w: both answer and cited_answer", ErrInvalid)
+			return ".cited_answer", fmt.Errorf("%w: both answer and cited_answer", strictjson.ErrValue)
 		}
 		answer, at = raw, ""
 	}
@@ -90,9 +92,9 @@ func adaptLangChain(rec *Record, raw json.RawMessage) (string, error) {
 		id, ok := sourceID(c.SourceID)
 		if !ok {
 			if len(c.SourceID) == 0 || string(c.SourceID) == "null" {
-				return at + ".source_id", ErrMissing
+				return at + ".source_id", strictjson.ErrMissing
 			}
-			return at + ".source_id", fmt.Errorf("%w: %s (want an index into context)", ErrInvalid, c.SourceID)
+			return at + ".source_id", fmt.Errorf("%w: %s (want an index into context)", strictjson.ErrValue, c.SourceID)
 		}
 		if id < 0 || id >= len(out.Context) {
 			rec.Citations = append(rec.Citations, Citation{Document: fmt.Sprintf("context[%d]", id), Quote: c.Quote, Native: natives[i]})
@@ -129,7 +131,7 @@ func langchainCitation(m Mapping, id int, doc json.RawMessage, quote *string) (C
 	}
 	if d.Metadata.Page != nil {
 		if *d.Metadata.Page < 0 {
-			return Citation{}, fmt.Sprintf(".context[%d].metadata.page", id), fmt.Errorf("%w: %d (0-based)", ErrInvalid, *d.Metadata.Page)
+			return Citation{}, fmt.Sprintf(".context[%d].metadata.page", id), fmt.Errorf("%w: %d (0-based)", strictjson.ErrValue, *d.Metadata.Page)
 		}
 		rc.Page = ptr(*d.Metadata.Page + 1)
 	}
@@ -185,7 +187,7 @@ func langchainXML(items []json.RawMessage) (answer string, cites, raws []json.Ra
 			for _, kv := range c.Citation {
 				for key, val := range kv {
 					if _, dup := fields[key]; dup {
-						return "", nil, nil, at + ".citation", fmt.Errorf("%w: %q twice", ErrDuplicateKey, key)
+						return "", nil, nil, at + ".citation", fmt.Errorf("%w: %q twice", strictjson.ErrDuplicateKey, key)
 					}
 					fields[key] = val
 				}

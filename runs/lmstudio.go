@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // LM Studio citation blocks: the assistant message's content is a string
@@ -58,7 +60,7 @@ func adaptLMStudio(rec *Record, raw json.RawMessage) (string, error) {
 	} else if len(msg.Content) > 0 && string(msg.Content) != "null" {
 		var blocks []json.RawMessage
 		if err := json.Unmarshal(msg.Content, &blocks); err != nil {
-			return ".content", fmt.Errorf("%w: want a string or a list of blocks", ErrInvalid)
+			return ".content", fmt.Errorf("%w: want a string or a list of blocks", strictjson.ErrValue)
 		}
 		for i, br := range blocks {
 			var b struct {
@@ -101,16 +103,16 @@ func lmstudioPages(raw json.RawMessage) (first, last int, err error) {
 	var n int
 	if json.Unmarshal(raw, &n) == nil {
 		if n < 1 {
-			return 0, 0, fmt.Errorf("%w: %d (LM Studio page numbers are read as 1-based)", ErrInvalid, n)
+			return 0, 0, fmt.Errorf("%w: %d (LM Studio page numbers are read as 1-based)", strictjson.ErrValue, n)
 		}
 		return n, 0, nil
 	}
 	var pair []int
 	if json.Unmarshal(raw, &pair) != nil || len(pair) != 2 {
-		return 0, 0, fmt.Errorf("%w: want a page number or a [start, end] pair", ErrInvalid)
+		return 0, 0, fmt.Errorf("%w: want a page number or a [start, end] pair", strictjson.ErrValue)
 	}
 	if pair[0] < 1 || pair[1] < pair[0] {
-		return 0, 0, fmt.Errorf("%w: [%d, %d] (want 1 <= start <= end; pages are read as 1-based)", ErrInvalid, pair[0], pair[1])
+		return 0, 0, fmt.Errorf("%w: [%d, %d] (want 1 <= start <= end; pages are read as 1-based)", strictjson.ErrValue, pair[0], pair[1])
 	}
 	return pair[0], pair[1], nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // OpenAI: a Responses API response (object "response"), whose message
@@ -32,7 +34,7 @@ func adaptOpenAI(rec *Record, raw json.RawMessage) (string, error) {
 	case "thread.message":
 		f, err = openAIThreadMessage(rec, raw, &text)
 	default:
-		return ".object", fmt.Errorf("%w: %q (want \"response\" or \"thread.message\")", ErrInvalid, head.Object)
+		return ".object", fmt.Errorf("%w: %q (want \"response\" or \"thread.message\")", strictjson.ErrValue, head.Object)
 	}
 	if err != nil {
 		return f, err

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/internal/shareddata"
+	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +20,7 @@ import (
 func TestReadRecords(t *testing.T) {
 	good := `{"arm": "A", "session": 1, "question": "q01", "status": "ok", "response": "x", "citations": [{"id": "c1", "document": "a.pdf", "page": 2, "last_page": 3, "quote": "y", "native": {"Type": 1, "type": 2}}], "timing": {"total_ms": 12.5}}`
 	_, err := ReadRecords(strings.NewReader(good+"\n"), "run.jsonl")
-	require.ErrorIs(t, err, ErrDuplicateKey, `"Type" and "type" in native differ only in case: refused even there`)
+	require.ErrorIs(t, err, strictjson.ErrDuplicateKey, `"Type" and "type" in native differ only in case: refused even there`)
 	good = strings.Replace(good, `"Type": 1, `, "", 1)
 	runs, err := ReadRecords(strings.NewReader(good+"\n"), "run.jsonl")
 	require.NoError(t, err)
@@ -161,15 +162,15 @@ func TestLongLineRefused(t *testing.T) {
 	)
 	_, err := ReadRecords(long, "big.jsonl")
 	var ie *InputError
-	if !errors.As(err, &ie) || !errors.Is(err, ErrTooLarge) || ie.File != "big.jsonl" || ie.Line != 2 {
-		t.Fatalf("a 10 MB line: %v, want ErrTooLarge at big.jsonl:2", err)
+	if !errors.As(err, &ie) || !errors.Is(err, strictjson.ErrTooLarge) || ie.File != "big.jsonl" || ie.Line != 2 {
+		t.Fatalf("a 10 MB line: %v, want strictjson.ErrTooLarge at big.jsonl:2", err)
 	}
 	if !strings.HasPrefix(err.Error(), "big.jsonl:2: ") {
 		t.Errorf("message %q does not start with file:line", err)
 	}
 	// Native formats share the limit.
 	_, err = ReadRuns(io.LimitReader(repeatReader(' '), 10_000_000), "big.jsonl", "gemini")
-	if !errors.As(err, &ie) || !errors.Is(err, ErrTooLarge) || ie.Line != 1 {
+	if !errors.As(err, &ie) || !errors.Is(err, strictjson.ErrTooLarge) || ie.Line != 1 {
 		t.Errorf("native format: %v", err)
 	}
 }

@@ -112,9 +112,10 @@ type Timing struct {
 // AttemptStatuses are the valid Record.Status values.
 var AttemptStatuses = []string{"ok", "error", "timeout", "interrupted"}
 
-// timingShape and runShape list the keys of a run record.
+// TimingShape lists the keys of a run record's timing, which results keep
+// (package grade); runShape the keys of a run record.
 var (
-	timingShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
+	TimingShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
 		"retrieval_ms": nil, "embedding_ms": nil, "prompt_ms": nil, "generation_ms": nil, "total_ms": nil, "cold_start_ms": nil, "indexing_ms": nil,
 	}}
 	runShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
@@ -124,7 +125,7 @@ var (
 			"id": nil, "document": nil, "page": nil, "last_page": nil, "page_label": nil, "quote": nil, "claim": nil, "native": nil,
 			"external": nil, "quote_from": nil, "page_physical": nil, "title": nil,
 		}}},
-		"timing": timingShape,
+		"timing": TimingShape,
 	}}
 )
 
@@ -146,7 +147,7 @@ func eachRunRecord(r io.Reader, file string, fn func(*Record) error) error {
 			return &InputError{File: file, Line: n, Field: f, Err: err}
 		}
 		if k := v.Missing("arm", "session", "question", "status", "response", "citations"); k != "" {
-			return &InputError{File: file, Line: n, Field: k, Err: ErrMissing}
+			return &InputError{File: file, Line: n, Field: k, Err: strictjson.ErrMissing}
 		}
 		rec.Line = n
 		if f, err := rec.Validate(); err != nil {
@@ -160,7 +161,7 @@ func eachRunRecord(r io.Reader, file string, fn func(*Record) error) error {
 // and returns the field at fault.
 func (rec *Record) Validate() (string, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+		return fmt.Errorf("%w: "+format, append([]any{strictjson.ErrValue}, args...)...)
 	}
 	switch {
 	case !isIdentifier(rec.Arm):
@@ -181,7 +182,7 @@ func (rec *Record) Validate() (string, error) {
 		case seen[c.ID]:
 			return f("id"), bad("%q repeats an earlier citation's id", c.ID)
 		case strings.TrimSpace(c.Document) == "":
-			return f("document"), ErrMissing
+			return f("document"), strictjson.ErrMissing
 		case c.Page != nil && *c.Page < 1:
 			return f("page"), bad("%d (pages are 1-based)", *c.Page)
 		case c.LastPage != nil && (c.Page == nil || *c.LastPage < *c.Page):

@@ -125,7 +125,14 @@ func decodeCitation(d *strictjson.TreeDecoder, v *strictjson.Value, path string,
 	}
 }
 
-func decodeTiming(d *strictjson.TreeDecoder, v *strictjson.Value, path string, t *Timing) {
+// DecodeTiming decodes timing (TimingShape) from a checked tree, for this
+// package's readers and the results reader (package grade), which copies
+// a record's timing; null is nil.
+func DecodeTiming(d *strictjson.TreeDecoder, v *strictjson.Value, path string) *Timing {
+	if v.Kind == strictjson.Null || !d.Want(v, path, strictjson.Object, "citations.Timing") {
+		return nil
+	}
+	t := &Timing{}
 	for _, m := range v.Members {
 		p := path + "." + m.Key
 		switch m.Key {
@@ -145,6 +152,7 @@ func decodeTiming(d *strictjson.TreeDecoder, v *strictjson.Value, path string, t
 			t.IndexingMS = d.Float(m.Value, p)
 		}
 	}
+	return t
 }
 
 // decodeEnvelope fills an envelope from its checked tree, as encoding/json
@@ -193,10 +201,7 @@ func (a attempt) decode(d *strictjson.TreeDecoder, m strictjson.Member) bool {
 	case "stop_reason":
 		*a.stopReason = d.Str(m.Value, m.Key)
 	case "timing":
-		if m.Value.Kind != strictjson.Null && d.Want(m.Value, m.Key, strictjson.Object, "citations.Timing") {
-			*a.timing = &Timing{}
-			decodeTiming(d, m.Value, m.Key, *a.timing)
-		}
+		*a.timing = DecodeTiming(d, m.Value, m.Key)
 	default:
 		return false
 	}
@@ -211,7 +216,7 @@ func decodeFault(err error) error {
 		// package citations read runs ("citations.Mapping"): the messages
 		// stay as they were.
 		typ := strings.ReplaceAll(te.Type.String(), "runs.", "citations.")
-		return fmt.Errorf("%w: expected %s, found JSON %s", ErrInvalid, typ, te.Value)
+		return fmt.Errorf("%w: expected %s, found JSON %s", strictjson.ErrValue, typ, te.Value)
 	}
-	return fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), "json: "))
+	return fmt.Errorf("%w: %s", strictjson.ErrValue, strings.TrimPrefix(err.Error(), "json: "))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/citecheck/citecheck/audit"
 	"github.com/citecheck/citecheck/citations"
+	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -124,7 +125,7 @@ func TestNoCitationSilentlyLost(t *testing.T) {
 	for _, b := range both {
 		_, err := readEnvelope("gemini", "", b.response)
 		require.Error(t, err, b.name)
-		assert.ErrorIs(t, err, runs.ErrDuplicateKey, b.name)
+		assert.ErrorIs(t, err, strictjson.ErrDuplicateKey, b.name)
 		assert.Contains(t, err.Error(), b.field, b.name)
 	}
 
@@ -286,7 +287,7 @@ func TestPerCitationOutcomes(t *testing.T) {
 	assert.Equal(t, [2]int{1, 2}, pageOf(r.Citations[0]), "lmstudio-js: pageNumber?: number | [start, end]")
 	assert.Equal(t, citations.GroundedUnique, testIndex(t).Ground(audit.FromRun(r.Citations[0]), nil).Grounding, "the quote is on page 2, inside 1-2")
 	_, err := readEnvelope("lmstudio", "", `{"role": "assistant", "content": [{"type": "citation", "citedText": "x", "fileName": "a.pdf", "pageNumber": [2, 1]}]}`)
-	assert.ErrorIs(t, err, runs.ErrInvalid, "a range that ends before it starts is malformed")
+	assert.ErrorIs(t, err, strictjson.ErrValue, "a range that ends before it starts is malformed")
 
 	r = mustRead(t, "gemini", "", gemini("Answer", `[]`, `[{"segment": {"endIndex": 6, "text": "Answer"}, "groundingChunkIndices": [3]}]`))
 	require.Len(t, r.Citations, 1, "a support into an empty groundingChunks (a condition users report)")
@@ -387,5 +388,5 @@ func TestVendorInputErrors(t *testing.T) {
 	var ie *runs.InputError
 	require.True(t, errors.As(err, &ie))
 	assert.Equal(t, "response.candidates[0].content.parts[0].text", ie.Field)
-	assert.ErrorIs(t, err, runs.ErrInvalid)
+	assert.ErrorIs(t, err, strictjson.ErrValue)
 }

@@ -32,7 +32,7 @@ func (t *vtree) fail(path string, err error) {
 
 func (t *vtree) want(v *strictjson.Value, path string, k strictjson.Kind, what string) bool {
 	if v.Kind != k {
-		t.fail(path, fmt.Errorf("%w: expected %s, found JSON %s", ErrInvalid, what, v.Kind))
+		t.fail(path, fmt.Errorf("%w: expected %s, found JSON %s", strictjson.ErrValue, what, v.Kind))
 		return false
 	}
 	return true
@@ -40,8 +40,8 @@ func (t *vtree) want(v *strictjson.Value, path string, k strictjson.Kind, what s
 
 // get returns the member of the object obj spelled as one of names, and
 // its path; nil when obj is nil, the member is absent or null. Two
-// spellings of one key in one object are a fault (ErrDuplicateKey): the
-// reader never picks one.
+// spellings of one key in one object are a fault
+// (strictjson.ErrDuplicateKey): the reader never picks one.
 func (t *vtree) get(obj *strictjson.Value, path string, names ...string) (*strictjson.Value, string) {
 	if obj == nil || t.err != nil || !t.want(obj, path, strictjson.Object, "an object") {
 		return nil, ""
@@ -57,7 +57,7 @@ func (t *vtree) get(obj *strictjson.Value, path string, names ...string) (*stric
 			if a.KeyOffset > b.KeyOffset {
 				a, b = b, a
 			}
-			t.fail(strictjson.JoinKey(path, b.Key), fmt.Errorf("%w: %q and %q are one key in two spellings", ErrDuplicateKey, a.Key, b.Key))
+			t.fail(strictjson.JoinKey(path, b.Key), fmt.Errorf("%w: %q and %q are one key in two spellings", strictjson.ErrDuplicateKey, a.Key, b.Key))
 			return nil, ""
 		}
 		found = m
@@ -101,7 +101,7 @@ func (t *vtree) intPtr(v *strictjson.Value, path string) *int {
 	}
 	n, err := strconv.Atoi(v.Str)
 	if err != nil {
-		t.fail(path, fmt.Errorf("%w: expected an integer, found JSON number %s", ErrInvalid, v.Str))
+		t.fail(path, fmt.Errorf("%w: expected an integer, found JSON number %s", strictjson.ErrValue, v.Str))
 		return nil
 	}
 	return &n

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -98,7 +99,7 @@ func TestDecisionRequiredFieldsList(t *testing.T) {
 	q := answerable()
 	q["required_fields"] = obj{"deadline": "Deadline"}
 	_, err := spans.Decode(refJSON(q), "refs.json")
-	if !errors.Is(err, spans.ErrType) || !strings.Contains(err.Error(), "required_fields: wrong type: expected an array") {
+	if !errors.Is(err, strictjson.ErrType) || !strings.Contains(err.Error(), "required_fields: wrong type: expected an array") {
 		t.Errorf("a field -> label object loses the label order; got %v", err)
 	}
 }

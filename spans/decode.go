@@ -24,19 +24,6 @@ type DecodeError = strictjson.Error
 // DecodeErrors holds several DecodeErrors in file order.
 type DecodeErrors = strictjson.Errors
 
-// Sentinel causes of a DecodeError, for errors.Is.
-var (
-	ErrSyntax       = strictjson.ErrSyntax
-	ErrInvalidUTF8  = strictjson.ErrInvalidUTF8
-	ErrDuplicateKey = strictjson.ErrDuplicateKey // also keys that differ only in case
-	ErrTooLarge     = strictjson.ErrTooLarge
-	ErrTooDeep      = strictjson.ErrTooDeep
-	ErrUnknownField = strictjson.ErrUnknownField
-	ErrType         = strictjson.ErrType
-	ErrMissing      = strictjson.ErrMissing
-	ErrValue        = strictjson.ErrValue // out of range, or an unsupported format version
-)
-
 // source is what a decoded Reference remembers of its file.
 type source struct {
 	file  string
@@ -77,7 +64,7 @@ func Decode(data []byte, file string) (*Reference, error) {
 		strictjson.Field{Name: "format", Required: true, Decode: func(v *strictjson.Value, p string) {
 			ref.Format = d.String(v, p)
 			if v.Kind == strictjson.String && ref.Format != Format {
-				d.Errorf(v, p, ErrValue, "format %q: this citecheck reads %q", ref.Format, Format)
+				d.Errorf(v, p, strictjson.ErrValue, "format %q: this citecheck reads %q", ref.Format, Format)
 			}
 		}},
 		strictjson.Field{Name: "questions", Required: true, Decode: func(v *strictjson.Value, p string) {
@@ -158,7 +145,7 @@ func decodeStatements(d *strictjson.Decoder, v *strictjson.Value, path string) A
 	case strictjson.Array:
 		return AbsenceStatements{List: d.Strings(v, path)}
 	default:
-		d.Errorf(v, path, ErrType, "expected an array of strings or an object of arrays of strings, found %s", v.Kind)
+		d.Errorf(v, path, strictjson.ErrType, "expected an array of strings or an object of arrays of strings, found %s", v.Kind)
 		return AbsenceStatements{}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
+	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -50,46 +51,46 @@ func TestDecodeErrors(t *testing.T) {
 		is   error
 	}{
 		{"offset as a string", refWith(`{"document": "a.pdf", "page": 1, "start": "12", "end": 40, "text": "x"}`),
-			`refs.json:9:51: questions[0].essential_claims[0].evidence[0].start: wrong type: expected an integer, found string`, spans.ErrType},
+			`refs.json:9:51: questions[0].essential_claims[0].evidence[0].start: wrong type: expected an integer, found string`, strictjson.ErrType},
 		{"negative offset", refWith(`{"document": "a.pdf", "page": 1, "start": -1, "end": 40, "text": "x"}`),
-			`refs.json:9:51: questions[0].essential_claims[0].evidence[0].start: invalid value: -1 is outside 0..2147483647`, spans.ErrValue},
+			`refs.json:9:51: questions[0].essential_claims[0].evidence[0].start: invalid value: -1 is outside 0..2147483647`, strictjson.ErrValue},
 		{"fractional page", refWith(`{"document": "a.pdf", "page": 1.5, "text": "x"}`),
-			`refs.json:9:39: questions[0].essential_claims[0].evidence[0].page: wrong type: expected an integer, found 1.5`, spans.ErrType},
+			`refs.json:9:39: questions[0].essential_claims[0].evidence[0].page: wrong type: expected an integer, found 1.5`, strictjson.ErrType},
 		{"page zero", refWith(`{"document": "a.pdf", "page": 0, "text": "x"}`),
-			`refs.json:9:39: questions[0].essential_claims[0].evidence[0].page: invalid value: 0 is outside 1..2147483647`, spans.ErrValue},
+			`refs.json:9:39: questions[0].essential_claims[0].evidence[0].page: invalid value: 0 is outside 1..2147483647`, strictjson.ErrValue},
 		{"unknown field", refWith(`{"document": "a.pdf", "page": 1, "text": "x", "quote": "x"}`),
-			`refs.json:9:55: questions[0].essential_claims[0].evidence[0].quote: unknown field "quote" (known fields: document, end, end_page, page, start, text)`, spans.ErrUnknownField},
+			`refs.json:9:55: questions[0].essential_claims[0].evidence[0].quote: unknown field "quote" (known fields: document, end, end_page, page, start, text)`, strictjson.ErrUnknownField},
 		{"duplicate key", refWith(`{"document": "a.pdf", "page": 1, "page": 2, "text": "x"}`),
-			`refs.json:9:42: questions[0].essential_claims[0].evidence[0].page: duplicate key "page"`, spans.ErrDuplicateKey},
+			`refs.json:9:42: questions[0].essential_claims[0].evidence[0].page: duplicate key "page"`, strictjson.ErrDuplicateKey},
 		{"case-variant key", refWith(`{"document": "a.pdf", "Page": 1, "text": "x"}`),
 			"refs.json:9:9: questions[0].essential_claims[0].evidence[0]: missing required field \"page\"\n" +
-				`refs.json:9:31: questions[0].essential_claims[0].evidence[0].Page: unknown field "Page" (known fields: document, end, end_page, page, start, text)`, spans.ErrUnknownField},
+				`refs.json:9:31: questions[0].essential_claims[0].evidence[0].Page: unknown field "Page" (known fields: document, end, end_page, page, start, text)`, strictjson.ErrUnknownField},
 		{"case-variant duplicate", refWith(`{"document": "a.pdf", "page": 1, "PAGE": 1, "text": "x"}`),
-			`refs.json:9:42: questions[0].essential_claims[0].evidence[0].PAGE: duplicate key: "PAGE" differs from "page" only in case`, spans.ErrDuplicateKey},
+			`refs.json:9:42: questions[0].essential_claims[0].evidence[0].PAGE: duplicate key: "PAGE" differs from "page" only in case`, strictjson.ErrDuplicateKey},
 		{"missing text", refWith(`{"document": "a.pdf", "page": 1}`),
-			`refs.json:9:9: questions[0].essential_claims[0].evidence[0]: missing required field "text"`, spans.ErrMissing},
+			`refs.json:9:9: questions[0].essential_claims[0].evidence[0]: missing required field "text"`, strictjson.ErrMissing},
 		{"null text", refWith(`{"document": "a.pdf", "page": 1, "text": null}`),
-			`refs.json:9:50: questions[0].essential_claims[0].evidence[0].text: wrong type: expected a string, found null`, spans.ErrType},
+			`refs.json:9:50: questions[0].essential_claims[0].evidence[0].text: wrong type: expected a string, found null`, strictjson.ErrType},
 		{"invalid UTF-8", refWith("{\"document\": \"a.pdf\", \"page\": 1, \"text\": \"caf\xe9\"}"),
-			`refs.json:9:54: invalid UTF-8: byte 0xe9`, spans.ErrInvalidUTF8},
+			`refs.json:9:54: invalid UTF-8: byte 0xe9`, strictjson.ErrInvalidUTF8},
 		{"other format", `{"format": "citecheck-reference/1.4", "questions": []}`,
-			`refs.json:1:12: format: invalid value: format "citecheck-reference/1.4": this citecheck reads "citecheck-reference/1.5"`, spans.ErrValue},
+			`refs.json:1:12: format: invalid value: format "citecheck-reference/1.4": this citecheck reads "citecheck-reference/1.5"`, strictjson.ErrValue},
 		{"no format", `{"questions": []}`,
-			`refs.json:1:1: missing required field "format"`, spans.ErrMissing},
+			`refs.json:1:1: missing required field "format"`, strictjson.ErrMissing},
 		{"expected_abstention missing", `{"format": "citecheck-reference/1.5", "questions": [{"id": "Q1", "question": "q", "required_fields": []}]}`,
-			`refs.json:1:53: questions[0]: missing required field "expected_abstention"`, spans.ErrMissing},
+			`refs.json:1:53: questions[0]: missing required field "expected_abstention"`, strictjson.ErrMissing},
 		{"statements as a string", unknownWith(`"statements": "none"`),
-			`refs.json:3:72: questions[0].absence_audit.statements: wrong type: expected an array of strings or an object of arrays of strings, found string`, spans.ErrType},
+			`refs.json:3:72: questions[0].absence_audit.statements: wrong type: expected an array of strings or an object of arrays of strings, found string`, strictjson.ErrType},
 		{"statement list as a string", unknownWith(`"statements": {"f": "none"}`),
-			`refs.json:3:78: questions[0].absence_audit.statements.f: wrong type: expected an array, found string`, spans.ErrType},
+			`refs.json:3:78: questions[0].absence_audit.statements.f: wrong type: expected an array, found string`, strictjson.ErrType},
 		{"statement not a string", unknownWith(`"statements": {"f": ["a", 1]}`),
-			`refs.json:3:84: questions[0].absence_audit.statements.f[1]: wrong type: expected a string, found number`, spans.ErrType},
+			`refs.json:3:84: questions[0].absence_audit.statements.f[1]: wrong type: expected a string, found number`, strictjson.ErrType},
 		{"source names as a string", unknownWith(`"statements": [], "source_names": "the d"`),
-			`refs.json:3:92: questions[0].absence_audit.source_names: wrong type: expected an array, found string`, spans.ErrType},
+			`refs.json:3:92: questions[0].absence_audit.source_names: wrong type: expected an array, found string`, strictjson.ErrType},
 		{"unknown audit key", unknownWith(`"statements": [], "source_name": ["the d"]`),
-			`refs.json:3:76: questions[0].absence_audit.source_name: unknown field "source_name" (known fields: note, source_names, sources, statements, topic)`, spans.ErrUnknownField},
+			`refs.json:3:76: questions[0].absence_audit.source_name: unknown field "source_name" (known fields: note, source_names, sources, statements, topic)`, strictjson.ErrUnknownField},
 		{"syntax", `{"format": "citecheck-reference/1.5", "questions": [}`,
-			`refs.json:1:53: questions[0]: invalid JSON: unexpected '}', expected a value`, spans.ErrSyntax},
+			`refs.json:1:53: questions[0]: invalid JSON: unexpected '}', expected a value`, strictjson.ErrSyntax},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,7 +124,7 @@ func TestDecodeCollectsSeveralFaults(t *testing.T) {
 
 func TestDecodeTooLarge(t *testing.T) {
 	big := make([]byte, spans.MaxReferenceBytes+1)
-	if _, err := spans.Decode(big, "big.json"); !errors.Is(err, spans.ErrTooLarge) {
+	if _, err := spans.Decode(big, "big.json"); !errors.Is(err, strictjson.ErrTooLarge) {
 		t.Errorf("got %v, want ErrTooLarge", err)
 	}
 	// ReadFile reads one byte past the cap, never the whole of a huge file.
@@ -131,7 +132,7 @@ func TestDecodeTooLarge(t *testing.T) {
 	if err := os.WriteFile(path, append(big, big...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := spans.ReadFile(path); !errors.Is(err, spans.ErrTooLarge) {
+	if _, err := spans.ReadFile(path); !errors.Is(err, strictjson.ErrTooLarge) {
 		t.Errorf("ReadFile: got %v, want ErrTooLarge", err)
 	}
 }

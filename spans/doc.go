@@ -65,8 +65,10 @@
 //
 //	refs.json:41:17: questions[3].essential_claims[0].evidence[1].start: wrong type: expected an integer, found string
 //
-// and errors.Is works with the Err sentinels. A file with several faults
-// gives a *DecodeErrors with up to 20 of them.
+// and errors.Is finds the strict-JSON layer's sentinel of the fault
+// (internal/strictjson) and inputerr.ErrInput, the kind of every input
+// fault. A file with several faults gives a *DecodeErrors with up to 20
+// of them.
 //
 // # Validation
 //

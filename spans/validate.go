@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/textnorm"
 	"golang.org/x/text/cases"
@@ -113,8 +114,8 @@ func Validate(ref *Reference, c corpus.Texts, opts Options) (*Report, error) {
 // Outcomes of a document lookup that validation reports as problems
 // rather than failing.
 var (
-	ErrUnknownDocument = errors.New("no such document in the corpus")
-	ErrNoText          = errors.New("the document has no extracted text")
+	ErrUnknownDocument = inputerr.New("no such document in the corpus")
+	ErrNoText          = inputerr.New("the document has no extracted text")
 )
 
 // documentNames returns the names of c's documents, sorted.

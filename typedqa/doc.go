@@ -16,18 +16,20 @@
 //	report, _ := Score(qs, dict, truth, resp)
 //	report.WriteTable(w); report.WriteJSON(w); report.WriteItemsCSV(w)
 //
-// Every input fault is an *InputError (file, 1-based line, field, cause)
-// or an *InputErrors holding up to 20 of them in file order; errors.Is
-// works with the Err* sentinels. Nothing is dropped silently: a bad row, an
-// unknown question id, a duplicate (document, question) in the ground truth
-// or (model, condition, run, document, question) in the responses, a
-// response with no ground truth, and a (model, condition, run) that does
-// not answer every ground-truth row are all errors. The package never
-// prints or exits. Output is a pure function of the input rows: items are
-// sorted by model, condition, question (questions-file order), document
+// Every input fault is an *InputError (file, 1-based line, field, cause) or
+// an *InputErrors holding up to 20 of them in file order; errors.Is finds
+// inputerr.ErrInput, the kind of every input fault, and the Err* sentinels
+// (the strict-JSON layer's for JSON faults). Nothing is dropped silently: a
+// bad row, an unknown question id, a duplicate (document, question) in the
+// ground truth or (model, condition, run, document, question) in the
+// responses, a response with no ground truth, and a (model, condition, run)
+// that does not answer every ground-truth row are all errors. The package
+// never prints or exits. Output is a pure function of the input rows: items
+// are sorted by model, condition, question (questions-file order), document
 // and run (numerically when both runs are integers), sums are taken in that
-// order, and numbers are printed with exactly six decimals, so the same rows
-// in any order give byte-identical output (TestDeterministicUnderShuffle).
+// order, and numbers are printed with exactly six decimals, so the same
+// rows in any order give byte-identical output
+// (TestDeterministicUnderShuffle).
 //
 // # Formats
 //

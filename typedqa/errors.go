@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/citecheck/citecheck/internal/inputerr"
-	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // InputError is a fault in one of the user's input files. Line is 1-based
@@ -52,15 +51,9 @@ func (l *errorList) err() error {
 	return &InputErrors{Errs: l.errs, Omitted: l.omitted}
 }
 
-// Sentinel causes, for callers that branch on the kind of fault. The
-// first five are internal/strictjson's, so errors.Is finds them whichever
-// package's reader refused the input.
+// Sentinel causes of the faults the typed inputs have beside those of
+// the strict-JSON layer (internal/strictjson's, which every reader shares).
 var (
-	ErrTooLarge      = strictjson.ErrTooLarge
-	ErrInvalidUTF8   = strictjson.ErrInvalidUTF8
-	ErrDuplicateKey  = strictjson.ErrDuplicateKey
-	ErrUnknownKey    = strictjson.ErrUnknownKey
-	ErrBadValue      = strictjson.ErrValue
 	ErrDuplicateRow  = errors.New("duplicate row")
 	ErrUnknownID     = errors.New("unknown question id")
 	ErrMissingRow    = errors.New("missing row")

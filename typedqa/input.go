@@ -35,13 +35,13 @@ func readAll(r io.Reader, file string, limit int64) ([]byte, error) {
 		return nil, &InputError{File: file, Err: fmt.Errorf("read: %w", err)}
 	}
 	if int64(len(data)) > limit {
-		return nil, &InputError{File: file, Err: fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)}
+		return nil, &InputError{File: file, Err: fmt.Errorf("%w: more than %d bytes", strictjson.ErrTooLarge, limit)}
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	if !utf8.Valid(data) {
 		off := inputerr.InvalidUTF8(data)
 		col := off - bytes.LastIndexByte(data[:off], '\n') // 1-based byte column
-		return nil, &InputError{File: file, Line: lineAt(data, off), Err: fmt.Errorf("%w at byte %d of the line", ErrInvalidUTF8, col)}
+		return nil, &InputError{File: file, Line: lineAt(data, off), Err: fmt.Errorf("%w at byte %d of the line", strictjson.ErrInvalidUTF8, col)}
 	}
 	return data, nil
 }

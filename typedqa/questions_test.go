@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 // TestDefaultQuestions checks questions-default.json against the issue's
@@ -91,12 +93,12 @@ func TestReadQuestionsErrors(t *testing.T) {
 		{"first_words fraction", `{"questions": [{"id": "Q10", "type": "list", "order": "any", "first_words": 1.5}]}`, 1, "first_words", nil},
 		{"marker on string", `{"questions": [{"id": "Q5", "type": "string", "partial_credit_marker": "?"}]}`, 1, "applies to integers only", nil},
 		{"digit marker", `{"questions": [{"id": "Q2", "type": "integer", "partial_credit_marker": "1"}]}`, 1, "no white space, digit", nil},
-		{"unknown key", `{"questions": [{"id": "Q1", "type": "boolean", "weight": 2}]}`, 1, "unknown key", ErrUnknownKey},
-		{"known key at wrong level", `{"questions": [{"id": "Q1", "type": "boolean", "equals": "Y"}]}`, 1, "unknown key", ErrUnknownKey},
-		{"case-variant key", `{"questions": [{"ID": "Q1", "type": "boolean"}]}`, 1, "unknown key", ErrUnknownKey},
-		{"duplicate key", `{"questions": [{"id": "Q1", "id": "Q2", "type": "boolean"}]}`, 1, `duplicate key "id"`, ErrDuplicateKey},
-		{"case-variant duplicate", `{"questions": [{"type": "boolean", "Type": "integer", "id": "Q1"}]}`, 1, "only in case", ErrDuplicateKey},
-		{"invalid UTF-8", "{\"questions\": [\n{\"id\": \"Q1\", \"type\": \"bo\xffolean\"}]}", 2, "invalid UTF-8", ErrInvalidUTF8},
+		{"unknown key", `{"questions": [{"id": "Q1", "type": "boolean", "weight": 2}]}`, 1, "unknown key", strictjson.ErrUnknownKey},
+		{"known key at wrong level", `{"questions": [{"id": "Q1", "type": "boolean", "equals": "Y"}]}`, 1, "unknown key", strictjson.ErrUnknownKey},
+		{"case-variant key", `{"questions": [{"ID": "Q1", "type": "boolean"}]}`, 1, "unknown key", strictjson.ErrUnknownKey},
+		{"duplicate key", `{"questions": [{"id": "Q1", "id": "Q2", "type": "boolean"}]}`, 1, `duplicate key "id"`, strictjson.ErrDuplicateKey},
+		{"case-variant duplicate", `{"questions": [{"type": "boolean", "Type": "integer", "id": "Q1"}]}`, 1, "only in case", strictjson.ErrDuplicateKey},
+		{"invalid UTF-8", "{\"questions\": [\n{\"id\": \"Q1\", \"type\": \"bo\xffolean\"}]}", 2, "invalid UTF-8", strictjson.ErrInvalidUTF8},
 		{"trailing data", `{"questions": [{"id": "Q1", "type": "boolean"}]} {}`, 1, "data after the top-level value", nil},
 		{"empty", ``, 1, "empty input", nil},
 		{"no questions", `{"questions": []}`, 1, "no questions", nil},
@@ -136,8 +138,8 @@ func checkInputError(t *testing.T, err error, file string, line int, want string
 func TestReadQuestionsTooLarge(t *testing.T) {
 	big := strings.NewReader(`{"questions": [` + strings.Repeat(" ", MaxConfigFileBytes) + `]}`)
 	_, err := ReadQuestions(big, "big.json")
-	if !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("error %v, want ErrTooLarge", err)
+	if !errors.Is(err, strictjson.ErrTooLarge) {
+		t.Fatalf("error %v, want strictjson.ErrTooLarge", err)
 	}
 }
 

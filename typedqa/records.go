@@ -131,23 +131,23 @@ func checkTruthValue(q *Question, v string) error {
 	switch q.Type {
 	case TypeBoolean:
 		if n := normalize(v, true); n != "" && n != "y" && n != "n" {
-			return fmt.Errorf("%w: a boolean ground truth is Y, N or blank, not %q", ErrBadValue, v)
+			return fmt.Errorf("%w: a boolean ground truth is Y, N or blank, not %q", strictjson.ErrValue, v)
 		}
 	case TypeInteger:
 		if n := normalize(v, true); n != "" {
 			if _, ok := parseInteger(n); !ok {
-				return fmt.Errorf("%w: an integer ground truth is a non-negative integer or blank, not %q", ErrBadValue, v)
+				return fmt.Errorf("%w: an integer ground truth is a non-negative integer or blank, not %q", strictjson.ErrValue, v)
 			}
 		}
 	case TypePairedInteger:
 		if normalize(v, true) != "" {
 			if _, ok := parsePair(v, true); !ok {
-				return fmt.Errorf("%w: a paired-integer ground truth is \"N | N\" or blank, not %q", ErrBadValue, v)
+				return fmt.Errorf("%w: a paired-integer ground truth is \"N | N\" or blank, not %q", strictjson.ErrValue, v)
 			}
 		}
 	case TypeList:
 		if n := strings.Count(v, "|") + 1; n > MaxListEntries {
-			return fmt.Errorf("%w: %d list entries, more than %d", ErrTooLarge, n, MaxListEntries)
+			return fmt.Errorf("%w: %d list entries, more than %d", strictjson.ErrTooLarge, n, MaxListEntries)
 		}
 	}
 	return nil
@@ -222,7 +222,7 @@ func ReadResponses(r io.Reader, file string, format Format, qs *Questions) (*Res
 		}
 		if q.Type == TypeList {
 			if n := strings.Count(row.Value, "|") + 1; n > MaxListEntries {
-				errs.add(file, row.Line, "value", fmt.Errorf("%w: %d list entries, more than %d", ErrTooLarge, n, MaxListEntries))
+				errs.add(file, row.Line, "value", fmt.Errorf("%w: %d list entries, more than %d", strictjson.ErrTooLarge, n, MaxListEntries))
 				continue
 			}
 		}
@@ -246,7 +246,7 @@ func checkRowFields(errs *errorList, file string, rec record, idColumns []string
 		}
 	}
 	if v := rec.vals[len(rec.vals)-1]; len(v) > MaxValueBytes {
-		errs.add(file, rec.line, "value", fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, len(v), MaxValueBytes))
+		errs.add(file, rec.line, "value", fmt.Errorf("%w: %d bytes, more than %d", strictjson.ErrTooLarge, len(v), MaxValueBytes))
 		ok = false
 	}
 	return ok
@@ -383,7 +383,7 @@ func parseJSONLRecord(line []byte, columns []string) (vals []string, field strin
 		key := m.Key
 		idx := slices.Index(columns, key)
 		if idx < 0 {
-			return nil, key, fmt.Errorf("%w (want %s)", ErrUnknownKey, strings.Join(columns, ", "))
+			return nil, key, fmt.Errorf("%w (want %s)", strictjson.ErrUnknownKey, strings.Join(columns, ", "))
 		}
 		switch m.Value.Kind {
 		case strictjson.String:

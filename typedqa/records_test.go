@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
 const fullTruthCSV = `document,question,value
@@ -37,24 +39,24 @@ func TestReadTruthErrors(t *testing.T) {
 		{"extra column", "document,question,value\nd,Q1,Y,extra\n", 2, "4 fields, want 3", nil},
 		{"unknown question", "document,question,value\nd,Q1,Y\nd,Q99,1\n", 3, `unknown question id "Q99"`, ErrUnknownID},
 		{"duplicate", "document,question,value\nd,Q1,Y\nd,Q3,N\nd,Q1,N\n", 4, "is also on line 2", ErrDuplicateRow},
-		{"invalid UTF-8", "document,question,value\nd,Q1,Y\nd,Q3,\xc3\n", 3, "invalid UTF-8 at byte 6 of the line", ErrInvalidUTF8},
+		{"invalid UTF-8", "document,question,value\nd,Q1,Y\nd,Q3,\xc3\n", 3, "invalid UTF-8 at byte 6 of the line", strictjson.ErrInvalidUTF8},
 		{"empty document", "document,question,value\n,Q1,Y\n", 2, "document: is empty", nil},
 		{"padded document", "document,question,value\n d,Q1,Y\n", 2, "leading or trailing white space", nil},
-		{"boolean GT", "document,question,value\nd,Q1,illegible\n", 2, "a boolean ground truth is Y, N or blank", ErrBadValue},
-		{"integer GT", "document,question,value\nd,Q7,three\n", 2, "an integer ground truth", ErrBadValue},
-		{"pair GT", "document,question,value\nd,Q17,12\n", 2, `"N | N"`, ErrBadValue},
+		{"boolean GT", "document,question,value\nd,Q1,illegible\n", 2, "a boolean ground truth is Y, N or blank", strictjson.ErrValue},
+		{"integer GT", "document,question,value\nd,Q7,three\n", 2, "an integer ground truth", strictjson.ErrValue},
+		{"pair GT", "document,question,value\nd,Q17,12\n", 2, `"N | N"`, strictjson.ErrValue},
 		{"blank unconditional boolean", "document,question,value\nd,Q3,\n", 2, "no blank_when condition", ErrInconsistency},
 		{"Q2 year though Q1=N", "document,question,value\nd,Q1,N\nd,Q2,1767\n", 3, "Q2 must be blank because Q1 is \"N\" (line 2)", ErrInconsistency},
 		{"Q2 blank though Q1=Y", "document,question,value\nd,Q1,Y\nd,Q2,\n", 3, "Q2 is blank but Q1 is \"Y\"", ErrInconsistency},
 		{"Q21 answered though Q19=0", "document,question,value\nd,Q19,0\nd,Q21,Y\n", 3, "must be blank", ErrInconsistency},
 		{"condition question missing", "document,question,value\nd,Q5,Santa Croce\n", 2, "Q5 is conditional on Q4, which has no ground truth", ErrInconsistency},
-		{"multi-line value keeps line numbers", "document,question,value\nd,Q22,\"a\nb\"\nd,Q9,x\n", 4, "an integer ground truth", ErrBadValue},
+		{"multi-line value keeps line numbers", "document,question,value\nd,Q22,\"a\nb\"\nd,Q9,x\n", 4, "an integer ground truth", strictjson.ErrValue},
 		{"bad quote", "document,question,value\nd,Q1,\"Y\n", 2, "quote", nil},
-		{"value too large", "document,question,value\nd,Q22," + strings.Repeat("a", MaxValueBytes+1) + "\n", 2, "more than 8192", ErrTooLarge},
-		{"too many entries", "document,question,value\nd,Q22," + strings.Repeat("a|", MaxListEntries) + "\n", 2, "list entries", ErrTooLarge},
+		{"value too large", "document,question,value\nd,Q22," + strings.Repeat("a", MaxValueBytes+1) + "\n", 2, "more than 8192", strictjson.ErrTooLarge},
+		{"too many entries", "document,question,value\nd,Q22," + strings.Repeat("a|", MaxListEntries) + "\n", 2, "list entries", strictjson.ErrTooLarge},
 		{"empty file", "", 1, "empty file", nil},
-		{"jsonl duplicate key", `{"document": "d", "question": "Q1", "value": "Y", "value": "N"}`, 1, `duplicate key "value"`, ErrDuplicateKey},
-		{"jsonl case-variant key", `{"document": "d", "question": "Q1", "Value": "Y"}`, 1, "unknown key", ErrUnknownKey},
+		{"jsonl duplicate key", `{"document": "d", "question": "Q1", "value": "Y", "value": "N"}`, 1, `duplicate key "value"`, strictjson.ErrDuplicateKey},
+		{"jsonl case-variant key", `{"document": "d", "question": "Q1", "Value": "Y"}`, 1, "unknown key", strictjson.ErrUnknownKey},
 		{"jsonl missing key", "\n{\"document\": \"d\", \"question\": \"Q1\"}", 2, "value: missing key", nil},
 		{"jsonl nested", `{"document": "d", "question": "Q1", "value": ["Y"]}`, 1, "must be a string, not an array", nil},
 		{"jsonl number value", `{"document": "d", "question": "Q7", "value": 3}`, 1, "must be a string", nil},
@@ -107,11 +109,11 @@ func TestReadResponsesErrors(t *testing.T) {
 		{"duplicate", h + "m,c,1,d,Q1,Y\nm,c,2,d,Q1,Y\nm,c,1,d,Q1,N\n", 4, `model "m" condition "c" run "1" document "d" question Q1 is also on line 2`, ErrDuplicateRow},
 		{"control character", h + "m\x01,c,1,d,Q1,Y\n", 2, "control character", nil},
 		{"empty run", h + "m,c,,d,Q1,Y\n", 2, "run: is empty", nil},
-		{"invalid UTF-8 in value", h + "m,c,1,d,Q5,Santa \xe0 Croce\n", 2, "invalid UTF-8", ErrInvalidUTF8},
-		{"too many entries", h + "m,c,1,d,Q10," + strings.Repeat("x|", MaxListEntries) + "\n", 2, "list entries", ErrTooLarge},
+		{"invalid UTF-8 in value", h + "m,c,1,d,Q5,Santa \xe0 Croce\n", 2, "invalid UTF-8", strictjson.ErrInvalidUTF8},
+		{"too many entries", h + "m,c,1,d,Q10," + strings.Repeat("x|", MaxListEntries) + "\n", 2, "list entries", strictjson.ErrTooLarge},
 		{"jsonl run float", `{"model": "m", "condition": "c", "run": 1.5, "document": "d", "question": "Q1", "value": "Y"}`, 1, "only run may be a non-negative integer", nil},
 		{"jsonl run negative", `{"model": "m", "condition": "c", "run": -1, "document": "d", "question": "Q1", "value": "Y"}`, 1, "only run may be", nil},
-		{"jsonl unknown key", `{"model": "m", "condition": "c", "run": "1", "document": "d", "question": "Q1", "value": "Y", "score": 1}`, 1, "unknown key", ErrUnknownKey},
+		{"jsonl unknown key", `{"model": "m", "condition": "c", "run": "1", "document": "d", "question": "Q1", "value": "Y", "score": 1}`, 1, "unknown key", strictjson.ErrUnknownKey},
 		{"jsonl null model", `{"model": null, "condition": "c", "run": "1", "document": "d", "question": "Q1", "value": "Y"}`, 1, "only value may be null", nil},
 		{"jsonl bool", `{"model": "m", "condition": "c", "run": "1", "document": "d", "question": "Q1", "value": true}`, 1, "not a boolean", nil},
 	}

@@ -45,7 +45,7 @@ func runCompare(e *env, args []string) error {
 	if len(paths) == 0 {
 		return usageErrorf("compare: no RESULTS given")
 	}
-	results, err := metrics.ReadFiles(paths)
+	results, err := grade.ReadResultFiles(paths)
 	if err != nil {
 		return err
 	}

@@ -110,7 +110,7 @@ func demoExtract(dir string, docs []fixtures.DemoPDF) (*corpus.Store, error) {
 		printExtractReport(os.Stderr, rep, -1)
 		return nil, errChecksFailed
 	}
-	return openCorpus(filepath.Join(dir, "corpus"))
+	return corpus.Open(filepath.Join(dir, "corpus"))
 }
 
 // demoLockName is the evaluation's lock, in the demo's folder.

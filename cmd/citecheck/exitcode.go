@@ -8,17 +8,12 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/freeze"
-	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/inputerr"
-	"github.com/citecheck/citecheck/internal/strictjson"
-	"github.com/citecheck/citecheck/plan"
-	"github.com/citecheck/citecheck/spans"
 )
 
-// Exit codes of the CLI contract (DESIGN §2).
+// Exit codes of the CLI contract, the same for every verb (docs/cli.md).
 const (
 	exitOK        = 0 // ran, and every check passed
 	exitFailed    = 1 // ran, and something failed or is unresolved
@@ -42,10 +37,12 @@ var (
 
 // usageError is bad usage, or bad input, that the CLI itself finds: a
 // missing or unknown flag, a wrong number of arguments, flags that do not
-// go together, a document or page a corpus does not have.
+// go together, a document or page a corpus does not have. It is an input
+// fault (inputerr.ErrInput), as the packages' are.
 type usageError struct{ msg string }
 
-func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Error() string        { return e.msg }
+func (e *usageError) Is(target error) bool { return target == inputerr.ErrInput }
 
 func usageErrorf(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
@@ -56,7 +53,8 @@ func usageErrorf(format string, args ...any) error {
 // not "every check passed".
 type noRecordsError struct{ file string }
 
-func (e *noRecordsError) Error() string { return "no records in " + e.file }
+func (e *noRecordsError) Error() string        { return "no records in " + e.file }
+func (e *noRecordsError) Is(target error) bool { return target == inputerr.ErrInput }
 
 // noRecords returns the error for the input file (stdin for "-") that
 // holds no records.
@@ -73,15 +71,6 @@ type childExit int
 
 func (c childExit) Error() string { return fmt.Sprintf("extraction child exited %d", int(c)) }
 
-// withKind gives err the kind (a package sentinel) its package did not
-// attach, keeping err's text: errors.Is finds both.
-func withKind(err, kind error) error { return &kinded{err: err, kind: kind} }
-
-type kinded struct{ err, kind error }
-
-func (k *kinded) Error() string   { return k.err.Error() }
-func (k *kinded) Unwrap() []error { return []error{k.err, k.kind} }
-
 // integrityErrors are the sentinels of an integrity refusal (exit 3):
 // something pinned by a lock or hashed in a corpus manifest no longer
 // matches. They are checked before the input errors, since a changed
@@ -95,33 +84,14 @@ var integrityErrors = []error{
 	freeze.ErrStaleCorpus, // freeze: the corpus no longer matches its PDFs or page folders
 }
 
-// inputErrors are the package sentinels of a usage or input error (exit 2).
-var inputErrors = []error{
-	corpus.ErrNotCorpus,            // --corpus or --out is not a corpus folder
-	corpus.ErrDuplicateName,        // two inputs with one document name
-	corpus.ErrMixedCorpus,          // PDFs and page texts in one corpus
-	corpus.ErrNoBoxes,              // show --boxes on a page with no glyph boxes
-	corpus.ErrNotShard,             // merge: a folder that is no shard; extract --shard into a whole corpus
-	corpus.ErrShardMismatch,        // merge: shards of other extractors, limits, N or inputs
-	corpus.ErrShardOverlap,         // merge: a shard twice, a document in the wrong shard
-	corpus.ErrShardMissing,         // merge: a shard or a document missing
-	citations.ErrDuplicateDocument, // a corpus naming one document twice
-	freeze.ErrNotLock,              // --lock or --verify names a file that is not a lock
-	freeze.ErrPlanMismatch,         // a plan made for other questions
-	plan.ErrOptions,                // plan options that cannot make a plan
-	plan.ErrNotReproducible,        // an edited plan
-	spans.ErrUnknownDocument,       // a reference naming a document the corpus lacks
-	spans.ErrNoText,                // ... or one without text
-	grade.ErrUnknownQuestion,       // a run naming a question the reference lacks
-	grade.ErrArmNotPlanned,         // grade --arms naming an arm the plan lacks
-	fs.ErrNotExist,                 // a named file missing
-	fs.ErrPermission,               // ... or unreadable
-	fs.ErrExist,                    // a file in the way of one to create
-	context.Canceled,               // interrupted (Ctrl-C)
-}
+// fileErrors are the sentinels of a file operation on a path the user
+// named (missing, unreadable, in the way of one to create) and of an
+// interruption (Ctrl-C): usage or input errors (exit 2) that no package
+// of the project makes.
+var fileErrors = []error{fs.ErrNotExist, fs.ErrPermission, fs.ErrExist, context.Canceled}
 
 // exitCodeOf is the one map from what a verb returned to the exit status
-// (DESIGN §2); verbs return errors and never choose a code. In order:
+// (docs/cli.md); verbs return errors and never choose a code. In order:
 //
 //   - nil, or errHelp: 0.
 //   - childExit: its own code (the hidden extraction child).
@@ -149,29 +119,19 @@ func exitCodeOf(err error) int {
 }
 
 // isInputFault reports whether err is a fault of the user's usage or
-// inputs rather than of citecheck: the CLI's own usage errors and
-// inputs without records; every package's located input errors
-// (*inputerr.Error, which citations.InputError and typedqa.InputError
-// are, and their lists; *strictjson.Error, which spans and plan
-// DecodeError are, and their lists; *corpus.ImportError); the sentinels of
-// inputErrors; and a file operation that failed on a path the user named
-// (*fs.PathError, *os.LinkError, *os.SyscallError: missing, unreadable, a
-// folder where a file is wanted or the reverse, no space left).
+// inputs rather than of citecheck: one kind, inputerr.ErrInput, which the
+// packages' located errors and input sentinels and the CLI's own usage
+// errors are; or a file operation that failed on a path the user named
+// (fileErrors, *fs.PathError, *os.LinkError, *os.SyscallError: missing,
+// unreadable, a folder where a file is wanted or the reverse, no space
+// left).
 func isInputFault(err error) bool {
 	var (
-		usage    *usageError
-		empty    *noRecordsError
-		located  *inputerr.Error
-		decode   *strictjson.Error
-		imported *corpus.ImportError
-		missing  *grade.MissingOffsetsError
-		path     *fs.PathError
-		link     *os.LinkError
-		syscall  *os.SyscallError
+		path    *fs.PathError
+		link    *os.LinkError
+		syscall *os.SyscallError
 	)
-	return errors.As(err, &usage) || errors.As(err, &empty) ||
-		errors.As(err, &located) || errors.As(err, &decode) || errors.As(err, &imported) ||
-		errors.As(err, &missing) || isAny(err, inputErrors) ||
+	return errors.Is(err, inputerr.ErrInput) || isAny(err, fileErrors) ||
 		errors.As(err, &path) || errors.As(err, &link) || errors.As(err, &syscall)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,12 +14,15 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/citecheck/citecheck/typedqa"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // exitCase is one run of the CLI and the exit status it must give.
@@ -261,7 +265,7 @@ func TestExitCodeOf(t *testing.T) {
 		{"the extraction child's own code", childExit(7), 7},
 		{"a usage error", usageErrorf("x: --out is required"), 2},
 		{"no records", fmt.Errorf("grade: %w", noRecords("r.jsonl")), 2},
-		{"a located input error", fmt.Errorf("grade: %w", &runs.InputError{File: "r.jsonl", Line: 3, Err: runs.ErrInvalid}), 2},
+		{"a located input error", fmt.Errorf("grade: %w", &runs.InputError{File: "r.jsonl", Line: 3, Err: strictjson.ErrValue}), 2},
 		{"a list of typed input errors", &typedqa.InputErrors{Errs: []*typedqa.InputError{{File: "t.csv", Line: 2, Err: typedqa.ErrDuplicateRow}}}, 2},
 		{"a reference decode error", &spans.DecodeError{File: "r.json", Line: 1, Col: 2, Err: strictjson.ErrSyntax}, 2},
 		{"a list of plan decode errors", &plan.DecodeErrors{Errs: []*plan.DecodeError{{File: "p.json", Err: strictjson.ErrType}}}, 2},
@@ -269,7 +273,6 @@ func TestExitCodeOf(t *testing.T) {
 		{"an import error", fmt.Errorf("import-text: %w", &corpus.ImportError{File: "p/0001.txt", Offset: -1, Err: corpus.ErrPageGap}), 2},
 		{"not a corpus", fmt.Errorf("show: x: %w", corpus.ErrNotCorpus), 2},
 		{"a plan for other questions", fmt.Errorf("freeze: %w: lacks Q1", freeze.ErrPlanMismatch), 2},
-		{"a mismatch given its kind by the CLI", withKind(errors.New("the plan lacks Q1"), freeze.ErrPlanMismatch), 2},
 		{"an edited plan", fmt.Errorf("x: %w", plan.ErrNotReproducible), 2},
 		{"not a lock", fmt.Errorf("freeze: %w", freeze.ErrNotLock), 2},
 		{"a missing file", fmt.Errorf("spans: %w", pathErr), 2},
@@ -289,4 +292,160 @@ func TestExitCodeOf(t *testing.T) {
 			t.Errorf("%s: exitCodeOf(%v) = %d, want %d", tc.why, tc.err, got, tc.code)
 		}
 	}
+}
+
+// filler is n bytes of 'x' that are never held in memory at once: the
+// body of a line past a reader's limit.
+func filler(n int64) io.Reader { return io.LimitReader(repeatX{}, n) }
+
+type repeatX struct{}
+
+func (repeatX) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	return len(p), nil
+}
+
+// jsonLine is a JSON Lines input whose one string value is n bytes long.
+func jsonLine(key string, n int64) io.Reader {
+	return io.MultiReader(strings.NewReader(`{"`+key+`": "`), filler(n), strings.NewReader("\"}\n"))
+}
+
+// badInput is one faulty input through one package's public reader.
+type badInput struct {
+	reader string
+	fault  string
+	read   func() error
+	why    string
+}
+
+// TestBadInputsExitUsage: every package reports a fault of the user's
+// input as an input fault (inputerr.ErrInput), which the exit map gives
+// status 2, never 4 ("a bug"): the same six faults through each public
+// reader of a user's file. A reader that returns an error the map does not
+// classify fails here, naming the reader and the fault.
+func TestBadInputsExitUsage(t *testing.T) {
+	dir := t.TempDir()
+	lines := func(read func(io.Reader) error) func(string) func() error {
+		return func(in string) func() error { return func() error { return read(strings.NewReader(in)) } }
+	}
+	runRecords := lines(func(r io.Reader) error { _, err := runs.ReadRuns(r, "r.jsonl", runs.FormatAuto); return err })
+	locate := lines(func(r io.Reader) error { _, err := citations.ReadLocateRequests(r, "q.jsonl"); return err })
+	results := lines(func(r io.Reader) error {
+		return grade.ReadResults(r, "results.jsonl", func(int, *grade.Result) error { return nil })
+	})
+	responses := lines(func(r io.Reader) error {
+		_, err := typedqa.ReadResponses(r, "responses.jsonl", typedqa.FormatJSONL, typedqa.DefaultQuestions())
+		return err
+	})
+	questions := lines(func(r io.Reader) error { _, err := typedqa.ReadQuestions(r, "questions.json"); return err })
+	reference := func(in []byte) func() error {
+		return func() error { _, err := spans.Decode(in, "reference.json"); return err }
+	}
+	planOf := func(in []byte) func() error {
+		return func() error { _, err := plan.Decode(in, "plan.json"); return err }
+	}
+	lock := func(in string) func() error {
+		return func() error { _, err := freeze.Parse([]byte(in), "eval.lock"); return err }
+	}
+	manifest := func(in string) func() error {
+		return func() error {
+			d, err := os.MkdirTemp(dir, "corpus")
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(d, corpus.ManifestFile), []byte(in), 0o644))
+			_, err = corpus.Open(d)
+			return err
+		}
+	}
+	run := `{"arm": "A", "session": 1, "question": "Q1", "status": "ok", "response": "x", "citations": []}`
+	request := `{"id": "q1", "document": "a.pdf", "quote": "a quote", "page": 1}`
+	result := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
+	response := `{"model": "m", "condition": "c", "run": "1", "document": "d", "question": "Q1", "value": "Y"}`
+	ref, pl := string(fixtures.Reference()), string(fixtures.Plan())
+	cases := []badInput{
+		{"runs", "truncated JSON", runRecords(run[:20]), "a record cut short"},
+		{"runs", "unknown key", runRecords(strings.Replace(run, `"citations"`, `"bogus": 1, "citations"`, 1)), "a key the format lacks"},
+		{"runs", "invalid UTF-8", runRecords(strings.Replace(run, `"x"`, "\"\xff\"", 1)), "bytes that are no text"},
+		{"runs", "too large", func() error {
+			_, err := runs.ReadRuns(jsonLine("response", runs.MaxLineBytes), "r.jsonl", "run")
+			return err
+		}, "a line past MaxLineBytes"},
+		{"runs", "wrong type", runRecords(strings.Replace(run, `"session": 1`, `"session": "1"`, 1)), "a string for a number"},
+		{"runs", "missing field", runRecords(strings.Replace(run, `"response": "x", `, ``, 1)), "response is required"},
+		{"locate requests", "truncated JSON", locate(request[:15]), "a request cut short"},
+		{"locate requests", "unknown key", locate(strings.Replace(request, `"page"`, `"bogus": 1, "page"`, 1)), "a key the format lacks"},
+		{"locate requests", "invalid UTF-8", locate(strings.Replace(request, "a quote", "a \xff quote", 1)), "bytes that are no text"},
+		{"locate requests", "too large", func() error {
+			_, err := citations.ReadLocateRequests(jsonLine("quote", citations.MaxLineBytes), "q.jsonl")
+			return err
+		}, "a line past MaxLineBytes"},
+		{"locate requests", "wrong type", locate(strings.Replace(request, `"page": 1`, `"page": "1"`, 1)), "a string for a number"},
+		{"locate requests", "missing field", locate(strings.Replace(request, `"quote": "a quote", `, ``, 1)), "quote is required"},
+		{"reference", "truncated JSON", reference([]byte(ref[:len(ref)/2])), "a reference cut short"},
+		{"reference", "unknown key", reference([]byte(strings.Replace(ref, `"questions"`, `"bogus": 1, "questions"`, 1))), "a key the format lacks"},
+		{"reference", "invalid UTF-8", reference([]byte(strings.Replace(ref, `"questions"`, "\"\xff\": 1, \"questions\"", 1))), "bytes that are no text"},
+		{"reference", "too large", reference(make([]byte, spans.MaxReferenceBytes+1)), "a file past MaxReferenceBytes"},
+		{"reference", "wrong type", reference([]byte(strings.Replace(ref, `"questions": [`, `"questions": 7, "x": [`, 1))), "a number for the questions"},
+		{"reference", "missing field", reference([]byte(`{}`)), "format and questions are required"},
+		{"plan", "truncated JSON", planOf([]byte(pl[:len(pl)/2])), "a plan cut short"},
+		{"plan", "unknown key", planOf([]byte(strings.Replace(pl, `"arms"`, `"bogus": 1, "arms"`, 1))), "a key the format lacks"},
+		{"plan", "invalid UTF-8", planOf([]byte(strings.Replace(pl, `"arms"`, "\"\xff\": 1, \"arms\"", 1))), "bytes that are no text"},
+		{"plan", "too large", planOf(make([]byte, plan.MaxPlanBytes+1)), "a file past MaxPlanBytes"},
+		{"plan", "wrong type", planOf([]byte(strings.Replace(pl, `"seed": `, `"seed": "`, 1))), "a string for the seed"},
+		{"plan", "missing field", planOf([]byte(`{}`)), "every key is required"},
+		{"typed responses", "truncated JSON", responses(response[:30]), "a record cut short"},
+		{"typed responses", "unknown key", responses(strings.Replace(response, `"value"`, `"bogus": "1", "value"`, 1)), "a key the format lacks"},
+		{"typed responses", "invalid UTF-8", responses(strings.Replace(response, `"m"`, "\"\xff\"", 1)), "bytes that are no text"},
+		{"typed questions", "too large", func() error {
+			_, err := typedqa.ReadQuestions(jsonLine("questions", typedqa.MaxConfigFileBytes), "questions.json")
+			return err
+		}, "a file past MaxConfigFileBytes"},
+		{"typed responses", "wrong type", responses(strings.Replace(response, `"model": "m"`, `"model": {"name": "m"}`, 1)), "an object for a name"},
+		{"typed responses", "missing field", responses(strings.Replace(response, `"model": "m", `, ``, 1)), "model is required"},
+		{"typed questions", "unknown key", questions(`{"questions": [{"id": "Q1", "type": "boolean", "bogus": 1}]}`), "a key the format lacks"},
+		// A lock's faults past its format line (a size past MaxLockBytes
+		// among them) are an integrity refusal, exit 3: only freeze writes
+		// a lock, so a malformed one was damaged (TestExitCodes).
+		{"lock", "truncated JSON", lock(`{"format": "citecheck-lock/1"`), "a JSON file is no lock"},
+		{"lock", "unknown key", lock("citecheck-lockfile\ncorpus x\n"), "another first line is no lock"},
+		{"lock", "invalid UTF-8", lock("\xff\xfe"), "bytes that are no text are no lock"},
+		{"lock", "missing field", lock(""), "an empty file is no lock"},
+		// A manifest's size limit is 1 GiB, too large to write here.
+		{"corpus manifest", "truncated JSON", manifest(`{"format": "citecheck-corpus/1", "documents": [`), "a manifest cut short"},
+		{"corpus manifest", "unknown key", manifest(`{"format": "citecheck-corpus/1", "bogus": 1}`), "a key the format lacks"},
+		{"corpus manifest", "invalid UTF-8", manifest("{\"format\": \xff}"), "bytes that are no text"},
+		{"corpus manifest", "wrong type", manifest(`{"format": 1}`), "a number for the format"},
+		{"corpus manifest", "missing field", manifest(`{}`), "format is required"},
+		{"results", "truncated JSON", results(result[:40]), "a result cut short"},
+		{"results", "unknown key", results(strings.Replace(result, `"frozen"`, `"bogus": 1, "frozen"`, 1)), "a key the format lacks"},
+		{"results", "invalid UTF-8", results(strings.Replace(result, `"UNKNOWN"`, "\"\xff\"", 1)), "bytes that are no text"},
+		{"results", "too large", func() error {
+			return grade.ReadResults(jsonLine("response", grade.MaxResultBytes), "results.jsonl", func(int, *grade.Result) error { return nil })
+		}, "a line past MaxResultBytes"},
+		{"results", "wrong type", results(strings.Replace(result, `"session":1`, `"session":"1"`, 1)), "a string for a number"},
+		{"results", "missing field", results(strings.Replace(result, `"kind":"unknown",`, ``, 1)), "kind is required"},
+	}
+	for _, tc := range cases {
+		err := tc.read()
+		if !assert.Error(t, err, "%s, %s: %s: accepted", tc.reader, tc.fault, tc.why) {
+			continue
+		}
+		assert.Equal(t, exitUsage, exitCodeOf(err), "%s, %s (%s): %T %v", tc.reader, tc.fault, tc.why, err, err)
+	}
+}
+
+// TestPlanMismatchIsInput: a plan made for other questions, read without
+// a lock, is the user's to make again (exit 2), as freeze reports it.
+func TestPlanMismatchIsInput(t *testing.T) {
+	ref, err := spans.Decode(fixtures.Reference(), "reference.json")
+	require.NoError(t, err)
+	p, err := plan.Decode(fixtures.Plan(), "plan.json")
+	require.NoError(t, err)
+	p.Questions = append(p.Questions[:len(p.Questions):len(p.Questions)], "Q99")
+	err = freeze.MatchPlan(p, ref)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, freeze.ErrPlanMismatch)
+	assert.Equal(t, exitUsage, exitCodeOf(err))
+	assert.NotContains(t, err.Error(), freeze.ErrPlanMismatch.Error(), "the caller words the kind")
 }

@@ -191,7 +191,7 @@ func checkOutCorpus(verb, dir string) error {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(dir, corpus.ManifestFile)); err == nil {
-		if _, err := openCorpus(dir); err != nil {
+		if _, err := corpus.Open(dir); err != nil {
 			return fmt.Errorf("%s: %w", verb, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/spans"
 )
@@ -58,7 +59,7 @@ func runFreeze(e *env, args []string) error {
 	// The corpus and reference are read first so that a corpus folder
 	// that is no corpus, and a reference without questions, are refused
 	// as such; freeze.Write reads them again.
-	if _, err := openCorpus(*dir); err != nil {
+	if _, err := corpus.Open(*dir); err != nil {
 		return fmt.Errorf("freeze: %w", err)
 	}
 	if ref, err := spans.ReadFile(rest[0]); err == nil && len(ref.Questions) == 0 {

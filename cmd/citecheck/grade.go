@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
@@ -105,15 +104,15 @@ func runGrade(e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, sum.Rows); err != nil {
+		if err := writeJSON(stdout, sum.rows); err != nil {
 			return err
 		}
 	} else {
 		writeGradeTable(stdout, sum)
 		writeFailing(stdout, sum, fail)
-		fmt.Fprintf(stdout, "\nwrote %s: %s\n", filepath.Join(*out, "results.jsonl"), countOf(sum.Results, "result"))
+		fmt.Fprintf(stdout, "\nwrote %s: %s\n", filepath.Join(*out, grade.ResultsFile), countOf(sum.results, "result"))
 	}
-	if !sum.AllPass {
+	if !sum.allPass {
 		return errChecksFailed
 	}
 	return nil
@@ -153,7 +152,7 @@ type gradeJob struct {
 // gradeRuns verifies the lock (or reads the unfrozen inputs), builds the
 // index, grades the runs into job.out/results.jsonl and returns the
 // summary. A changed lock prints the verification report to stdout.
-func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
+func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*gradeSummary, error) {
 	var ref *spans.Reference
 	var pl *plan.Plan
 	var err error
@@ -180,7 +179,7 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 				return nil, fmt.Errorf("grade: %w", err)
 			}
 			if err := freeze.MatchPlan(pl, ref); err != nil {
-				return nil, fmt.Errorf("grade: %w", withKind(err, freeze.ErrPlanMismatch))
+				return nil, fmt.Errorf("grade: %w", err)
 			}
 		}
 	}
@@ -238,17 +237,14 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 	if err := os.MkdirAll(job.out, 0o755); err != nil {
 		return nil, fmt.Errorf("grade: --out: %w", err)
 	}
-	dst, err := atomicfile.Create(filepath.Join(job.out, "results.jsonl"))
+	dst, err := atomicfile.Create(filepath.Join(job.out, grade.ResultsFile))
 	if err != nil {
 		return nil, fmt.Errorf("grade: --out: %w", err)
 	}
 	defer dst.Abort()
 	bar := startProgress(stderr, "grade", "records graded", -1)
-	opts := grade.RunOptions{Plan: pl, Arms: job.arms, SpillDir: job.out, Progress: bar.set}
-	if job.failing != nil {
-		opts.Failing = job.failing.add
-	}
-	sum, err := g.Run(inputs, dst, opts)
+	tally := newGradeTally(job.failing)
+	err = g.Run(inputs, dst, grade.RunOptions{Plan: pl, Arms: job.arms, SpillDir: job.out, Progress: bar.set, Written: tally.add})
 	bar.finish()
 	if err != nil {
 		return nil, fmt.Errorf("grade: %w", err)
@@ -256,7 +252,7 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*grade.Summary, error) {
 	if err := dst.Commit(); err != nil {
 		return nil, fmt.Errorf("grade: %w", err)
 	}
-	return sum, nil
+	return tally.summary(), nil
 }
 
 // errFirstRun stops firstRun's read at the first record.
@@ -292,62 +288,6 @@ func knownFormat(f string) bool {
 	return false
 }
 
-// writeGradeTable prints the summary rows: "p/u/f" is pass, unresolved,
-// fail. Rows outside the plan (every attempt extra) follow in a table of
-// their own, never among the sessions.
-func writeGradeTable(w io.Writer, sum *grade.Summary) {
-	var planned, outside []grade.SummaryRow
-	for _, r := range sum.Rows {
-		if r.OutsidePlan {
-			outside = append(outside, r)
-		} else {
-			planned = append(planned, r)
-		}
-	}
-	// External citations, counted apart, and results with citations not
-	// read get a column when there are any.
-	total := sum.Rows[len(sum.Rows)-1]
-	external, unread := total.External > 0, total.Unread > 0
-	writeGradeRows(w, planned, external, unread)
-	if len(outside) > 0 {
-		fmt.Fprintf(w, "\noutside the plan (an arm or session the plan does not have: not a session, counted in the arm's \"all\" row):\n")
-		writeGradeRows(w, outside, external, unread)
-	}
-}
-
-func writeGradeRows(w io.Writer, rows []grade.SummaryRow, external, unread bool) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := "arm\tsession\tattempts\tnot_ok\tanswerable\tfactual p/u/f\tsupported p/u/f\tunknown\tabstention p/u/f\tcitations p/u/f\t"
-	if external {
-		header += "external\t"
-	}
-	header += "no_citation\t"
-	if unread {
-		header += "unread\t"
-	}
-	fmt.Fprintln(tw, header)
-	for _, r := range rows {
-		arm, session := r.Arm, fmt.Sprint(r.Session)
-		if arm == "" {
-			arm = "all"
-		}
-		if r.Session == 0 {
-			session = "all"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%s\t%s\t", arm, session, r.Attempts, r.NotOK, r.Answerable,
-			puf(r.Factual), puf(r.Supported), r.Unknown, puf(r.Abstention), puf(r.Citations))
-		if external {
-			fmt.Fprintf(tw, "%d\t", r.External)
-		}
-		fmt.Fprintf(tw, "%d\t", r.MissingCitations)
-		if unread {
-			fmt.Fprintf(tw, "%d\t", r.Unread)
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
-}
-
 // failingShown is how many results that do not pass grade lists.
 const failingShown = 12
 
@@ -370,7 +310,7 @@ func (f *failingList) add(r *grade.Result) {
 // writeFailing lists, after the table, the first results that ran but do
 // not pass, one line each with what failed or is open; missing work is
 // counted, not listed.
-func writeFailing(w io.Writer, sum *grade.Summary, f *failingList) {
+func writeFailing(w io.Writer, sum *gradeSummary, f *failingList) {
 	if len(f.lines) > 0 {
 		fmt.Fprintf(w, "\nresults that do not pass:\n")
 	}
@@ -380,7 +320,7 @@ func writeFailing(w io.Writer, sum *grade.Summary, f *failingList) {
 	if f.more > 0 {
 		fmt.Fprintf(w, "  ... and %d more in results.jsonl\n", f.more)
 	}
-	if n := sum.ByAttempt[grade.AttemptMissing]; n > 0 {
+	if n := sum.missing; n > 0 {
 		fmt.Fprintf(w, "%s never run (attempt \"missing\")\n", countOf(n, "planned attempt"))
 	}
 }
@@ -435,5 +375,3 @@ func describeResult(r *grade.Result) string {
 	}
 	return fmt.Sprintf("%s%s/%d #%d %s: %s", where, r.Arm, r.Session, r.Position, r.Question, strings.Join(parts, "; "))
 }
-
-func puf(c grade.Counts3) string { return fmt.Sprintf("%d/%d/%d", c.Pass, c.Unresolved, c.Fail) }

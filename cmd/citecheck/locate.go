@@ -107,26 +107,13 @@ func readInput[T any](stdin io.Reader, path string, read func(io.Reader, string)
 	return read(f, path)
 }
 
-// openCorpus opens the corpus folder the user named. corpus.Open reports
-// a manifest that does not decode with no sentinel of its own: a folder
-// whose manifest cannot be read as one is not a citecheck corpus
-// (corpus.ErrNotCorpus), which is what the error then also says to
-// exitCodeOf.
-func openCorpus(dir string) (*corpus.Store, error) {
-	store, err := corpus.Open(dir)
-	if err != nil && exitCodeOf(err) == exitInternal {
-		err = withKind(err, corpus.ErrNotCorpus)
-	}
-	return store, err
-}
-
 // indexGCPercent is the garbage collector's growth target of a verb that
 // builds an index (see openIndex and citecheck-locbench).
 const indexGCPercent = 50
 
 // openIndex opens a corpus and its quote index (citations.OpenStored).
 func openIndex(verb, dir string) (*citations.Index, error) {
-	store, err := openCorpus(dir)
+	store, err := corpus.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", verb, err)
 	}
@@ -148,7 +135,7 @@ func openIndex(verb, dir string) (*citations.Index, error) {
 // storeIndex builds the corpus's quote index and stores it there, after
 // extract, import-text or merge wrote the corpus.
 func storeIndex(verb, dir string) error {
-	store, err := openCorpus(dir)
+	store, err := corpus.Open(dir)
 	if err != nil {
 		return fmt.Errorf("%s: %w", verb, err)
 	}

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/report"
@@ -120,7 +122,7 @@ type reportJob struct {
 // writes summary.json, summary.md and report.html to job.out. A changed
 // lock prints its verification report to stdout.
 func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
-	results, err := metrics.ReadFiles(job.paths)
+	results, err := grade.ReadResultFiles(job.paths)
 	if err != nil {
 		return nil, err
 	}
@@ -149,13 +151,13 @@ func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
-		store, err := openCorpus(ev.CorpusDir)
+		store, err := corpus.Open(ev.CorpusDir)
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 		html.Pages, html.Reference = report.StorePages(store), ev.Reference
 	case job.corpus != "":
-		store, err := openCorpus(job.corpus)
+		store, err := corpus.Open(job.corpus)
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}

@@ -79,7 +79,7 @@ func runShow(e *env, args []string) error {
 	if *orderName != "" && len(rest) < 2 {
 		return usageErrorf("show: --order needs a PAGE")
 	}
-	store, err := openCorpus(*dir)
+	store, err := corpus.Open(*dir)
 	if err != nil {
 		return fmt.Errorf("show: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/spans"
 )
@@ -66,7 +67,7 @@ func runSpans(e *env, args []string) error {
 	if *fix && samePath(rest[0], *out) {
 		return usageErrorf("spans: --out %s is the reference itself; --fix never edits in place", *out)
 	}
-	store, err := openCorpus(*dir)
+	store, err := corpus.Open(*dir)
 	if err != nil {
 		return fmt.Errorf("spans: %w", err)
 	}

@@ -6,5 +6,15 @@
 //
 // List carries every fault one pass found, so that a user fixes a file in
 // one round rather than one error per run; each message stays on its own
-// line. The package never prints.
+// line.
+//
+// ErrInput is the one kind of input fault. A located fault is one by its
+// type: an *Error, and the located types of other packages, whose Is
+// method reports ErrInput (strictjson.Error, corpus.ImportError); the
+// causes inside them are plain sentinels. A sentinel a package returns
+// outside a located fault (a folder that is no corpus, an arm the plan
+// lacks) is made with New, and is one too. A caller that asks whether a
+// fault is the user's (the CLI, for exit status 2) tests errors.Is(err,
+// ErrInput) and needs to know no package's names. The package never
+// prints.
 package inputerr

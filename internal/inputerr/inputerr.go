@@ -1,10 +1,26 @@
 package inputerr
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 )
+
+// ErrInput is the kind of every fault of a user's input: errors.Is finds
+// it in an *Error, a List of them, a sentinel made by New and whatever
+// wraps one, so that a caller tells input faults from bugs by one test
+// (the CLI's exit status 2) rather than by every package's names.
+var ErrInput = errors.New("input error")
+
+// New returns a sentinel of an input fault, for callers to branch on:
+// its message is msg, and errors.Is(err, ErrInput) holds for it.
+func New(msg string) error { return &kind{msg: msg} }
+
+type kind struct{ msg string }
+
+func (k *kind) Error() string        { return k.msg }
+func (k *kind) Is(target error) bool { return target == ErrInput }
 
 // Error is one located fault.
 type Error struct {
@@ -30,6 +46,10 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// Is makes every located fault an input fault (ErrInput), whatever its
+// cause.
+func (e *Error) Is(target error) bool { return target == ErrInput }
 
 // List is every fault of one pass, in file order; Omitted counts those
 // left out beyond the caller's bound.

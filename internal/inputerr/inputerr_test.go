@@ -2,7 +2,10 @@ package inputerr
 
 import (
 	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 var errCause = errors.New("invalid value")
@@ -54,4 +57,26 @@ func TestInvalidUTF8(t *testing.T) {
 			t.Errorf("%s: InvalidUTF8(%q) = %d, want %d", tt.why, tt.in, got, tt.want)
 		}
 	}
+}
+
+// TestErrInput: one test tells every input fault from anything else.
+func TestErrInput(t *testing.T) {
+	errKind := New("not a corpus folder")
+	tests := []struct {
+		err  error
+		want bool
+		why  string
+	}{
+		{&Error{File: "f", Err: errCause}, true, "a located fault, whatever its cause"},
+		{&List[*Error]{Errs: []*Error{{File: "f", Err: errCause}}}, true, "a list of located faults"},
+		{errKind, true, "a sentinel made by New"},
+		{fmt.Errorf("show: x: %w", errKind), true, "a wrapped sentinel"},
+		{errCause, false, "a sentinel of another kind"},
+		{fmt.Errorf("grade: %w", errors.New("index out of range")), false, "a bug"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, errors.Is(tt.err, ErrInput), tt.why)
+	}
+	assert.EqualError(t, errKind, "not a corpus folder", "a kind keeps its words")
+	assert.NotErrorIs(t, errKind, New("not a corpus folder"), "a kind is itself only")
 }

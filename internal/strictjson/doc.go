@@ -28,22 +28,25 @@
 //
 // # Failure classes
 //
-// Every fault is an *Error carrying File, Line, Col, Offset and Path; its
-// Err wraps one of the sentinels (ErrSyntax, ErrInvalidUTF8,
-// ErrDuplicateKey, ErrTooLarge, ErrTooDeep, ErrUnknownField, ErrUnknownKey,
-// ErrType, ErrMissing, ErrValue) so callers can branch with errors.Is.
-// Parse stops at the first fault; a Decoder collects up to MaxErrors
-// faults so an author fixes a file in one round.
+// Every fault is an *Error carrying File, Line, Col, Offset and Path, an
+// input fault (inputerr.ErrInput); its Err wraps one of the sentinels
+// (ErrSyntax, ErrInvalidUTF8, ErrDuplicateKey, ErrTooLarge, ErrTooDeep,
+// ErrUnknownField, ErrUnknownKey, ErrType, ErrMissing, ErrValue) so callers
+// can branch with errors.Is. They are the module's one set of JSON faults:
+// the readers built on this package wrap them, and re-export none. Parse
+// stops at the first fault; a Decoder collects up to MaxErrors faults so an
+// author fixes a file in one round.
 //
 // # JSON Lines and hand-decoded records
 //
 // EachLine reads JSON Lines (runs, locate requests, results, typed
 // answers) a bounded line at a time. Readers that fill their structs from
 // the tree rather than through a Decoder (packages runs, citations,
-// typedqa) list each object's keys in a Shape, whose Check refuses any
-// other (ErrUnknownKey), read the lines with Objects.Each, test required
-// keys with Value.Missing (reporting ErrMissingKey), and decode with a
-// TreeDecoder, which words a type fault as encoding/json does.
+// typedqa, and grade's results) list each object's keys in a Shape, whose
+// Check refuses any other (ErrUnknownKey; a map's keys are data, its
+// values of one Shape), read the lines with Objects.Each, test required
+// keys with Value.Missing, and decode with a TreeDecoder, which words a
+// type fault as encoding/json does.
 //
 // The package does not know any document format: the callers describe
 // their fields to a Decoder or a Shape. It never prints.

@@ -2,8 +2,6 @@ package strictjson
 
 import (
 	"bytes"
-	"github.com/citecheck/citecheck/internal/inputerr"
-
 	"errors"
 	"fmt"
 	"strconv"
@@ -11,10 +9,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"golang.org/x/text/cases"
 )
 
-// Sentinel causes; every *Error wraps exactly one.
+// Sentinel causes; every *Error wraps exactly one, and so does every
+// *inputerr.Error a reader of the module makes of a JSON fault: the one
+// set of JSON faults, inside the one kind of input fault.
 var (
 	ErrSyntax       = errors.New("invalid JSON")
 	ErrInvalidUTF8  = errors.New("invalid UTF-8")
@@ -106,6 +107,9 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// Is makes every fault at a position an input fault (inputerr.ErrInput).
+func (e *Error) Is(target error) bool { return target == inputerr.ErrInput }
 
 // Position returns the 1-based line and code-point column of byte offset off
 // in data. An offset inside a multi-byte character counts that character.

@@ -13,19 +13,16 @@ import (
 // reference and the plan.
 var ErrUnknownKey = errors.New("unknown key")
 
-// ErrMissingKey is a required key that Value.Missing finds absent: the
-// wording of the JSON Lines readers (runs, locate requests), shared so
-// that errors.Is finds it whichever of them refused the input. Decoder
-// reports ErrMissing instead, for the reference and the plan.
-var ErrMissingKey = errors.New("missing")
-
 // Shape says which keys the objects of a parsed value may hold, for
 // readers that decode the tree themselves rather than through a Decoder.
-// A nil *Shape, or one with neither Keys nor Elem, is a free value: any
-// keys, at any depth.
+// A nil *Shape, or one with neither Keys, Elem nor Values, is a free
+// value: any keys, at any depth.
 type Shape struct {
 	Keys map[string]*Shape // an object: its keys, each with its value's shape
 	Elem *Shape            // an array: its elements' shape
+	// Values: an object whose keys are data (a map, as a result's field
+	// verdicts by field name), each value of this shape.
+	Values *Shape
 }
 
 // Check walks v, parsed from data (the whole of file), and returns an
@@ -48,28 +45,33 @@ type checker struct {
 }
 
 func (c *checker) walk(v *Value, s *Shape, path string) error {
-	free := s == nil || s.Keys == nil && s.Elem == nil
+	free := s == nil || s.Keys == nil && s.Elem == nil && s.Values == nil
 	switch v.Kind {
 	case Object:
-		if !free && s.Keys == nil {
+		if !free && s.Keys == nil && s.Values == nil {
 			return NewError(c.file, c.data, v.Offset, path, fmt.Errorf("%w: expected an array, found an object", ErrValue))
 		}
 		for _, m := range v.Members {
-			kp := JoinKey(path, m.Key)
 			var sub *Shape
-			if free {
+			switch {
+			case free:
 				if exact, ok := c.spelled[foldKey(c.fold, m.Key)]; ok && exact != m.Key {
-					return NewError(c.file, c.data, m.KeyOffset, kp, fmt.Errorf("%w: %q is spelled %q", ErrUnknownKey, m.Key, exact))
+					return NewError(c.file, c.data, m.KeyOffset, JoinKey(path, m.Key), fmt.Errorf("%w: %q is spelled %q", ErrUnknownKey, m.Key, exact))
 				}
-			} else {
+			case s.Values != nil:
+				sub = s.Values
+			default:
 				ks, ok := s.Keys[m.Key]
 				if !ok {
-					return NewError(c.file, c.data, m.KeyOffset, kp, ErrUnknownKey)
+					return NewError(c.file, c.data, m.KeyOffset, JoinKey(path, m.Key), ErrUnknownKey)
 				}
 				sub = ks
 			}
-			if err := c.walk(m.Value, sub, kp); err != nil {
-				return err
+			// A scalar has no keys to check: its path is not built.
+			if m.Value.Kind == Object || m.Value.Kind == Array {
+				if err := c.walk(m.Value, sub, JoinKey(path, m.Key)); err != nil {
+					return err
+				}
 			}
 		}
 	case Array:
@@ -81,6 +83,9 @@ func (c *checker) walk(v *Value, s *Shape, path string) error {
 			sub = s.Elem
 		}
 		for i, e := range v.Elems {
+			if e.Kind != Object && e.Kind != Array {
+				continue
+			}
 			if err := c.walk(e, sub, JoinIndex(path, i)); err != nil {
 				return err
 			}

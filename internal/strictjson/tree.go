@@ -44,6 +44,15 @@ func (d *TreeDecoder) Str(v *Value, path string) string {
 	return ""
 }
 
+// StrPtr decodes a string into a *string; null is nil.
+func (d *TreeDecoder) StrPtr(v *Value, path string) *string {
+	if v.Kind == Null {
+		return nil
+	}
+	s := d.Str(v, path)
+	return &s
+}
+
 // Bool decodes true or false.
 func (d *TreeDecoder) Bool(v *Value, path string) bool {
 	if v.Kind != Null && d.Want(v, path, Bool, "bool") {
@@ -89,14 +98,34 @@ func (d *TreeDecoder) Float(v *Value, path string) *float64 {
 
 // Strings decodes an array of strings; null is nil.
 func (d *TreeDecoder) Strings(v *Value, path string) []string {
-	if v.Kind == Null || !d.Want(v, path, Array, "[]string") {
+	return Slice(d, v, path, "[]string", func(e *Value, p string, s *string) { *s = d.Str(e, p) })
+}
+
+// Slice decodes an array of goType (null: nil) as encoding/json fills a
+// slice, each element by elem at its own path.
+func Slice[T any](d *TreeDecoder, v *Value, path, goType string, elem func(e *Value, path string, t *T)) []T {
+	if v.Kind == Null || !d.Want(v, path, Array, goType) {
 		return nil
 	}
-	out := make([]string, len(v.Elems))
+	out := make([]T, len(v.Elems))
 	for i, e := range v.Elems {
-		out[i] = d.Str(e, JoinIndex(path, i))
+		elem(e, JoinIndex(path, i), &out[i])
 	}
 	return out
+}
+
+// Object calls member with each key and value of v, an object of goType,
+// and the member's path, in input order, and reports whether v was an
+// object: null is none, and another kind is a fault. A Shape has checked
+// the keys.
+func (d *TreeDecoder) Object(v *Value, path, goType string, member func(key string, e *Value, path string)) bool {
+	if v.Kind == Null || !d.Want(v, path, Object, goType) {
+		return false
+	}
+	for _, m := range v.Members {
+		member(m.Key, m.Value, JoinKey(path, m.Key))
+	}
+	return true
 }
 
 // Raw returns v's JSON text as written.
