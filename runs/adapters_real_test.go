@@ -23,19 +23,6 @@ import (
 // cite (testdata/adapters/corpus: each a one-page document holding the
 // text the payload quotes).
 
-// realDocs names the corpus documents of the real payloads and the file
-// holding each one's page text.
-var realDocs = map[string]string{
-	"prism-test.pdf":        "prism-test.txt",
-	"colours.pdf":           "colours.txt",
-	"ai.pdf":                "ai.txt",
-	"a.txt":                 "a.txt",
-	"b.txt":                 "b.txt",
-	"c.txt":                 "c.txt",
-	"cheetah.pdf":           "cheetah.txt",
-	"paul_graham_essay.txt": "paul_graham_essay.txt",
-}
-
 var (
 	realOnce sync.Once
 	realIx   *citations.Index
@@ -45,14 +32,7 @@ var (
 func realIndex(t testing.TB) *citations.Index {
 	t.Helper()
 	realOnce.Do(func() {
-		srcs := testcorpus.DemoDocuments()
-		for name, file := range realDocs {
-			text, err := os.ReadFile(filepath.Join("testdata", "adapters", "corpus", file))
-			if err != nil {
-				panic(err)
-			}
-			srcs = append(srcs, corpus.MemoryDocument{Name: name, Pages: []corpus.PageText{{Text: string(text)}}})
-		}
+		srcs := append(testcorpus.DemoDocuments(), testcorpus.PayloadDocuments(t, filepath.Join("testdata", "adapters"))...)
 		m, err := corpus.NewMemory(srcs...)
 		if err != nil {
 			panic(err)

@@ -9,8 +9,10 @@ package testcorpus
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -162,4 +164,32 @@ func Memory(t testing.TB, docs []corpus.MemoryDocument) *corpus.Memory {
 	m, err := corpus.NewMemory(docs...)
 	require.NoError(t, err, "the test's documents")
 	return m
+}
+
+// payloadDocuments names the documents the adapters' published payloads
+// cite (runs/testdata/adapters) and the file of runs/testdata/adapters/corpus
+// holding each one's page text.
+var payloadDocuments = map[string]string{
+	"prism-test.pdf":        "prism-test.txt",
+	"colours.pdf":           "colours.txt",
+	"ai.pdf":                "ai.txt",
+	"a.txt":                 "a.txt",
+	"b.txt":                 "b.txt",
+	"c.txt":                 "c.txt",
+	"cheetah.pdf":           "cheetah.txt",
+	"paul_graham_essay.txt": "paul_graham_essay.txt",
+}
+
+// PayloadDocuments are the one-page documents the adapters' published
+// payloads cite, read from folder (runs/testdata/adapters as the caller
+// reaches it), in name order.
+func PayloadDocuments(t testing.TB, folder string) []corpus.MemoryDocument {
+	t.Helper()
+	var out []corpus.MemoryDocument
+	for _, name := range slices.Sorted(maps.Keys(payloadDocuments)) {
+		text, err := os.ReadFile(filepath.Join(folder, "corpus", payloadDocuments[name]))
+		require.NoError(t, err, "a payload document's page text")
+		out = append(out, corpus.MemoryDocument{Name: name, Pages: []corpus.PageText{{Text: string(text)}}})
+	}
+	return out
 }
