@@ -19,10 +19,11 @@ const module = "github.com/citecheck/citecheck"
 // plan, the lock, the runs); the locator (citations), which knows quotes,
 // documents and pages but never run records; the run-facing audit and the
 // grader, which bring runs and the locator together; the tally of
-// grading's results (metrics) and the reports. PDF extraction (pdftext,
-// layout) only fills corpora, and the commands import anything. A package
-// missing here may import nothing of the project until it is added,
-// deliberately.
+// grading's results (metrics), the source review of what grading left
+// unresolved (review, which metrics counts and the reports show) and the
+// reports. PDF extraction (pdftext, layout) only fills corpora, and the
+// commands import anything. A package missing here may import nothing of
+// the project until it is added, deliberately.
 var allowed = map[string][]string{
 	"internal/atomicfile":             {},
 	"corpus":                          {"internal/atomicfile", "internal/inputerr"},
@@ -42,7 +43,8 @@ var allowed = map[string][]string{
 	"absence":                         {"spans", "textnorm"},
 	"grade":                           {"absence", "audit", "citations", "corpus", "freeze", "internal/inputerr", "internal/strictjson", "plan", "runs", "spans", "textnorm"},
 	"metrics":                         {"grade"},
-	"report":                          {"metrics", "grade", "corpus", "spans"},
+	"review":                          {"corpus", "grade", "internal/inputerr", "internal/strictjson", "metrics", "plan", "spans"},
+	"report":                          {"metrics", "grade", "corpus", "spans", "review"},
 	"pdftext/internal/fontenc":        {},
 	"pdftext/internal/cmap":           {"pdftext/internal/fontenc"},
 	"pdftext/internal/fontfile":       {"pdftext/internal/fontenc"},

@@ -151,6 +151,9 @@ type Group struct {
 	// Qualified and Qualification: sessions only.
 	Qualified     *bool    `json:"qualified,omitempty"`
 	Qualification []string `json:"qualification,omitempty"`
+	// Reviewed: the figures after source review, when reviews were
+	// applied (Summary.AddReviewed).
+	Reviewed *Reviewed `json:"reviewed,omitempty"`
 
 	sup, fac, abs, cit Metric
 	frozen             bool
@@ -284,6 +287,8 @@ type Summary struct {
 	Comparison  *Comparison      `json:"comparison,omitempty"`
 	Latency     []Latency        `json:"latency"`
 	StopReason  map[string]Tally `json:"stop_reasons"`
+	// Reviews: the reviews applied (AddReviewed); absent without.
+	Reviews *Reviews `json:"reviews,omitempty"`
 }
 
 // ThresholdsJSON are the thresholds a summary applied.
