@@ -27,6 +27,8 @@ type Inputs struct {
 	ReferencePath string
 	PlanPath      string // optional
 	Toolchain     Toolchain
+	// Reviews are decisions files to pin (package review), optional.
+	Reviews []string
 }
 
 // Frozen is the outcome of Build.
@@ -47,6 +49,8 @@ var (
 	// alternative text or glyph-box file is missing or no longer matches
 	// its hash (corpus.ErrIntegrity).
 	ErrStaleCorpus = errors.New("the corpus does not match its PDFs or page folders")
+	// ErrReviewsTwice: one decisions file named twice.
+	ErrReviewsTwice = inputerr.New("a decisions file is given twice")
 )
 
 // Build validates the reference against the corpus (spans.Validate; any
@@ -93,6 +97,9 @@ func Build(in Inputs) (*Frozen, error) {
 		if fr.Plan, err = b.addPlan(in.PlanPath, ref); err != nil {
 			return nil, err
 		}
+	}
+	if err := b.addReviews(in.Reviews); err != nil {
+		return nil, err
 	}
 	b.lock.Records = append(b.lock.Records, in.Toolchain.records()...)
 	b.lock.seal()

@@ -39,6 +39,9 @@ type Report struct {
 	// QuoteIndexes is 1 when the stored quote index was re-hashed.
 	QuoteIndexes int
 	Lock         *Lock `json:"-"`
+
+	// Reviews counts the decisions files re-hashed.
+	Reviews int
 }
 
 // OK reports whether every frozen input matches the lock.
@@ -102,6 +105,7 @@ func Check(lockPath string, tc Toolchain) (*Report, error) {
 	c.corpus()
 	c.reference()
 	c.plan()
+	c.reviews()
 	c.toolchain(tc)
 	return c.rep, nil
 }

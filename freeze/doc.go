@@ -46,6 +46,8 @@
 //	question.part   ID FIELD BLAKE3                spans.QuestionParts (not "id"), to name what changed
 //	plan            PATH BLAKE3                    the plan file's bytes (only with a plan)
 //	plan.order      REPETITION BLAKE3              the ids of one order, one per line
+//	reviews         PATH BLAKE3                    a decisions file of source review (package
+//	                                               review; freeze --reviews), its bytes
 //	tool            MODULE VERSION                 the running binary (runtime/debug)
 //	tool.vcs        REVISION[+dirty]               when the build recorded it
 //	module          PATH VERSION                   every module linked in
@@ -82,7 +84,8 @@
 // the lock does not pin, or a pin the corpus no longer has, too); the reference's
 // raw and canonical hashes, and each question by id (added, removed, or
 // which parts changed); the plan's hash, its decoding (an edited order is
-// refused with the positions that moved) and each repetition's order. A
+// refused with the positions that moved) and each repetition's order;
+// every decisions file (reviews), re-hashed at its path. A
 // difference in the toolchain records (tool, tool.vcs, module, go,
 // unicode, normalization) is a Warning only: the frozen evidence is intact,
 // though verdicts should be recomputed by the freezing toolchain. Check
