@@ -16,6 +16,7 @@ import (
 
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/metrics"
+	"github.com/citecheck/citecheck/review"
 	"github.com/citecheck/citecheck/spans"
 )
 
@@ -33,6 +34,18 @@ type HTMLInput struct {
 	Reference *spans.Reference
 	// Title, e.g. the results folder; shown escaped.
 	Title string
+	// Review are the unresolved items of the results (package review:
+	// Set.Items, or Set.Blind), listed in the page's review mode, each
+	// with its content, verdict buttons and a note, and a button that
+	// downloads the decisions as the JSON Lines "citecheck report
+	// --reviews" reads. ReviewNote says why there are none when Review is
+	// empty (no lock, corpus or reference given).
+	Review     []review.Item
+	ReviewNote string
+	// Blind writes the review mode alone: no metrics, results, questions
+	// or title, nothing that tells the systems apart ("citecheck review
+	// --html"). Summary may then be nil.
+	Blind bool
 }
 
 // WriteHTML writes report.html: one self-contained file.
@@ -56,7 +69,7 @@ type HTMLInput struct {
 // from a JSON block. The same input gives the same bytes. Summary is
 // required.
 func WriteHTML(w io.Writer, in HTMLInput) error {
-	if in.Summary == nil {
+	if in.Summary == nil && !in.Blind {
 		return errors.New("report: WriteHTML needs a summary")
 	}
 	p, err := buildHTML(in)
@@ -120,6 +133,12 @@ type htmlPage struct {
 	Results            []rowView
 	Questions          []questionView
 	Defs               []defView
+	// The review mode.
+	Blind       bool
+	ReviewItems []reviewView
+	ReviewIntro string
+	ReviewNote  string
+	ReviewsText string // what the applied reviews decided, when any
 }
 
 // fragment is the href of a deep link to id: every byte but unreserved
@@ -153,16 +172,62 @@ func (u ids) take(id string) string {
 
 // fixedIDs are the ids the template itself uses.
 var fixedIDs = []string{"sessions", "outside-plan", "accounting", "arms", "comparison", "latency", "results", "questions", "warnings", "nocorpus",
-	"envelope-note", "f-verdict", "f-cverdict", "f-reason", "f-arm", "f-reset", "shown", "open-all", "close-all", "report-data"}
+	"envelope-note", "f-verdict", "f-cverdict", "f-reason", "f-arm", "f-reset", "shown", "open-all", "close-all", "report-data",
+	"review", "rv-reviewer", "rv-blind", "rv-download", "rv-count"}
 
 func buildHTML(in HTMLInput) (*htmlPage, error) {
-	s := in.Summary
 	title := in.Title
 	if title == "" {
 		title = "results"
 	}
 	p := &htmlPage{Title: title, CSP: contentSecurityPolicy(), CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS),
-		Format: s.Format, Policy: s.Policy, NoCorpus: in.Pages == nil, DeadlineS: metrics.DeadlineMS / 1000}
+		NoCorpus: in.Pages == nil, DeadlineS: metrics.DeadlineMS / 1000, Blind: in.Blind, ReviewIntro: reviewIntro, ReviewNote: in.ReviewNote}
+	if in.Blind {
+		// The results folders' names may name the systems.
+		p.Title = "review"
+	} else {
+		summaryViews(p, in.Summary)
+	}
+
+	used := ids{}
+	for _, id := range fixedIDs {
+		used.take(id)
+	}
+	r := &renderer{in: in, used: used, questions: map[string]*spans.Question{}, pages: map[pageKey]*loadedPage{}, reasons: map[string]int{}}
+	if in.Reference != nil {
+		for i := range in.Reference.Questions {
+			q := &in.Reference.Questions[i]
+			r.questions[q.ID] = q
+		}
+	}
+	r.loadPages()
+	p.Defs = r.defs
+	p.Warnings = r.warnings
+	if !in.Blind {
+		p.Questions, p.Results = r.questionViews()
+		p.Reasons = r.reasonOptions()
+		p.Counts = countsText(in.Results)
+	}
+	p.ReviewItems = r.reviewViews()
+
+	data, err := json.Marshal(struct {
+		Results   int `json:"results"`
+		Citations int `json:"citations"`
+	}{len(p.Results), r.citations})
+	if err != nil {
+		return nil, err
+	}
+	p.Data = template.JS(data) // encoding/json escapes <, > and & as \u003c, \u003e, \u0026
+	return p, nil
+}
+
+// summaryViews fills the page's metric tables, comparison and latency
+// from the summary.
+func summaryViews(p *htmlPage, s *metrics.Summary) {
+	p.Format, p.Policy = s.Format, s.Policy
+	if s.Reviews != nil {
+		p.ReviewsText = reviewFiles(s.Reviews) + ": " + reviewsText(s.Reviews)
+	}
 	p.Thresholds = thresholdsText(s.Thresholds)
 	p.Sessions = groupViews(s.Sessions, &s.Thresholds, true)
 	p.OutsidePlan = groupViews(s.OutsidePlan, nil, true)
@@ -177,28 +242,15 @@ func buildHTML(in HTMLInput) (*htmlPage, error) {
 	for _, g := range s.Arms {
 		p.ArmNames = append(p.ArmNames, g.Arm)
 	}
+}
 
-	used := ids{}
-	for _, id := range fixedIDs {
-		used.take(id)
-	}
-	r := &renderer{in: in, used: used, questions: map[string]*spans.Question{}, pages: map[pageKey]*loadedPage{}}
-	if in.Reference != nil {
-		for i := range in.Reference.Questions {
-			q := &in.Reference.Questions[i]
-			r.questions[q.ID] = q
-		}
-	}
-	r.loadPages()
-	p.Defs = r.defs
-	p.Warnings = r.warnings
-	p.Questions, p.Results = r.questionViews()
-	p.Reasons = r.reasonOptions()
-
+// countsText counts the results, questions, arms and sessions, and how
+// many were graded against a frozen lock.
+func countsText(results []grade.Result) string {
 	frozen := 0
 	arms, sessions, questions := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for i := range in.Results {
-		res := &in.Results[i]
+	for i := range results {
+		res := &results[i]
 		arms[res.Arm] = true
 		sessions[res.Arm+"\x00"+strconv.Itoa(res.Session)] = true
 		questions[res.Question] = true
@@ -208,23 +260,13 @@ func buildHTML(in HTMLInput) (*htmlPage, error) {
 	}
 	lock := "none graded against a frozen lock"
 	switch {
-	case len(in.Results) > 0 && frozen == len(in.Results):
+	case len(results) > 0 && frozen == len(results):
 		lock = "all graded against a frozen lock"
 	case frozen > 0:
 		lock = fmt.Sprintf("%d graded against a frozen lock", frozen)
 	}
-	p.Counts = fmt.Sprintf("%s over %s, %s and %s; %s.", plural(len(in.Results), "result"), plural(len(questions), "question"),
+	return fmt.Sprintf("%s over %s, %s and %s; %s.", plural(len(results), "result"), plural(len(questions), "question"),
 		plural(len(arms), "arm"), plural(len(sessions), "session"), lock)
-
-	data, err := json.Marshal(struct {
-		Results   int `json:"results"`
-		Citations int `json:"citations"`
-	}{len(in.Results), r.citations})
-	if err != nil {
-		return nil, err
-	}
-	p.Data = template.JS(data) // encoding/json escapes <, > and & as \u003c, \u003e, \u0026
-	return p, nil
 }
 
 func plural(n int, what string) string {

@@ -250,7 +250,7 @@ var allowedTags = map[string]bool{"html": true, "head": true, "meta": true, "lin
 	"th": true, "td": true, "code": true, "svg": true, "rect": true, "line": true, "text": true, "figure": true,
 	"figcaption": true, "select": true, "option": true, "label": true, "button": true, "span": true, "details": true,
 	"summary": true, "article": true, "pre": true, "dl": true, "dt": true, "dd": true, "mark": true, "use": true, "defs": true,
-	"g": true, "script": true}
+	"g": true, "script": true, "input": true}
 
 var (
 	tagRe  = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>]+(?:="[^"]*")?)*)\s*/?>`)

@@ -149,6 +149,12 @@ func (r *renderer) loadPages() {
 			}
 		}
 	}
+	for _, k := range r.reviewPages() {
+		if k.page >= 1 && r.pages[k] == nil {
+			r.pages[k] = &loadedPage{}
+			keys = append(keys, k)
+		}
+	}
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i].doc != keys[j].doc {
 			return keys[i].doc < keys[j].doc

@@ -26,6 +26,9 @@ type groupView struct {
 	Metrics         []metricView
 	Qualified       string // PASS, FAIL or ""
 	Reasons         []string
+	// After review, when the summary applied reviews.
+	RevQualified string
+	RevReasons   []string
 }
 
 // flagView is one accounting flag with the attempts it flags.
@@ -40,6 +43,7 @@ type metricView struct {
 	NA                   bool
 	Text, Counts, Wilson string
 	Extra                string // a note under the metric (external citations)
+	Reviewed             string // the figure after review, when reviews were applied
 	Aria                 string
 	X, W, WLo, WHi, Thr  string
 }
@@ -190,6 +194,7 @@ func groupViews(gs []*metrics.Group, t *metrics.ThresholdsJSON, sessions bool) [
 			}
 			v.Reasons = g.Qualification
 		}
+		addReviewed(&v, g)
 		out = append(out, v)
 	}
 	return out
