@@ -38,12 +38,10 @@ func WriteFindings(w io.Writer, s *metrics.Summary) error {
 	for _, arm := range s.Arms {
 		writeQualified(&b, s, arm.Arm, automatic)
 	}
-	writeReviewedFindings(&b, s)
 	if c := s.Comparison; c != nil {
-		fmt.Fprintf(&b, "- %s - %s on %s over %d questions: %+.3f to %+.3f (unresolved as fail / as pass), bootstrap 95%% envelopes [%+.3f, %+.3f] and [%+.3f, %+.3f]: a %s.\n",
-			c.Arms[0], c.Arms[1], c.Metric, c.Clusters, c.LB.MeanDiff, c.UB.MeanDiff, c.LB.Interval[0], c.LB.Interval[1],
-			c.UB.Interval[0], c.UB.Interval[1], c.Note)
+		writeComparisonFinding(&b, c, "")
 	}
+	writeReviewedFindings(&b, s)
 	b.WriteString("\nPlan accounting:\n")
 	for _, f := range s.Accounting() {
 		fmt.Fprintf(&b, "- %s: %d", f.Name, len(f.Attempts))
@@ -59,6 +57,14 @@ func WriteFindings(w io.Writer, s *metrics.Summary) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeComparisonFinding says the paired comparison in one line; after
+// names the figures ("" for the automatic ones).
+func writeComparisonFinding(b *strings.Builder, c *metrics.Comparison, after string) {
+	fmt.Fprintf(b, "- %s - %s on %s over %d questions%s: %+.3f to %+.3f (unresolved as fail / as pass), bootstrap 95%% envelopes [%+.3f, %+.3f] and [%+.3f, %+.3f]: a %s.\n",
+		c.Arms[0], c.Arms[1], c.Metric, c.Clusters, after, c.LB.MeanDiff, c.UB.MeanDiff, c.LB.Interval[0], c.LB.Interval[1],
+		c.UB.Interval[0], c.UB.Interval[1], c.Note)
 }
 
 // qualification is a session's qualification and its reasons, as one

@@ -42,10 +42,11 @@ type HTMLInput struct {
 	// empty (no lock, corpus or reference given).
 	Review     []review.Item
 	ReviewNote string
-	// Blind writes the review mode alone: no metrics, results, questions
-	// or title, nothing that tells the systems apart ("citecheck review
-	// --html"). Summary may then be nil.
-	Blind bool
+	// ReviewOnly writes the review mode alone: no metrics, results,
+	// questions or title ("citecheck review --html"); with blinded items
+	// (review.Set.Blind) nothing on the page tells the systems apart.
+	// Summary may then be nil.
+	ReviewOnly bool
 }
 
 // WriteHTML writes report.html: one self-contained file.
@@ -69,7 +70,7 @@ type HTMLInput struct {
 // from a JSON block. The same input gives the same bytes. Summary is
 // required.
 func WriteHTML(w io.Writer, in HTMLInput) error {
-	if in.Summary == nil && !in.Blind {
+	if in.Summary == nil && !in.ReviewOnly {
 		return errors.New("report: WriteHTML needs a summary")
 	}
 	p, err := buildHTML(in)
@@ -134,11 +135,11 @@ type htmlPage struct {
 	Questions          []questionView
 	Defs               []defView
 	// The review mode.
-	Blind       bool
-	ReviewItems []reviewView
-	ReviewIntro string
-	ReviewNote  string
-	ReviewsText string // what the applied reviews decided, when any
+	ReviewOnly, Blinded bool
+	ReviewItems         []reviewView
+	ReviewIntro         string
+	ReviewNote          string
+	ReviewsText         string // what the applied reviews decided, when any
 }
 
 // fragment is the href of a deep link to id: every byte but unreserved
@@ -181,8 +182,8 @@ func buildHTML(in HTMLInput) (*htmlPage, error) {
 		title = "results"
 	}
 	p := &htmlPage{Title: title, CSP: contentSecurityPolicy(), CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS),
-		NoCorpus: in.Pages == nil, DeadlineS: metrics.DeadlineMS / 1000, Blind: in.Blind, ReviewIntro: reviewIntro, ReviewNote: in.ReviewNote}
-	if in.Blind {
+		NoCorpus: in.Pages == nil, DeadlineS: metrics.DeadlineMS / 1000, ReviewOnly: in.ReviewOnly, Blinded: blinded(in.Review), ReviewIntro: reviewIntro, ReviewNote: in.ReviewNote}
+	if in.ReviewOnly {
 		// The results folders' names may name the systems.
 		p.Title = "review"
 	} else {
@@ -203,7 +204,7 @@ func buildHTML(in HTMLInput) (*htmlPage, error) {
 	r.loadPages()
 	p.Defs = r.defs
 	p.Warnings = r.warnings
-	if !in.Blind {
+	if !in.ReviewOnly {
 		p.Questions, p.Results = r.questionViews()
 		p.Reasons = r.reasonOptions()
 		p.Counts = countsText(in.Results)

@@ -143,7 +143,7 @@ func TestReviewHostileInBrowser(t *testing.T) {
 	in := demo(t).in
 	in.Review = hostileItems()
 	for _, blind := range []bool{false, true} {
-		in.Blind = blind
+		in.ReviewOnly = blind
 		path := filepath.Join(t.TempDir(), "hostile.html")
 		require.NoError(t, os.WriteFile(path, []byte(render(t, in)), 0o644))
 		b.open(t, path, "")

@@ -51,7 +51,7 @@ func reviewInput(t *testing.T, blind bool) (report.HTMLInput, *review.Set) {
 	require.NoError(t, err)
 	in.Review = set.Items()
 	if blind {
-		in.Review, in.Blind = set.Blind(3), true
+		in.Review, in.ReviewOnly = set.Blind(3), true
 	}
 	require.NotEmpty(t, in.Review, "the demo leaves verdicts unresolved")
 	return in, set
@@ -183,7 +183,7 @@ func TestWriteHTMLReviewHostile(t *testing.T) {
 	in := demo(t).in
 	in.Review = hostileItems()
 	for _, blind := range []bool{false, true} {
-		in.Blind = blind
+		in.ReviewOnly = blind
 		page := render(t, in)
 		if !blind {
 			checkSafe(t, page)

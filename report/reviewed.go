@@ -114,6 +114,9 @@ func writeReviewedFindings(b *strings.Builder, s *metrics.Summary) {
 	for _, arm := range s.Arms {
 		writeQualified(b, s, arm.Arm, afterReview)
 	}
+	if c := rv.Comparison; c != nil {
+		writeComparisonFinding(b, c, " after review")
+	}
 	for _, a := range rv.Agreement {
 		kappa := "undefined (one verdict throughout)"
 		if a.Kappa.R != nil {

@@ -76,6 +76,16 @@ func (r *renderer) reviewViews() []reviewView {
 	return out
 }
 
+// blinded reports whether no item says where it occurs.
+func blinded(items []review.Item) bool {
+	for _, it := range items {
+		if len(it.Attempts) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func citedText(doc string, page *int, quote *string) string {
 	if doc == "" {
 		doc = "a document not in the corpus"

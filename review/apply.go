@@ -187,7 +187,7 @@ func (s *Set) resupport(r *grade.Result, i int) {
 			if c.ID == nil {
 				continue
 			}
-			if c.Verdict == grade.Pass && orig.Citations[k].Verdict == grade.Unresolved && slices.Contains(s.supports[[2]int{i, k}], cl.Field) {
+			if c.Verdict == grade.Pass && orig.Citations[k].Verdict == grade.Unresolved && slices.Contains(s.supports[[2]int{i, k}], ci) {
 				passed = true
 			}
 			open = open || c.Verdict == grade.Unresolved

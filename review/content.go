@@ -44,10 +44,11 @@ type CitationContent struct {
 	Page     *int       `json:"page"`     // null: the answer gave none
 	Located  []Located  `json:"located"`  // the located spans, as the result lists them
 	Pages    []PageText `json:"pages"`    // the stored text of each page a located span is on, ascending
-	// Supports are the essential claims a pass supports: those whose
-	// declared spans the located passage contains, or every claim of the
-	// question when it contains none (alternate evidence, a page read
-	// another way, an unlocated quote).
+	// Supports are the essential claims a pass supports, in reference
+	// order: those whose declared spans the located passage contains
+	// (the grader's finding); else those whose value or an accepted value
+	// the quote holds (case and white space aside); else every claim of
+	// the question.
 	Supports []Claim `json:"supports"`
 }
 
@@ -158,8 +159,9 @@ func newContent(kind string, q *spans.Question) Content {
 	return Content{Kind: kind, Question: q.ID, Asked: q.Question}
 }
 
-// citation is the content of a result's citation.
-func (b *builder) citation(q *spans.Question, c *grade.CitationResult) (Content, error) {
+// citation is the content of a result's citation, and the indices of the
+// claims a pass of it supports.
+func (b *builder) citation(q *spans.Question, c *grade.CitationResult) (Content, []int, error) {
 	cc := &CitationContent{Quote: c.Quote, Document: c.Document, Page: c.Page, Located: []Located{}, Pages: []PageText{}}
 	var pages []int
 	texts := map[int][]rune{}
@@ -168,7 +170,7 @@ func (b *builder) citation(q *spans.Question, c *grade.CitationResult) (Content,
 		if !ok {
 			t, ok := b.pages.Text(c.Document, s.Page)
 			if !ok {
-				return Content{}, fmt.Errorf("%w: %s page %d, where citation %s was located, is not in the corpus: give the lock the results were graded against",
+				return Content{}, nil, fmt.Errorf("%w: %s page %d, where citation %s was located, is not in the corpus: give the lock the results were graded against",
 					ErrContent, c.Document, s.Page, idOf(c))
 			}
 			text = []rune(t)
@@ -176,7 +178,7 @@ func (b *builder) citation(q *spans.Question, c *grade.CitationResult) (Content,
 			pages = append(pages, s.Page)
 		}
 		if s.Start < 0 || s.End < s.Start || s.End > len(text) {
-			return Content{}, fmt.Errorf("%w: citation %s's span [%d, %d) is not on %s page %d (%d code points): the results were graded against another corpus",
+			return Content{}, nil, fmt.Errorf("%w: citation %s's span [%d, %d) is not on %s page %d (%d code points): the results were graded against another corpus",
 				ErrContent, idOf(c), s.Start, s.End, c.Document, s.Page, len(text))
 		}
 		cc.Located = append(cc.Located, Located{Page: s.Page, Start: s.Start, End: s.End, Text: string(text[s.Start:s.End])})
@@ -185,29 +187,53 @@ func (b *builder) citation(q *spans.Question, c *grade.CitationResult) (Content,
 	for _, p := range pages {
 		cc.Pages = append(cc.Pages, PageText{Page: p, Text: string(texts[p])})
 	}
-	cc.Supports = supports(q, c.Claims)
-	out := newContent(KindCitation, q)
-	out.Citation = cc
-	return out, nil
-}
-
-// supports lists the claims whose fields are named, in reference order, or
-// every claim when none is.
-func supports(q *spans.Question, fields []string) []Claim {
-	out := []Claim{}
-	for _, c := range q.EssentialClaims {
-		if len(fields) > 0 && !slices.Contains(fields, c.Field) {
-			continue
-		}
+	idx := supported(q, c)
+	cc.Supports = []Claim{}
+	for _, i := range idx {
+		c := &q.EssentialClaims[i]
 		cl := Claim{Field: c.Field, Value: c.Value, Evidence: []Span{}}
 		for _, s := range c.Evidence {
 			start, end, _ := s.Offsets()
 			cl.Evidence = append(cl.Evidence, Span{Document: s.Document, Page: s.Page, EndPage: s.EndPage, Start: start, End: end, Text: s.Text})
 		}
-		out = append(out, cl)
+		cc.Supports = append(cc.Supports, cl)
 	}
-	return out
+	out := newContent(KindCitation, q)
+	out.Citation = cc
+	return out, idx, nil
 }
+
+// supported lists the indices of the claims a pass of the citation
+// supports (CitationContent.Supports).
+func supported(q *spans.Question, c *grade.CitationResult) []int {
+	var byField, byValue, all []int
+	quote := ""
+	if c.Quote != nil {
+		quote = folded(*c.Quote)
+	}
+	for i, cl := range q.EssentialClaims {
+		all = append(all, i)
+		if slices.Contains(c.Claims, cl.Field) {
+			byField = append(byField, i)
+		}
+		for _, v := range append([]string{cl.Value}, cl.AcceptedValues...) {
+			if v := folded(v); v != "" && quote != "" && strings.Contains(quote, v) {
+				byValue = append(byValue, i)
+				break
+			}
+		}
+	}
+	switch {
+	case len(byField) > 0:
+		return byField
+	case len(byValue) > 0:
+		return byValue
+	}
+	return all
+}
+
+// folded is s lower-cased with its white space runs as one space.
+func folded(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 
 // field is the content of a result's field verdict.
 func (b *builder) field(q *spans.Question, name string, fv *grade.FieldVerdict) Content {

@@ -57,11 +57,13 @@
 //
 // In the reviewed copies, a claim whose support the grader left
 // unresolved is recomputed by the grader's rule: pass when a citation a
-// review passed supports it (a citation's Content lists the claims it
-// supports: those whose declared spans its passage contains, else every
-// claim of the question, so that a reviewer passes it only when the
-// passage supports all of them); else unresolved when an emitted citation
-// is still unresolved; else fail. A claim the grader passed stays passed
+// review passed supports it; else unresolved when an emitted citation is
+// still unresolved; else fail. What a citation supports is in its Content,
+// so the reviewer sees what a pass asserts: the claims whose declared
+// spans its passage contains (the grader's finding); else those whose
+// value or an accepted value its quote holds (case and white space
+// aside); else every claim of the question. A reviewer passes a citation
+// only when its passage supports every claim it lists. A claim the grader passed stays passed
 // (a failed citation does not undo another's support, reading A16).
 // factual and supported are then recomputed by grade.Result.Derive.
 //

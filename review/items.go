@@ -1,11 +1,11 @@
 package review
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/citecheck/citecheck/grade"
+	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/spans"
 )
@@ -13,7 +13,7 @@ import (
 // ErrContent: a result cannot be bound to content, since the reference or
 // the corpus given is not the one it was graded against. It is an input
 // fault of the caller's choice of inputs.
-var ErrContent = errors.New("results and evaluation do not match")
+var ErrContent = inputerr.New("results and evaluation do not match")
 
 // Item is one distinct unresolved verdict to review: its content, hashed,
 // and where it occurs. Identical content in several attempts is one item.
@@ -56,9 +56,9 @@ type Set struct {
 	byHash  map[string]*entry
 	auto    map[string]grade.Outcome // hash -> the grader's verdict, first seen
 	outside map[string]bool
-	// supports holds, per result and citation, the fields a pass of it
-	// supports.
-	supports map[[2]int][]string
+	// supports holds, per result and citation, the indices of the claims
+	// a pass of it supports.
+	supports map[[2]int][]int
 }
 
 type entry struct {
@@ -77,7 +77,7 @@ func Collect(results []grade.Result, ref *spans.Reference, pages Pages) (*Set, e
 		b.questions[ref.Questions[i].ID] = &ref.Questions[i]
 	}
 	s := &Set{results: results, byHash: map[string]*entry{}, auto: map[string]grade.Outcome{}, outside: map[string]bool{},
-		supports: map[[2]int][]string{}}
+		supports: map[[2]int][]int{}}
 	for i := range results {
 		r := &results[i]
 		if r.Attempt != grade.AttemptOK {
@@ -101,11 +101,11 @@ func (s *Set) collectResult(b *builder, q *spans.Question, i int) error {
 		if c.ID == nil {
 			continue // the missing-citation entry: a fail by rule, with no content
 		}
-		content, err := b.citation(q, c)
+		content, claims, err := b.citation(q, c)
 		if err != nil {
 			return err
 		}
-		s.supports[[2]int{i, k}] = fieldsOf(content.Citation.Supports)
+		s.supports[[2]int{i, k}] = claims
 		if c.Reason == grade.ReasonExternalSource {
 			s.outside[content.Hash()] = true
 			continue
@@ -120,16 +120,6 @@ func (s *Set) collectResult(b *builder, q *spans.Question, i int) error {
 		s.add(b.abstention(q, r), *r.Abstention, reasonOf(r.AbstentionReasons), occurrence{result: i, citation: -1})
 	}
 	return nil
-}
-
-func fieldsOf(cs []Claim) []string {
-	var out []string
-	for _, c := range cs {
-		if !slices.Contains(out, c.Field) {
-			out = append(out, c.Field)
-		}
-	}
-	return out
 }
 
 // add files one verdict's content: an unresolved one under its item, a

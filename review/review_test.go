@@ -464,3 +464,31 @@ func TestReadDecisions(t *testing.T) {
 		assert.True(t, errors.As(err, &ie), "%s: an *inputerr.Error", tc.why)
 	}
 }
+
+// TestSupportsNarrowed: a citation that contains no declared span supports
+// the claims whose value its quote holds, else every claim; a review's
+// pass reaches those claims only.
+func TestSupportsNarrowed(t *testing.T) {
+	r := feeResult("A", 1, 1)
+	r.Claims = []grade.ClaimResult{{Field: "fee", Supported: grade.Unresolved}, {Field: "waiver", Supported: grade.Unresolved}}
+	r.Citations = []grade.CitationResult{
+		{ID: str("c1"), Verdict: grade.Unresolved, Reason: grade.ReasonAmbiguousDocumentMapping, Quote: str("A handling fee of  EUR 150 per complaint"), Page: intp(2)},
+		{ID: str("c2"), Verdict: grade.Unresolved, Reason: grade.ReasonNoQuote, Page: intp(2)},
+	}
+	s := collect(t, []grade.Result{r})
+	items := s.Items()
+	require.Len(t, items, 2)
+	fields := func(it review.Item) []string {
+		var out []string
+		for _, c := range it.Content.Citation.Supports {
+			out = append(out, c.Field)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"fee"}, fields(items[0]), "the quote holds the fee's value, in other spacing and case")
+	assert.Equal(t, []string{"fee", "waiver"}, fields(items[1]), "no quote: every claim")
+	a, err := s.Apply([]review.Decision{{Hash: items[0].Hash, Verdict: "pass", Reviewer: "ana"}})
+	require.NoError(t, err)
+	assert.Equal(t, grade.Pass, a.Results[0].Claims[0].Supported)
+	assert.Equal(t, grade.Unresolved, a.Results[0].Claims[1].Supported, "the waiver is not what the passed citation supports, and c2 is still open")
+}

@@ -151,6 +151,9 @@ func demoEvaluation(e *env, dir string) error {
 	if err := demoReport(e, dir); err != nil {
 		return err
 	}
+	if err := demoReview(e, dir); err != nil {
+		return err
+	}
 	return demoTamper(e, dir, docs[0].Name)
 }
 
@@ -275,6 +278,54 @@ func demoReport(e *env, dir string) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nreport/report.html shows every result, and each citation on its page.\n")
+	return nil
+}
+
+// The demo's review: its blinded shuffle's seed, and where its files go.
+const (
+	demoReviewSeed  = 20261203
+	demoItemsName   = "review/items.jsonl"
+	demoPageName    = "review/review.html"
+	demoDecisions   = "review/decisions.jsonl"
+	demoReviewedDir = "report-reviewed"
+)
+
+// demoReview lists the items the rules left unresolved, blinded, with the
+// page a reviewer works in; takes the reviewer's decisions (the fixture,
+// as saved from that page) and reports again with them: the automatic
+// figures and those after review side by side.
+func demoReview(e *env, dir string) error {
+	stdout := e.stdout
+	if err := os.MkdirAll(filepath.Join(dir, "review"), 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n$ citecheck review --lock %s --blind --seed %d --html %s --out %s results\n", demoLockName, demoReviewSeed, demoPageName, demoItemsName)
+	err := listReview(stdout, e.stderr, reviewJob{toolchain: e.toolchain, lock: filepath.Join(dir, demoLockName), paths: []string{filepath.Join(dir, "results")},
+		blind: true, seed: demoReviewSeed, out: filepath.Join(dir, filepath.FromSlash(demoItemsName)), outName: demoItemsName,
+		html: filepath.Join(dir, filepath.FromSlash(demoPageName)), htmlName: demoPageName})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	decisions := filepath.Join(dir, filepath.FromSlash(demoDecisions))
+	if err := os.WriteFile(decisions, fixtures.EvalDecisions(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n$ (a reviewer judges each item in %s and saves %s: %s)\n", demoPageName, demoDecisions, fixtures.EvalDecisionsName)
+	fmt.Fprintf(stdout, "$ citecheck report results --lock %s --reviews %s --out %s\n", demoLockName, demoDecisions, demoReviewedDir)
+	sum, err := makeReport(stdout, reportJob{toolchain: e.toolchain, paths: []string{filepath.Join(dir, "results")}, names: []string{"results"},
+		out: filepath.Join(dir, demoReviewedDir), lock: filepath.Join(dir, demoLockName), thresholds: metrics.DefaultThresholds(), compare: defaultCompare(),
+		reviews: []string{decisions}, reviewNames: []string{demoDecisions}})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if err := report.WriteTable(stdout, sum); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if err := report.WriteFindings(stdout, sum); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n%s/report.html shows both figures, and the review mode.\n", demoReviewedDir)
 	return nil
 }
 
