@@ -18,6 +18,7 @@ import (
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/review"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/citecheck/citecheck/typedqa"
@@ -362,6 +363,10 @@ func TestBadInputsExitUsage(t *testing.T) {
 	request := `{"id": "q1", "document": "a.pdf", "quote": "a quote", "page": 1}`
 	result := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
 	response := `{"model": "m", "condition": "c", "run": "1", "document": "d", "question": "Q1", "value": "Y"}`
+	decisions := lines(func(r io.Reader) error {
+		return review.ReadDecisions(r, "decisions.jsonl", func(review.Decision) error { return nil })
+	})
+	decision := `{"hash": "blake3:` + strings.Repeat("0f", 32) + `", "verdict": "pass", "reviewer": "ana", "note": "n"}`
 	ref, pl := string(fixtures.Reference()), string(fixtures.Plan())
 	cases := []badInput{
 		{"runs", "truncated JSON", runRecords(run[:20]), "a record cut short"},
@@ -425,6 +430,12 @@ func TestBadInputsExitUsage(t *testing.T) {
 		}, "a line past MaxResultBytes"},
 		{"results", "wrong type", results(strings.Replace(result, `"session":1`, `"session":"1"`, 1)), "a string for a number"},
 		{"results", "missing field", results(strings.Replace(result, `"kind":"unknown",`, ``, 1)), "kind is required"},
+		{"decisions", "truncated JSON", decisions(decision[:30]), "a decision cut short"},
+		{"decisions", "unknown key", decisions(strings.Replace(decision, `"note"`, `"bogus": 1, "note"`, 1)), "a key the format lacks"},
+		{"decisions", "invalid UTF-8", decisions(strings.Replace(decision, `"n"`, "\"\xff\"", 1)), "bytes that are no text"},
+		{"decisions", "too large", decisions(`{"note": "` + strings.Repeat("x", review.MaxDecisionBytes) + `"}`), "a line past MaxDecisionBytes"},
+		{"decisions", "wrong type", decisions(strings.Replace(decision, `"pass"`, `1`, 1)), "a number for a verdict"},
+		{"decisions", "missing field", decisions(strings.Replace(decision, `"reviewer": "ana", `, ``, 1)), "reviewer is required"},
 	}
 	for _, tc := range cases {
 		err := tc.read()
