@@ -21,24 +21,26 @@ to review: each distinct item once, however many attempts it occurs in.
 
   citecheck review --lock eval.lock --out items.jsonl results
 
-ITEMS.jsonl holds one JSON object per line: hash (blake3: of the item's
-canonical content), kind (citation, field, abstention), question, reason,
-content (what the reviewer judges: for a citation the quote, the cited
-document and page, the located passage on its page and the claims a pass
-supports with their declared evidence; for a field the value and target;
-for an abstention the response) and attempts (arm, session, position).
-With --blind, items carry nothing that tells the systems apart (no arm,
-session, position, run file, native id, model name or timing) and come in
-a shuffle seeded by --seed. --html FILE writes the same items as a review
-page: each passage on its page, verdict buttons, a note, and a button that
-saves the decisions. report.html has the same review mode.
+ITEMS.jsonl (docs/formats.md#review-items) holds one JSON object per
+line: hash (blake3: of the item's canonical content), kind (citation,
+field, abstention), question, reason, content (what the reviewer judges:
+for a citation the quote, the cited document and page, the located
+passage on its page and the claims a pass supports with their declared
+evidence; for a field the value and target; for an abstention the
+response) and attempts (arm, session, position). With --blind, items
+carry nothing that tells the systems apart (no arm, session, position,
+run file, native id, model name or timing) and come in a shuffle seeded
+by --seed. --html FILE writes the same items as a review page: each
+passage on its page, verdict buttons, a note, and a button that saves
+the decisions. report.html has the same review mode.
 
-A reviewer's decisions are JSON Lines, {"hash", "verdict", "reviewer",
-"note"} (verdict pass or fail for citations and abstentions, correct or
-incorrect for fields); "citecheck report --reviews FILE" applies them and
-shows the figures after review beside the automatic ones, which never
-change. A citation of a source outside the corpus is not an item: its
-content is not pinned. Workflow and hash: docs/review.md.
+A reviewer's decisions are JSON Lines (docs/formats.md#decisions),
+{"hash", "verdict", "reviewer", "note"}: pass or fail for citations and
+abstentions, correct or incorrect for fields. "citecheck report --reviews
+FILE" applies them and shows the figures after review beside the
+automatic ones, which never change. A citation of a source outside the
+corpus is not an item: its content is not pinned. Workflow and hash:
+docs/review.md.
 
 Examples:
   citecheck review --lock eval.lock --out items.jsonl results
