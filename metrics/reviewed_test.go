@@ -16,26 +16,33 @@ import (
 
 // reviewedFixture is a session of four answerable questions, two of them
 // unresolved, and one unknown question left open; "after" is the same
-// results as a review leaves them: every open verdict resolved.
+// results as a review leaves them: every open verdict resolved, the
+// answerable ones passed, the unknown one failed.
 func reviewedFixture() (before, after []grade.Result) {
-	outcome := func(s string) *grade.Outcome { o := grade.Outcome(s); return &o }
-	add := func(rs []grade.Result, q, verdict string, unknown bool) []grade.Result {
-		r := grade.Result{Arm: "A", Session: 1, Question: q, Attempt: grade.AttemptOK, Frozen: true}
-		if unknown {
-			r.Kind, r.Abstention = grade.KindUnknown, outcome(verdict)
-		} else {
-			id := "c1"
-			r.Kind, r.Supported, r.Factual = grade.KindAnswerable, outcome(verdict), outcome(verdict)
-			r.Citations = []grade.CitationResult{{ID: &id, Verdict: grade.Outcome(verdict), Reason: grade.ReasonDeclaredSpan}}
+	o := func(s grade.Outcome) *grade.Outcome { return &s }
+	for _, q := range []struct {
+		id         string
+		was, now   grade.Outcome
+		answerable bool
+	}{
+		{"Q1", grade.Pass, grade.Pass, true}, {"Q2", grade.Pass, grade.Pass, true},
+		{"Q3", grade.Unresolved, grade.Pass, true}, {"Q4", grade.Unresolved, grade.Pass, true},
+		{"U1", grade.Unresolved, grade.Fail, false},
+	} {
+		for i, v := range []grade.Outcome{q.was, q.now} {
+			r := grade.Result{Arm: "A", Session: 1, Question: q.id, Attempt: grade.AttemptOK, Frozen: true, Kind: grade.KindUnknown, Abstention: o(v)}
+			if q.answerable {
+				id := "c1"
+				r.Kind, r.Abstention, r.Supported, r.Factual = grade.KindAnswerable, nil, o(v), o(v)
+				r.Citations = []grade.CitationResult{{ID: &id, Verdict: v, Reason: grade.ReasonDeclaredSpan}}
+			}
+			if i == 0 {
+				before = append(before, r)
+			} else {
+				after = append(after, r)
+			}
 		}
-		return append(rs, r)
 	}
-	for i, v := range []string{"pass", "pass", "unresolved", "unresolved"} {
-		before = add(before, "Q"+string(rune('1'+i)), v, false)
-		after = add(after, "Q"+string(rune('1'+i)), "pass", false) // the review passes the open ones
-	}
-	before = add(before, "U1", "unresolved", true)
-	after = add(after, "U1", "fail", true)
 	return before, after
 }
 

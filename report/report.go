@@ -165,12 +165,7 @@ func cell(m metrics.MetricJSON) string {
 	if m.N == 0 {
 		return "n/a (0)"
 	}
-	lb, ub := metrics.Percent(m.Metric.LB()), metrics.Percent(m.Metric.UB())
-	s := lb
-	if ub != lb {
-		s += "-" + ub
-	}
-	s += fmt.Sprintf(" (%d/%d/%d of %d)", m.Pass, m.Unresolved, m.Fail, m.N)
+	s := boundsRange(m, "-") + fmt.Sprintf(" (%d/%d/%d of %d)", m.Pass, m.Unresolved, m.Fail, m.N)
 	if m.Wilson != nil {
 		s += fmt.Sprintf(" [%.1f%%, %.1f%%]", 100*m.Wilson[0], 100*m.Wilson[1])
 	}
@@ -229,15 +224,21 @@ func WriteTable(w io.Writer, s *metrics.Summary) error {
 	return writeReviewedTable(w, s)
 }
 
+// boundsRange renders a metric's lower and upper bounds, dash between,
+// or one figure when they are equal.
+func boundsRange(m metrics.MetricJSON, dash string) string {
+	lb, ub := metrics.Percent(m.Metric.LB()), metrics.Percent(m.Metric.UB())
+	if lb == ub {
+		return lb
+	}
+	return lb + dash + ub
+}
+
 func bounds(m metrics.MetricJSON) string {
 	if m.N == 0 {
 		return "n/a"
 	}
-	lb, ub := metrics.Percent(m.Metric.LB()), metrics.Percent(m.Metric.UB())
-	if lb == ub {
-		return fmt.Sprintf("%s of %d", lb, m.N)
-	}
-	return fmt.Sprintf("%s-%s of %d", lb, ub, m.N)
+	return fmt.Sprintf("%s of %d", boundsRange(m, "-"), m.N)
 }
 
 func optFloat(p *metrics.Float6, format string) string {

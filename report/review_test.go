@@ -122,13 +122,10 @@ func TestReviewedFiguresShown(t *testing.T) {
 	f := demo(t)
 	set, err := review.Collect(f.results, f.in.Reference, f.in.Pages)
 	require.NoError(t, err)
+	positive := map[string]string{review.KindCitation: review.VerdictPass, review.KindField: review.VerdictCorrect, review.KindAbstention: review.VerdictPass}
 	var ds []review.Decision
 	for _, it := range set.Items() {
-		v := review.VerdictPass
-		if it.Kind == review.KindField {
-			v = review.VerdictCorrect
-		}
-		ds = append(ds, review.Decision{Hash: it.Hash, Verdict: v, Reviewer: "ana"})
+		ds = append(ds, review.Decision{Hash: it.Hash, Verdict: positive[it.Kind], Reviewer: "ana"})
 	}
 	applied, err := set.Apply(ds)
 	require.NoError(t, err)
@@ -162,7 +159,7 @@ func hostileItems() []review.Item {
 	quote := hostileScript
 	page := 1
 	mk := func(kind string, c review.Content) review.Item {
-		c.Kind, c.Question, c.Asked = kind, "Q01", hostileScript+" asked?"
+		c.Kind, c.Question = kind, review.Question{ID: "Q01", Text: hostileScript + " asked?"}
 		return review.Item{Hash: c.Hash(), Kind: kind, Question: "Q01", Reason: hostileImg, Content: c,
 			Attempts: []review.Attempt{{Arm: hostileArm, Session: 1, Position: 1, Citation: hostileSVG}}}
 	}

@@ -41,7 +41,7 @@ func (r *renderer) reviewViews() []reviewView {
 	for i := range r.in.Review {
 		it := &r.in.Review[i]
 		v := reviewView{ID: r.used.take("review/" + strings.TrimPrefix(it.Hash, "blake3:")[:16]), Hash: it.Hash, Kind: it.Kind,
-			Question: it.Question, Asked: it.Content.Asked, Reason: it.Reason}
+			Question: it.Question, Asked: it.Content.Question.Text, Reason: it.Reason}
 		if it.Kind == review.KindField {
 			v.Verdicts = [2]string{review.VerdictCorrect, review.VerdictIncorrect}
 		} else {
@@ -170,12 +170,7 @@ func reviewedCell(m metrics.MetricJSON) string {
 	if m.N == 0 {
 		return "after review: n/a"
 	}
-	lb, ub := metrics.Percent(m.Metric.LB()), metrics.Percent(m.Metric.UB())
-	s := lb
-	if ub != lb {
-		s += "–" + ub
-	}
-	return fmt.Sprintf("after review: %s (%d/%d/%d of %d)", s, m.Pass, m.Unresolved, m.Fail, m.N)
+	return fmt.Sprintf("after review: %s (%d/%d/%d of %d)", boundsRange(m, "–"), m.Pass, m.Unresolved, m.Fail, m.N)
 }
 
 // addReviewed puts a group's reviewed figures beside its automatic ones.

@@ -12,26 +12,23 @@ import (
 	"github.com/citecheck/citecheck/spans"
 )
 
-// The kinds of item.
-const (
-	KindCitation   = "citation"
-	KindField      = "field"
-	KindAbstention = "abstention"
-)
-
 // Content is exactly what a reviewer judges of one verdict; its canonical
 // form (Canonical) is what Hash hashes. Exactly one of Citation, Field
 // and Abstention is set, as Kind says. Nothing in it tells systems apart:
 // no arm, session, position, run file, timing, native document id or
 // grader's wording.
 type Content struct {
-	Kind string `json:"kind"`
-	// Question is the reference's question id, Asked its text.
-	Question   string             `json:"question"`
-	Asked      string             `json:"asked"`
+	Kind       string             `json:"kind"`
+	Question   Question           `json:"question"`
 	Citation   *CitationContent   `json:"citation,omitempty"`
 	Field      *FieldContent      `json:"field,omitempty"`
 	Abstention *AbstentionContent `json:"abstention,omitempty"`
+}
+
+// Question is the question asked: the reference's id and wording.
+type Question struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
 }
 
 // CitationContent is one emitted citation as a reviewer sees it: the quote
@@ -156,7 +153,7 @@ func (b *builder) question(id string) (*spans.Question, error) {
 }
 
 func newContent(kind string, q *spans.Question) Content {
-	return Content{Kind: kind, Question: q.ID, Asked: q.Question}
+	return Content{Kind: kind, Question: Question{ID: q.ID, Text: q.Question}}
 }
 
 // citation is the content of a result's citation, and the indices of the

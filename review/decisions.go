@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -11,9 +12,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
+	"github.com/zeebo/blake3"
 )
 
 // DecisionsFormat names the decisions file: JSON Lines, one Decision per
@@ -36,6 +37,15 @@ const (
 	MaxReviewerBytes  = 256
 )
 
+// Sentinels inside the *inputerr.Error the readers and Apply return.
+var (
+	ErrNoDecisions = errors.New("no decisions")
+	ErrDecision    = errors.New("invalid decision")
+	// ErrRefused: a decision the results do not allow: its hash matches no
+	// unresolved item, or an item the grader decided.
+	ErrRefused = errors.New("decision refused")
+)
+
 // Decision is one reviewer's verdict on one item, bound to its content by
 // the item's hash. File and Line say where it was read.
 type Decision struct {
@@ -47,15 +57,6 @@ type Decision struct {
 	File     string `json:"-"`
 	Line     int    `json:"-"`
 }
-
-// Sentinels inside the *inputerr.Error the readers and Apply return.
-var (
-	ErrNoDecisions = errors.New("no decisions")
-	ErrDecision    = errors.New("invalid decision")
-	// ErrRefused: a decision the results do not allow: its hash matches no
-	// unresolved item, or an item the grader decided.
-	ErrRefused = errors.New("decision refused")
-)
 
 var (
 	decisionShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"hash": nil, "verdict": nil, "reviewer": nil, "note": nil, "at": nil}}
@@ -106,19 +107,10 @@ func decodeDecision(v *strictjson.Value, data []byte) (Decision, *inputerr.Error
 	}
 	var d Decision
 	td := &strictjson.TreeDecoder{Data: data}
+	// Every key is a string (decisionShape lists them).
+	into := map[string]*string{"hash": &d.Hash, "verdict": &d.Verdict, "reviewer": &d.Reviewer, "note": &d.Note, "at": &d.At}
 	for _, m := range v.Members {
-		switch m.Key {
-		case "hash":
-			d.Hash = td.Str(m.Value, m.Key)
-		case "verdict":
-			d.Verdict = td.Str(m.Value, m.Key)
-		case "reviewer":
-			d.Reviewer = td.Str(m.Value, m.Key)
-		case "note":
-			d.Note = td.Str(m.Value, m.Key)
-		case "at":
-			d.At = td.Str(m.Value, m.Key)
-		}
+		*into[m.Key] = td.Str(m.Value, m.Key)
 	}
 	if td.Err != nil {
 		// TreeDecoder words it "invalid value: expected string, found
@@ -164,43 +156,34 @@ type File struct {
 	Decisions int    `json:"decisions"`
 }
 
-// ReadDecisionFiles reads decisions files in order, each wholly (at most
-// MaxDecisionsBytes) so that its hash is of the bytes its decisions were
-// read from, and returns every decision and each file.
+// ReadDecisionFiles reads decisions files in order (each at most
+// MaxDecisionsBytes) and returns every decision and each file, its BLAKE3
+// that of the bytes its decisions were read from.
 func ReadDecisionFiles(paths []string) ([]Decision, []File, error) {
 	var out []Decision
 	var files []File
 	for _, p := range paths {
-		data, err := readCapped(p)
+		f, err := os.Open(p)
 		if err != nil {
 			return nil, nil, err
 		}
+		// Hashed as read: the hash is of the bytes the decisions came
+		// from, whatever happens to the file meanwhile.
+		h := blake3.New()
 		n := 0
-		err = ReadDecisions(strings.NewReader(string(data)), p, func(d Decision) error {
+		err = ReadDecisions(io.TeeReader(f, h), p, func(d Decision) error {
 			out = append(out, d)
 			n++
 			return nil
 		})
+		if err == nil {
+			_, err = io.Copy(h, f) // trailing blank lines
+		}
+		f.Close()
 		if err != nil {
 			return nil, nil, err
 		}
-		files = append(files, File{Path: p, BLAKE3: corpus.Hash(data), Decisions: n})
+		files = append(files, File{Path: p, BLAKE3: "blake3:" + hex.EncodeToString(h.Sum(nil)), Decisions: n})
 	}
 	return out, files, nil
-}
-
-func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxDecisionsBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxDecisionsBytes {
-		return nil, &inputerr.Error{File: path, Err: fmt.Errorf("%w: larger than %d bytes", strictjson.ErrTooLarge, MaxDecisionsBytes)}
-	}
-	return data, nil
 }

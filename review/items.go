@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/citecheck/citecheck/grade"
@@ -37,6 +38,13 @@ type Attempt struct {
 	Citation string `json:"citation,omitempty"`
 	Field    string `json:"field,omitempty"`
 }
+
+// The kinds of item.
+const (
+	KindCitation   = "citation"
+	KindField      = "field"
+	KindAbstention = "abstention"
+)
 
 // occurrence is where a verdict sits: results[result], and its citation
 // index or field name (neither for an abstention).
@@ -112,7 +120,7 @@ func (s *Set) collectResult(b *builder, q *spans.Question, i int) error {
 		}
 		s.add(content, c.Verdict, string(c.Reason), occurrence{result: i, citation: k})
 	}
-	for _, name := range sortedFields(r.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(r.Fields)) {
 		fv := r.Fields[name]
 		s.add(b.field(q, name, &fv), fv.Verdict, reasonOf(fv.Reasons), occurrence{result: i, citation: -1, field: name})
 	}
@@ -134,7 +142,7 @@ func (s *Set) add(c Content, verdict grade.Outcome, reason string, at occurrence
 	}
 	e := s.byHash[h]
 	if e == nil {
-		e = &entry{Item: Item{Hash: h, Kind: c.Kind, Question: c.Question, Reason: reason, Content: c}}
+		e = &entry{Item: Item{Hash: h, Kind: c.Kind, Question: c.Question.ID, Reason: reason, Content: c}}
 		s.byHash[h] = e
 		s.items = append(s.items, e)
 	}
@@ -185,13 +193,4 @@ func (s *Set) Verdicts() int {
 		n += len(e.occ)
 	}
 	return n
-}
-
-func sortedFields(m map[string]grade.FieldVerdict) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }

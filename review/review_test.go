@@ -41,19 +41,19 @@ func itemOf(t *testing.T, items []review.Item, kind, question, where string) rev
 // TestCanonicalForm pins the canonical form and its hash: a change to
 // either would orphan every decision ever written.
 func TestCanonicalForm(t *testing.T) {
-	c := review.Content{Kind: review.KindField, Question: "Q1", Asked: "How many <samples>?",
+	c := review.Content{Kind: review.KindField, Question: review.Question{ID: "Q1", Text: "How many <samples>?"},
 		Field: &review.FieldContent{Field: "samples", Label: "Samples", Value: "12 samples per lot", Values: []string{}, Target: "12 samples per batch"}}
-	want := `{"kind":"field","question":"Q1","asked":"How many <samples>?","field":{"field":"samples","label":"Samples","value":"12 samples per lot","values":[],"target":"12 samples per batch"}}`
+	want := `{"kind":"field","question":{"id":"Q1","text":"How many <samples>?"},"field":{"field":"samples","label":"Samples","value":"12 samples per lot","values":[],"target":"12 samples per batch"}}`
 	assert.Equal(t, want, string(c.Canonical()))
-	assert.Equal(t, "blake3:d44492e4636d966be44b992b392cff9e48fd22b66ba80f927cd11de4a346c0d0", c.Hash())
+	assert.Equal(t, "blake3:fb734ae6501c4633ce97a26cbf3ee7410454bb8a15d8248e24e7b21f6db64cfe", c.Hash())
 
 	s := collect(t, evaluation())
 	cit := itemOf(t, s.Items(), review.KindCitation, "Q1", "c1")
-	wantCite := `{"kind":"citation","question":"Q1","asked":"How many samples does the supplier draw?","citation":{"quote":"The supplier draws 12 samples per batch","document":"qa.pdf","page":1,` +
+	wantCite := `{"kind":"citation","question":{"id":"Q1","text":"How many samples does the supplier draw?"},"citation":{"quote":"The supplier draws 12 samples per batch","document":"qa.pdf","page":1,` +
 		`"located":[{"page":1,"start":24,"end":63,"text":"The supplier draws 12 samples per batch"}],"pages":[{"page":1,"text":` + jsonString(page1) + `}],` +
 		`"supports":[{"field":"samples","value":"12 samples per batch","evidence":[{"document":"qa.pdf","page":1,"end_page":0,"start":24,"end":87,"text":"The supplier draws 12 samples per batch for dimensional checks."}]}]}}`
 	assert.Equal(t, wantCite, string(cit.Content.Canonical()))
-	assert.Equal(t, "blake3:dfc690eb6af7dff1d8ad79a1e8025cb231e89e6a5feac36371ba727ed3ff9395", cit.Hash)
+	assert.Equal(t, "blake3:200705659808af70bf514c72da0c1272733101d8f93859a30e1e09107c1ac0f8", cit.Hash)
 	assert.Equal(t, cit.Content.Hash(), cit.Hash, "an item's hash is its content's")
 }
 
@@ -179,10 +179,11 @@ func TestCollectNeedsItsEvaluation(t *testing.T) {
 // decisions renders decisions as a file's lines.
 func decisions(ds ...review.Decision) string {
 	var b strings.Builder
+	enc := json.NewEncoder(&b)
 	for _, d := range ds {
-		line, _ := json.Marshal(d)
-		b.Write(line)
-		b.WriteByte('\n')
+		if err := enc.Encode(d); err != nil {
+			panic(err)
+		}
 	}
 	return b.String()
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
-	"github.com/citecheck/citecheck/report"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 )
@@ -270,11 +269,7 @@ func demoReport(e *env, dir string) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if err := report.WriteTable(stdout, msum); err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout)
-	if err := report.WriteFindings(stdout, msum); err != nil {
+	if err := printReport(stdout, msum); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nreport/report.html shows every result, and each citation on its page.\n")
@@ -318,11 +313,7 @@ func demoReview(e *env, dir string) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if err := report.WriteTable(stdout, sum); err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout)
-	if err := report.WriteFindings(stdout, sum); err != nil {
+	if err := printReport(stdout, sum); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\n%s/report.html shows both figures, and the review mode.\n", demoReviewedDir)

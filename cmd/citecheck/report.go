@@ -103,11 +103,7 @@ func runReport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := report.WriteTable(stdout, sum); err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout)
-	if err := report.WriteFindings(stdout, sum); err != nil {
+	if err := printReport(stdout, sum); err != nil {
 		return err
 	}
 	if cmp := sum.Comparison; cmp != nil {
@@ -208,6 +204,16 @@ func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// printReport prints a summary's table and findings, as report and the
+// demo show them.
+func printReport(stdout io.Writer, sum *metrics.Summary) error {
+	if err := report.WriteTable(stdout, sum); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	return report.WriteFindings(stdout, sum)
 }
 
 // writeAtomic writes a file through atomicfile.

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -18,18 +16,14 @@ import (
 // readItems reads review's JSON Lines.
 func readItems(t *testing.T, path string) []review.Item {
 	t.Helper()
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	defer f.Close()
 	var out []review.Item
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
+	for line := range strings.Lines(string(data)) {
 		var it review.Item
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &it))
+		require.NoError(t, json.Unmarshal([]byte(line), &it))
 		out = append(out, it)
 	}
-	require.NoError(t, sc.Err())
 	return out
 }
 
@@ -122,15 +116,21 @@ func TestReviewOnTheDemo(t *testing.T) {
 
 	t.Run("refused", func(t *testing.T) {
 		lines := strings.SplitAfter(string(fixtures.EvalDecisions()), "\n")
-		stray := strings.Replace(lines[0], `"hash": "blake3:5`, `"hash": "blake3:6`, 1)
-		require.NotEqual(t, lines[0], stray)
+		// The first decision with its hash's last digit changed.
+		at := strings.Index(lines[0], `", "verdict"`)
+		swap := map[byte]string{'0': "1"}[lines[0][at-1]]
+		if swap == "" {
+			swap = "0"
+		}
+		stray := lines[0][:at-1] + swap + lines[0][at:]
+		strayHash := stray[strings.Index(stray, "blake3:"):at]
 		// A verdict the grader decided: the demo's first result's passing
 		// citation, hashed as review hashes it.
 		auto := `{"hash": "` + passingCitationHash(t) + `", "verdict": "fail", "reviewer": "r.okafor"}` + "\n"
 		for _, tc := range []struct {
 			why, file, want string
 		}{
-			{"a hash of no unresolved item", lines[1] + stray, "stray.jsonl:2: hash: decision refused: blake3:6.* matches no unresolved item of these results"},
+			{"a hash of no unresolved item", lines[1] + stray, "stray.jsonl:2: hash: decision refused: " + strayHash + " matches no unresolved item of these results"},
 			{"a verdict the rules decided", lines[1] + lines[2] + auto,
 				"stray.jsonl:3: hash: decision refused: blake3:.* is a verdict the grader decided \\(pass\\): a review resolves only what the rules left unresolved, it never overrides them"},
 		} {
@@ -198,7 +198,9 @@ func TestReviewOnTheDemo(t *testing.T) {
 		require.NoError(t, err)
 		page, err := os.ReadFile("blind.html")
 		require.NoError(t, err)
-		markup := regexp.MustCompile(`(?s)<style>.*?</style>|<script>.*?</script>`).ReplaceAll(page, nil)
+		// The page's markup: without its own style and script, which name
+		// no system but hold words of their own.
+		markup := string(page[:strings.Index(string(page), "<style>")]) + string(page[strings.Index(string(page), "</style>"):strings.Index(string(page), "<script")])
 		for _, secret := range []string{"kingy", "lmstudio", "anthropic", "A-anthropic", "B-lmstudio", "document_index", "1741948800000", "end_turn", "total_ms"} {
 			for name, text := range map[string]string{"output": out + errOut, "items": string(jsonl), "page": string(page)} {
 				assert.False(t, strings.Contains(text, secret), "the blinded %s holds %q", name, secret)
@@ -208,7 +210,7 @@ func TestReviewOnTheDemo(t *testing.T) {
 			assert.False(t, strings.Contains(string(jsonl), word), "the blinded items hold %s", word)
 		}
 		for _, word := range []string{"session", "position"} {
-			assert.False(t, strings.Contains(string(markup), word), "the blinded page's markup holds %q", word)
+			assert.False(t, strings.Contains(markup, word), "the blinded page's markup holds %q", word)
 		}
 		blind := readItems(t, "blind.jsonl")
 		require.Len(t, blind, len(items))
