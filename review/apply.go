@@ -173,7 +173,8 @@ func (s *Set) reviewed(decided map[string]string) []grade.Result {
 // unresolved (grade's rule: pass when a passing citation supports it; else
 // unresolved when an emitted citation is unresolved; else fail). A claim
 // the grader passed stays passed (a review never takes support away: a
-// failing citation does not undo another's, reading A16); one it failed
+// failing citation does not undo another's, as the grader reads it); one
+// it failed
 // had no unresolved citation, so no review reaches it. A citation a
 // review passes supports the claims its content lists (Supports).
 func (s *Set) resupport(r *grade.Result, i int) {

@@ -95,8 +95,7 @@ type FieldContent struct {
 }
 
 // AbstentionContent is the answer to an unknown question, verbatim, with
-// the citations it emitted (a decline that cites is left open, reading
-// A20).
+// the citations it emitted (the grader leaves a decline that cites open).
 type AbstentionContent struct {
 	Response  string  `json:"response"`
 	Citations []Cited `json:"citations"`

@@ -64,7 +64,8 @@
 // value or an accepted value its quote holds (case and white space
 // aside); else every claim of the question. A reviewer passes a citation
 // only when its passage supports every claim it lists. A claim the grader passed stays passed
-// (a failed citation does not undo another's support, reading A16).
+// (a failed citation does not undo another's support, as the grader
+// reads it).
 // factual and supported are then recomputed by grade.Result.Derive.
 //
 // # Agreement

@@ -72,8 +72,15 @@ func str(s string) *string { return &s }
 
 func intp(n int) *int { return &n }
 
-// cite is a citation result located at a sentence.
-func cite(id string, verdict grade.Outcome, reason grade.Reason, page int, sentence string, claims ...string) grade.CitationResult {
+// cite is a citation result located at a sentence, its verdict the one
+// its reason goes with.
+func cite(id string, reason grade.Reason, page int, sentence string, claims ...string) grade.CitationResult {
+	verdict := grade.Unresolved
+	for _, r := range grade.Reasons {
+		if r.Reason == reason {
+			verdict = r.Outcome
+		}
+	}
 	return grade.CitationResult{ID: str(id), Verdict: verdict, Reason: reason, Document: "qa.pdf", Cited: "document_index:0",
 		Page: intp(page), Quote: str(sentence), Pages: []int{page}, Spans: []citations.Span{at(page, sentence)}, Claims: claims}
 }
@@ -85,7 +92,7 @@ func samplesResult(arm string, session, position int) grade.Result {
 	return grade.Result{Arm: arm, Session: session, Question: "Q1", Position: position, Attempt: grade.AttemptOK, Kind: grade.KindAnswerable,
 		Fields: map[string]grade.FieldVerdict{"samples": {Verdict: grade.Unresolved, Reasons: []grade.FieldReason{"unregistered_equivalent"},
 			Value: "12 samples per lot", Target: "12 samples per batch", Details: []string{"'lot' for 'batch'"}}},
-		Citations: []grade.CitationResult{cite("c1", grade.Unresolved, grade.ReasonAlternateEvidence, 1, "The supplier draws 12 samples per batch")},
+		Citations: []grade.CitationResult{cite("c1", grade.ReasonAlternateEvidence, 1, "The supplier draws 12 samples per batch")},
 		Factual:   outcome(grade.Unresolved), Supported: outcome(grade.Unresolved),
 		Claims:   []grade.ClaimResult{{Field: "samples", Supported: grade.Unresolved}},
 		Response: "Samples: 12 samples per lot", Frozen: true, StopReason: "end_turn",
@@ -100,8 +107,8 @@ func feeResult(arm string, session, position int) grade.Result {
 			"fee":    {Verdict: grade.Correct, Reasons: []grade.FieldReason{"exact"}, Value: "EUR 150 per complaint", Target: "EUR 150 per complaint"},
 			"waiver": {Verdict: grade.Correct, Reasons: []grade.FieldReason{"exact"}, Value: "the first complaint in a calendar year", Target: "the first complaint in a calendar year"}},
 		Citations: []grade.CitationResult{
-			cite("c1", grade.Pass, grade.ReasonDeclaredSpan, 2, feeSentence, "fee"),
-			cite("c2", grade.Unresolved, grade.ReasonJoinedWords, 2, waiverSentence, "waiver"),
+			cite("c1", grade.ReasonDeclaredSpan, 2, feeSentence, "fee"),
+			cite("c2", grade.ReasonJoinedWords, 2, waiverSentence, "waiver"),
 			{ID: str("c3"), Verdict: grade.Unresolved, Reason: grade.ReasonExternalSource, Cited: "https://example.com/fees", Quote: str("Fees apply.")}},
 		Factual: outcome(grade.Pass), Supported: outcome(grade.Unresolved),
 		Claims:   []grade.ClaimResult{{Field: "fee", Supported: grade.Pass}, {Field: "waiver", Supported: grade.Unresolved}},

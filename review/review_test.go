@@ -151,7 +151,7 @@ func TestHashFollowsContent(t *testing.T) {
 		}},
 		{"the response", review.KindAbstention, func(rs []grade.Result, _ *spans.Reference, _ pages) { rs[1].Response = "I do not know." }},
 		{"a citation beside a decline", review.KindAbstention, func(rs []grade.Result, _ *spans.Reference, _ pages) {
-			rs[1].Citations = []grade.CitationResult{cite("c1", grade.Fail, grade.ReasonWrongFact, 1, samplesSentence)}
+			rs[1].Citations = []grade.CitationResult{cite("c1", grade.ReasonWrongFact, 1, samplesSentence)}
 		}},
 	} {
 		rs, ref, p := base()

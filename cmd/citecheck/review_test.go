@@ -79,195 +79,215 @@ func TestReviewOnTheDemo(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(items2), stdout, "without --out the items go to standard output")
 
-	t.Run("every item decided", func(t *testing.T) {
-		_, errOut, code := runCLI(t, "report", "results", "--lock", "eval.lock", "--out", "plain")
-		require.Equal(t, 1, code, errOut)
-		_, errOut, code = runCLI(t, "report", "results", "--lock", "eval.lock", "--reviews", "decisions.jsonl", "--out", "reviewed")
-		require.Equal(t, 1, code, "sessions still fail after review: %s", errOut)
-		plain, err := os.ReadFile("plain/summary.json")
-		require.NoError(t, err)
-		reviewed, err := os.ReadFile("reviewed/summary.json")
-		require.NoError(t, err)
-		assert.Equal(t, string(plain), withoutReviewed(string(reviewed)), "the automatic figures, byte for byte")
-		var s struct {
-			Format   string
-			Sessions []struct {
-				Arm      string
-				Session  int
-				Reviewed map[string]json.RawMessage
-			}
-			Reviews struct {
-				Items, Decided, Undecided int
-				Disagreements             []any
-			}
-		}
-		require.NoError(t, json.Unmarshal(reviewed, &s))
-		assert.Equal(t, "citecheck-summary/3", s.Format)
-		assert.Equal(t, 37, s.Reviews.Decided)
-		assert.Zero(t, s.Reviews.Undecided)
-		for _, g := range s.Sessions {
-			for _, m := range []string{"supported", "factual", "citations", "abstention"} {
-				var metric struct{ Unresolved int }
-				require.NoError(t, json.Unmarshal(g.Reviewed[m], &metric))
-				assert.Zero(t, metric.Unresolved, "%s/%d %s after review", g.Arm, g.Session, m)
-			}
-		}
-	})
+	t.Run("every item decided", reviewEveryItemDecided)
+	t.Run("refused", reviewRefused)
+	t.Run("disagreement", reviewDisagreement)
+	t.Run("blind", func(t *testing.T) { reviewBlind(t, items, byHash) })
+	t.Run("frozen", reviewFrozen)
+	t.Run("compare", reviewCompare)
+}
 
-	t.Run("refused", func(t *testing.T) {
-		lines := strings.SplitAfter(string(fixtures.EvalDecisions()), "\n")
-		// The first decision with its hash's last digit changed.
-		at := strings.Index(lines[0], `", "verdict"`)
-		swap := map[byte]string{'0': "1"}[lines[0][at-1]]
-		if swap == "" {
-			swap = "0"
+// reviewEveryItemDecided: the shipped decisions resolve every item:
+// figures after review with no unresolved verdict, the automatic ones byte
+// for byte as without reviews.
+func reviewEveryItemDecided(t *testing.T) {
+	_, errOut, code := runCLI(t, "report", "results", "--lock", "eval.lock", "--out", "plain")
+	require.Equal(t, 1, code, errOut)
+	_, errOut, code = runCLI(t, "report", "results", "--lock", "eval.lock", "--reviews", "decisions.jsonl", "--out", "reviewed")
+	require.Equal(t, 1, code, "sessions still fail after review: %s", errOut)
+	plain, err := os.ReadFile("plain/summary.json")
+	require.NoError(t, err)
+	reviewed, err := os.ReadFile("reviewed/summary.json")
+	require.NoError(t, err)
+	assert.Equal(t, string(plain), withoutReviewed(string(reviewed)), "the automatic figures, byte for byte")
+	var s struct {
+		Format   string
+		Sessions []struct {
+			Arm      string
+			Session  int
+			Reviewed map[string]json.RawMessage
 		}
-		stray := lines[0][:at-1] + swap + lines[0][at:]
-		strayHash := stray[strings.Index(stray, "blake3:"):at]
-		// A verdict the grader decided: the demo's first result's passing
-		// citation, hashed as review hashes it.
-		auto := `{"hash": "` + passingCitationHash(t) + `", "verdict": "fail", "reviewer": "r.okafor"}` + "\n"
-		for _, tc := range []struct {
-			why, file, want string
-		}{
-			{"a hash of no unresolved item", lines[1] + stray, "stray.jsonl:2: hash: decision refused: " + strayHash + " matches no unresolved item of these results"},
-			{"a verdict the rules decided", lines[1] + lines[2] + auto,
-				"stray.jsonl:3: hash: decision refused: blake3:.* is a verdict the grader decided \\(pass\\): a review resolves only what the rules left unresolved, it never overrides them"},
-		} {
-			writeFile(t, "stray.jsonl", tc.file)
-			_, errOut, code := runCLI(t, "report", "results", "--lock", "eval.lock", "--reviews", "stray.jsonl", "--out", "stray")
-			assert.Equal(t, 2, code, tc.why)
-			assert.Regexp(t, tc.want, errOut, tc.why)
-			_, err := os.Stat("stray/summary.json")
-			assert.True(t, os.IsNotExist(err), "%s: nothing is written", tc.why)
+		Reviews struct {
+			Items, Decided, Undecided int
+			Disagreements             []any
 		}
-		_, errOut, code := runCLI(t, "report", "results", "--reviews", "decisions.jsonl", "--out", "nolock")
-		assert.Equal(t, 2, code)
-		assert.Contains(t, errOut, "--reviews needs the evaluation the results were graded against")
-	})
+	}
+	require.NoError(t, json.Unmarshal(reviewed, &s))
+	assert.Equal(t, "citecheck-summary/3", s.Format)
+	assert.Equal(t, 37, s.Reviews.Decided)
+	assert.Zero(t, s.Reviews.Undecided)
+	for _, g := range s.Sessions {
+		for _, m := range []string{"supported", "factual", "citations", "abstention"} {
+			var metric struct{ Unresolved int }
+			require.NoError(t, json.Unmarshal(g.Reviewed[m], &metric))
+			assert.Zero(t, metric.Unresolved, "%s/%d %s after review", g.Arm, g.Session, m)
+		}
+	}
+}
 
-	t.Run("disagreement", func(t *testing.T) {
-		// A second reviewer agrees but on the first two positive verdicts.
-		second := strings.ReplaceAll(string(fixtures.EvalDecisions()), `"r.okafor"`, `"m.lindqvist"`)
-		second = strings.Replace(second, `"verdict": "pass"`, `"verdict": "fail"`, 1)
-		second = strings.Replace(second, `"verdict": "correct"`, `"verdict": "incorrect"`, 1)
-		writeFile(t, "second.jsonl", second)
-		out, errOut, code := runCLI(t, "report", "results", "--lock", "eval.lock", "--reviews", "decisions.jsonl", "--reviews", "second.jsonl", "--out", "two")
-		require.Equal(t, 1, code, errOut)
-		var s struct {
-			Reviews struct {
-				Decided, Undecided int
-				Disagreements      []struct{ Verdicts map[string]string }
-				Agreement          []struct {
-					Reviewers     [2]string
-					Items, Agreed int
-					Share, Kappa  float64
-				}
+// reviewRefused: a stray hash and a decision on a verdict the rules
+// decided are refused, exit 2, with file and line; nothing is written.
+func reviewRefused(t *testing.T) {
+	lines := strings.SplitAfter(string(fixtures.EvalDecisions()), "\n")
+	// The first decision with its hash's last digit changed.
+	at := strings.Index(lines[0], `", "verdict"`)
+	swap := map[byte]string{'0': "1"}[lines[0][at-1]]
+	if swap == "" {
+		swap = "0"
+	}
+	stray := lines[0][:at-1] + swap + lines[0][at:]
+	strayHash := stray[strings.Index(stray, "blake3:"):at]
+	// A verdict the grader decided: the demo's first result's passing
+	// citation, hashed as review hashes it.
+	auto := `{"hash": "` + passingCitationHash(t) + `", "verdict": "fail", "reviewer": "r.okafor"}` + "\n"
+	for _, tc := range []struct {
+		why, file, want string
+	}{
+		{"a hash of no unresolved item", lines[1] + stray, "stray.jsonl:2: hash: decision refused: " + strayHash + " matches no unresolved item of these results"},
+		{"a verdict the rules decided", lines[1] + lines[2] + auto,
+			"stray.jsonl:3: hash: decision refused: blake3:.* is a verdict the grader decided \\(pass\\): a review resolves only what the rules left unresolved, it never overrides them"},
+	} {
+		writeFile(t, "stray.jsonl", tc.file)
+		_, errOut, code := runCLI(t, "report", "results", "--lock", "eval.lock", "--reviews", "stray.jsonl", "--out", "stray")
+		assert.Equal(t, 2, code, tc.why)
+		assert.Regexp(t, tc.want, errOut, tc.why)
+		_, err := os.Stat("stray/summary.json")
+		assert.True(t, os.IsNotExist(err), "%s: nothing is written", tc.why)
+	}
+	_, errOut, code := runCLI(t, "report", "results", "--reviews", "decisions.jsonl", "--out", "nolock")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--reviews needs the evaluation the results were graded against")
+}
+
+// reviewDisagreement: two reviewers who differ leave items unresolved and
+// listed; their agreement is reported.
+func reviewDisagreement(t *testing.T) {
+	// A second reviewer agrees but on the first two positive verdicts.
+	second := strings.ReplaceAll(string(fixtures.EvalDecisions()), `"r.okafor"`, `"m.lindqvist"`)
+	second = strings.Replace(second, `"verdict": "pass"`, `"verdict": "fail"`, 1)
+	second = strings.Replace(second, `"verdict": "correct"`, `"verdict": "incorrect"`, 1)
+	writeFile(t, "second.jsonl", second)
+	out, errOut, code := runCLI(t, "report", "results", "--lock", "eval.lock", "--reviews", "decisions.jsonl", "--reviews", "second.jsonl", "--out", "two")
+	require.Equal(t, 1, code, errOut)
+	var s struct {
+		Reviews struct {
+			Decided, Undecided int
+			Disagreements      []struct{ Verdicts map[string]string }
+			Agreement          []struct {
+				Reviewers     [2]string
+				Items, Agreed int
+				Share, Kappa  float64
 			}
 		}
-		data, err := os.ReadFile("two/summary.json")
-		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(data, &s))
-		assert.Equal(t, 35, s.Reviews.Decided)
-		require.Len(t, s.Reviews.Disagreements, 2)
-		require.Len(t, s.Reviews.Agreement, 1)
-		a := s.Reviews.Agreement[0]
-		assert.Equal(t, [2]string{"m.lindqvist", "r.okafor"}, a.Reviewers)
-		assert.Equal(t, 37, a.Items)
-		assert.Equal(t, 35, a.Agreed)
-		// By hand: r.okafor 31 positive of 37, m.lindqvist 29; p_o = 35/37;
-		// p_e = (31*29 + 6*8)/37^2 = 947/1369; kappa = (1295 - 947)/(1369 -
-		// 947) = 348/422 = 174/211.
-		assert.Equal(t, 0.945946, a.Share)
-		assert.Equal(t, 0.824645, a.Kappa)
-		assert.Contains(t, out, "- Reviewers m.lindqvist and r.okafor agree on 35 of 37 items (94.6%), Cohen's kappa 0.824645.")
-		assert.Contains(t, out, "- Disagreement, left unresolved: ")
-		assert.Contains(t, out, "2 disagreements, 0 undecided")
-	})
+	}
+	data, err := os.ReadFile("two/summary.json")
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &s))
+	assert.Equal(t, 35, s.Reviews.Decided)
+	require.Len(t, s.Reviews.Disagreements, 2)
+	require.Len(t, s.Reviews.Agreement, 1)
+	a := s.Reviews.Agreement[0]
+	assert.Equal(t, [2]string{"m.lindqvist", "r.okafor"}, a.Reviewers)
+	assert.Equal(t, 37, a.Items)
+	assert.Equal(t, 35, a.Agreed)
+	// By hand: r.okafor 31 positive of 37, m.lindqvist 29; p_o = 35/37;
+	// p_e = (31*29 + 6*8)/37^2 = 947/1369; kappa = (1295 - 947)/(1369 -
+	// 947) = 348/422 = 174/211.
+	assert.Equal(t, 0.945946, a.Share)
+	assert.Equal(t, 0.824645, a.Kappa)
+	assert.Contains(t, out, "- Reviewers m.lindqvist and r.okafor agree on 35 of 37 items (94.6%), Cohen's kappa 0.824645.")
+	assert.Contains(t, out, "- Disagreement, left unresolved: ")
+	assert.Contains(t, out, "2 disagreements, 0 undecided")
+}
 
-	t.Run("blind", func(t *testing.T) {
-		// Results whose arms, run files and timings name the systems.
-		data, err := os.ReadFile("results/results.jsonl")
-		require.NoError(t, err)
-		named := strings.NewReplacer(`"arm":"A"`, `"arm":"kingy-pipeline"`, `"arm":"B"`, `"arm":"lmstudio-native"`).Replace(string(data))
-		require.NoError(t, os.MkdirAll("named", 0o755))
-		writeFile(t, "named/results.jsonl", named)
-		out, errOut, code := runCLI(t, "review", "--lock", "eval.lock", "--blind", "--seed", "7", "--html", "blind.html", "--out", "blind.jsonl", "named")
-		require.Equal(t, 0, code, errOut)
-		jsonl, err := os.ReadFile("blind.jsonl")
-		require.NoError(t, err)
-		page, err := os.ReadFile("blind.html")
-		require.NoError(t, err)
-		// The page's markup: without its own style and script, which name
-		// no system but hold words of their own.
-		markup := string(page[:strings.Index(string(page), "<style>")]) + string(page[strings.Index(string(page), "</style>"):strings.Index(string(page), "<script")])
-		for _, secret := range []string{"kingy", "lmstudio", "anthropic", "A-anthropic", "B-lmstudio", "document_index", "1741948800000", "end_turn", "total_ms"} {
-			for name, text := range map[string]string{"output": out + errOut, "items": string(jsonl), "page": string(page)} {
-				assert.False(t, strings.Contains(text, secret), "the blinded %s holds %q", name, secret)
-			}
+// reviewBlind: blinded items and review page hold nothing that tells the
+// systems apart, in a shuffle, with the same hashes.
+func reviewBlind(t *testing.T, items []review.Item, byHash map[string]review.Item) {
+	// Results whose arms, run files and timings name the systems.
+	data, err := os.ReadFile("results/results.jsonl")
+	require.NoError(t, err)
+	named := strings.NewReplacer(`"arm":"A"`, `"arm":"kingy-pipeline"`, `"arm":"B"`, `"arm":"lmstudio-native"`).Replace(string(data))
+	require.NoError(t, os.MkdirAll("named", 0o755))
+	writeFile(t, "named/results.jsonl", named)
+	out, errOut, code := runCLI(t, "review", "--lock", "eval.lock", "--blind", "--seed", "7", "--html", "blind.html", "--out", "blind.jsonl", "named")
+	require.Equal(t, 0, code, errOut)
+	jsonl, err := os.ReadFile("blind.jsonl")
+	require.NoError(t, err)
+	page, err := os.ReadFile("blind.html")
+	require.NoError(t, err)
+	// The page's markup: without its own style and script, which name
+	// no system but hold words of their own.
+	markup := string(page[:strings.Index(string(page), "<style>")]) + string(page[strings.Index(string(page), "</style>"):strings.Index(string(page), "<script")])
+	for _, secret := range []string{"kingy", "lmstudio", "anthropic", "A-anthropic", "B-lmstudio", "document_index", "1741948800000", "end_turn", "total_ms"} {
+		for name, text := range map[string]string{"output": out + errOut, "items": string(jsonl), "page": string(page)} {
+			assert.False(t, strings.Contains(text, secret), "the blinded %s holds %q", name, secret)
 		}
-		for _, word := range []string{`"arm"`, `"session"`, `"position"`, `"attempts"`} {
-			assert.False(t, strings.Contains(string(jsonl), word), "the blinded items hold %s", word)
+	}
+	for _, word := range []string{`"arm"`, `"session"`, `"position"`, `"attempts"`} {
+		assert.False(t, strings.Contains(string(jsonl), word), "the blinded items hold %s", word)
+	}
+	for _, word := range []string{"session", "position"} {
+		assert.False(t, strings.Contains(markup, word), "the blinded page's markup holds %q", word)
+	}
+	blind := readItems(t, "blind.jsonl")
+	require.Len(t, blind, len(items))
+	same := 0
+	for i, it := range blind {
+		assert.Contains(t, byHash, it.Hash, "blinding changes no hash")
+		if it.Hash == items[i].Hash {
+			same++
 		}
-		for _, word := range []string{"session", "position"} {
-			assert.False(t, strings.Contains(markup, word), "the blinded page's markup holds %q", word)
-		}
-		blind := readItems(t, "blind.jsonl")
-		require.Len(t, blind, len(items))
-		same := 0
-		for i, it := range blind {
-			assert.Contains(t, byHash, it.Hash, "blinding changes no hash")
-			if it.Hash == items[i].Hash {
-				same++
-			}
-		}
-		assert.Less(t, same, len(items)/2, "the blinded items are shuffled")
-	})
+	}
+	assert.Less(t, same, len(items)/2, "the blinded items are shuffled")
+}
 
-	t.Run("frozen", func(t *testing.T) {
-		out, errOut, code := runCLI(t, "freeze", "--corpus", "corpus", fixtures.EvalReferenceName, "--plan", fixtures.EvalPlanName,
-			"--reviews", "decisions.jsonl", "--out", "reviewed.lock")
-		require.Equal(t, 0, code, errOut)
-		assert.Contains(t, out, "reviews: pinned 1 decisions file: decisions.jsonl\n")
-		lock, err := os.ReadFile("reviewed.lock")
-		require.NoError(t, err)
-		assert.Regexp(t, `\nreviews decisions.jsonl blake3:[0-9a-f]{64}\n`, string(lock))
-		// The lock's reviews apply without --reviews; given, they must be
-		// the pinned ones.
-		_, errOut, code = runCLI(t, "report", "results", "--lock", "reviewed.lock", "--out", "pinned")
-		require.Equal(t, 1, code, errOut)
-		pinned, err := os.ReadFile("pinned/summary.json")
-		require.NoError(t, err)
-		assert.Contains(t, string(pinned), `"file": "decisions.jsonl"`)
-		assert.Contains(t, string(pinned), `"decided": 37`)
-		writeFile(t, "other.jsonl", strings.SplitAfter(string(fixtures.EvalDecisions()), "\n")[0])
-		_, errOut, code = runCLI(t, "report", "results", "--lock", "reviewed.lock", "--reviews", "other.jsonl", "--out", "other")
-		assert.Equal(t, 3, code, errOut)
-		assert.Contains(t, errOut, "--reviews other.jsonl is not a decisions file the lock pins (decisions.jsonl)")
-		// A changed decision: verify and report refuse.
-		edit(t, "decisions.jsonl", `"verdict": "incorrect"`, `"verdict": "correct"`)
-		out, _, code = runCLI(t, "freeze", "--verify", "reviewed.lock")
-		assert.Equal(t, 3, code)
-		assert.Contains(t, out, "changed: reviews decisions.jsonl: the decisions changed after freeze")
-		out, _, code = runCLI(t, "report", "results", "--lock", "reviewed.lock", "--out", "changed")
-		assert.Equal(t, 3, code)
-		assert.Contains(t, out, "changed: reviews decisions.jsonl")
-		writeFile(t, "decisions.jsonl", string(fixtures.EvalDecisions()))
-		writeFile(t, "bad.jsonl", `{"hash": "nope", "verdict": "pass", "reviewer": "x"}`+"\n")
-		_, errOut, code = runCLI(t, "freeze", "--corpus", "corpus", fixtures.EvalReferenceName, "--reviews", "bad.jsonl", "--out", "bad.lock")
-		assert.Equal(t, 2, code)
-		assert.Contains(t, errOut, "bad.jsonl:1: hash: invalid decision")
-	})
+// reviewFrozen: freeze pins the decisions; a report with that lock applies
+// them, refuses others, and a changed decision is refused.
+func reviewFrozen(t *testing.T) {
+	out, errOut, code := runCLI(t, "freeze", "--corpus", "corpus", fixtures.EvalReferenceName, "--plan", fixtures.EvalPlanName,
+		"--reviews", "decisions.jsonl", "--out", "reviewed.lock")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "reviews: pinned 1 decisions file: decisions.jsonl\n")
+	lock, err := os.ReadFile("reviewed.lock")
+	require.NoError(t, err)
+	assert.Regexp(t, `\nreviews decisions.jsonl blake3:[0-9a-f]{64}\n`, string(lock))
+	// The lock's reviews apply without --reviews; given, they must be
+	// the pinned ones.
+	_, errOut, code = runCLI(t, "report", "results", "--lock", "reviewed.lock", "--out", "pinned")
+	require.Equal(t, 1, code, errOut)
+	pinned, err := os.ReadFile("pinned/summary.json")
+	require.NoError(t, err)
+	assert.Contains(t, string(pinned), `"file": "decisions.jsonl"`)
+	assert.Contains(t, string(pinned), `"decided": 37`)
+	writeFile(t, "other.jsonl", strings.SplitAfter(string(fixtures.EvalDecisions()), "\n")[0])
+	_, errOut, code = runCLI(t, "report", "results", "--lock", "reviewed.lock", "--reviews", "other.jsonl", "--out", "other")
+	assert.Equal(t, 3, code, errOut)
+	assert.Contains(t, errOut, "--reviews other.jsonl is not a decisions file the lock pins (decisions.jsonl)")
+	// A changed decision: verify and report refuse.
+	edit(t, "decisions.jsonl", `"verdict": "incorrect"`, `"verdict": "correct"`)
+	out, _, code = runCLI(t, "freeze", "--verify", "reviewed.lock")
+	assert.Equal(t, 3, code)
+	assert.Contains(t, out, "changed: reviews decisions.jsonl: the decisions changed after freeze")
+	out, _, code = runCLI(t, "report", "results", "--lock", "reviewed.lock", "--out", "changed")
+	assert.Equal(t, 3, code)
+	assert.Contains(t, out, "changed: reviews decisions.jsonl")
+	writeFile(t, "decisions.jsonl", string(fixtures.EvalDecisions()))
+	writeFile(t, "bad.jsonl", `{"hash": "nope", "verdict": "pass", "reviewer": "x"}`+"\n")
+	_, errOut, code = runCLI(t, "freeze", "--corpus", "corpus", fixtures.EvalReferenceName, "--reviews", "bad.jsonl", "--out", "bad.lock")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "bad.jsonl:1: hash: invalid decision")
+}
 
-	t.Run("compare", func(t *testing.T) {
-		out, errOut, code := runCLI(t, "compare", "results", "--lock", "eval.lock", "--reviews", "decisions.jsonl", "--replicates", "200")
-		require.Equal(t, 0, code, errOut)
-		assert.True(t, strings.HasPrefix(out, "automatic (the rules alone):\npaired comparison A - B"), out)
-		assert.Contains(t, out, "\nafter review:\npaired comparison A - B")
-		_, errOut, code = runCLI(t, "compare", "results", "--reviews", "decisions.jsonl")
-		assert.Equal(t, 2, code)
-		assert.Contains(t, errOut, "--reviews needs --lock")
-	})
+// reviewCompare: compare applies the decisions too, after the automatic
+// comparison.
+func reviewCompare(t *testing.T) {
+	out, errOut, code := runCLI(t, "compare", "results", "--lock", "eval.lock", "--reviews", "decisions.jsonl", "--replicates", "200")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "automatic (the rules alone):\npaired comparison A - B"), out)
+	assert.Contains(t, out, "\nafter review:\npaired comparison A - B")
+	_, errOut, code = runCLI(t, "compare", "results", "--reviews", "decisions.jsonl")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--reviews needs --lock")
 }
 
 // passingCitationHash is the hash of the demo's first passing citation,
