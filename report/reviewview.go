@@ -131,7 +131,6 @@ func (r *renderer) citationItem(v *reviewView, it *review.Item) {
 			ev = append(ev, fmt.Sprintf("%s page %d: %q", s.Document, s.Page, s.Text))
 		}
 		v.Claims = append(v.Claims, kv{cl.Field + ": " + cl.Value, strings.Join(ev, "; ")})
-		cr.Claims = append(cr.Claims, cl.Field)
 	}
 	switch {
 	case r.in.Pages == nil:
