@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,19 +30,35 @@ func BenchmarkExtractDemo(b *testing.B) {
 // BenchmarkExtractCorpus measures in-process extraction of the shared
 // real-world corpus, without the child processes "citecheck extract" adds:
 // the difference between the two is the cost of isolation.
-func BenchmarkExtractCorpus(b *testing.B) {
-	dir := shareddata.Path(b, "pdf-corpus")
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
-	var files [][]byte
-	var total int64
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
+func BenchmarkExtractCorpus(b *testing.B) { benchExtractDir(b, "pdf-corpus") }
+
+// BenchmarkExtractFilings is the same over the shared SEC filings: a few
+// long, table-heavy documents, where per-document costs weigh little and
+// per-page ones all.
+func BenchmarkExtractFilings(b *testing.B) { benchExtractDir(b, "pdf-corpus-filings") }
+
+// BenchmarkWorkerFilings is what a worker does with the filings: extract
+// each, then encode the response the parent reads.
+func BenchmarkWorkerFilings(b *testing.B) {
+	files, total := readShared(b, "pdf-corpus-filings")
+	b.SetBytes(total)
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		for _, data := range files {
+			resp := extractResponse(data, nil, DefaultLimits)
+			var buf bytes.Buffer
+			if err := writeFrame(&buf, resp); err != nil {
+				b.Fatal(err)
+			}
+			n += buf.Len()
 		}
-		files = append(files, data)
-		total += int64(len(data))
+		b.ReportMetric(float64(n), "frame-bytes/op")
 	}
+}
+
+func benchExtractDir(b *testing.B, rel string) {
+	files, total := readShared(b, rel)
 	b.SetBytes(total)
 	b.ResetTimer()
 	for b.Loop() {
@@ -53,6 +70,21 @@ func BenchmarkExtractCorpus(b *testing.B) {
 		}
 		b.ReportMetric(float64(pages), "pages/op")
 	}
+}
+
+// readShared reads the PDFs of a folder of ../shared.
+func readShared(b *testing.B, rel string) (files [][]byte, total int64) {
+	dir := shareddata.Path(b, rel)
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, data)
+		total += int64(len(data))
+	}
+	return files, total
 }
 
 // BenchmarkOrdersCorpus measures the reading orders alone (package layout)
