@@ -104,7 +104,7 @@ func Extract(data []byte, opts Options) (*Document, error) {
 func extractPage(x *interp, p pageInfo) (page Page, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			text, boxes, alts := layout(x.glyphs, x.keepCopies)
+			text, boxes, alts := x.scratch.layout(x.glyphs, x.keepCopies)
 			page = Page{
 				Text:     text,
 				Alts:     alts,
@@ -123,7 +123,7 @@ func extractPage(x *interp, p pageInfo) (page Page, err error) {
 		}
 		warnings = append(warnings, err.Error())
 	}
-	text, boxes, alts := layout(glyphs, x.keepCopies)
+	text, boxes, alts := x.scratch.layout(glyphs, x.keepCopies)
 	return Page{Text: text, Alts: alts, Boxes: boxes, Orders: orders(text, boxes, p.rotate), Warnings: warnings}, nil
 }
 
