@@ -181,12 +181,47 @@ func (l *lexer) number() (float64, bool) {
 	for l.pos < len(l.data) && (l.data[l.pos] == '.' || (l.data[l.pos] >= '0' && l.data[l.pos] <= '9')) {
 		l.pos++
 	}
-	f, err := strconv.ParseFloat(string(s), 64)
-	if err != nil {
-		f = 0
+	f, ok := shortDecimal(s)
+	if !ok {
+		var err error
+		if f, err = strconv.ParseFloat(string(s), 64); err != nil {
+			f = 0
+		}
 	}
 	if neg {
 		f = -f
+	}
+	return f, true
+}
+
+// exactPow10 holds the powers of ten a float64 represents exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// shortDecimal reads digits with at most one '.', as content streams write
+// their numbers, when its digits make an integer below 2^53 and it has at
+// most 22 decimals: then both are exact float64s and their quotient, which
+// IEEE 754 rounds correctly, is what strconv.ParseFloat returns (its own
+// exact path), without its general parser. Otherwise it returns false.
+func shortDecimal(s []byte) (float64, bool) {
+	if len(s) > 19 {
+		return 0, false
+	}
+	var mant uint64
+	decimals := -1
+	for i, c := range s {
+		if c == '.' {
+			decimals = len(s) - 1 - i
+			continue
+		}
+		mant = mant*10 + uint64(c-'0')
+	}
+	if mant >= 1<<53 {
+		return 0, false
+	}
+	f := float64(mant)
+	if decimals > 0 {
+		f /= exactPow10[decimals]
 	}
 	return f, true
 }
