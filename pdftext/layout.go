@@ -175,8 +175,8 @@ func (g *glyph) box(start, end int) corpus.GlyphBox {
 		{g.ox - dx, g.oy - dy}, {g.ox + ax, g.oy + ay},
 		{g.ex - dx, g.ey - dy}, {g.ex + ax, g.ey + ay},
 	} {
-		bx.X0, bx.Y0 = math.Min(bx.X0, c[0]), math.Min(bx.Y0, c[1])
-		bx.X1, bx.Y1 = math.Max(bx.X1, c[0]), math.Max(bx.Y1, c[1])
+		bx.X0, bx.Y0 = fmin(bx.X0, c[0]), fmin(bx.Y0, c[1])
+		bx.X1, bx.Y1 = fmax(bx.X1, c[0]), fmax(bx.Y1, c[1])
 	}
 	bx.X0, bx.Y0, bx.X1, bx.Y1 = onGrid(bx.X0), onGrid(bx.Y0), onGrid(bx.X1), onGrid(bx.Y1)
 	return bx
@@ -496,6 +496,10 @@ func squeezed(g *glyph) bool {
 }
 
 func isBlank(s string) bool {
+	// Most glyphs start with an ASCII letter or digit: no need to decode.
+	if len(s) > 0 && s[0] < utf8.RuneSelf && s[0] != ' ' && (s[0] < '\t' || s[0] > '\r') {
+		return false
+	}
 	for _, r := range s {
 		if !unicode.IsSpace(r) {
 			return false
