@@ -55,21 +55,45 @@ func EncodeBoxes(boxes []GlyphBox) []byte {
 	prevEnd, prevX1, prevY0 := 0, int64(0), int64(0)
 	for _, g := range boxes {
 		x0, y0, x1, y1 := centi(g.X0), centi(g.Y0), centi(g.X1), centi(g.Y1)
-		b = strconv.AppendInt(b, int64(g.Start-prevEnd), 10)
+		b = appendBoxInt(b, int64(g.Start-prevEnd))
 		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(g.End-g.Start), 10)
+		b = appendBoxInt(b, int64(g.End-g.Start))
 		b = append(b, ' ')
-		b = strconv.AppendInt(b, x0-prevX1, 10)
+		b = appendBoxInt(b, x0-prevX1)
 		b = append(b, ' ')
-		b = strconv.AppendInt(b, y0-prevY0, 10)
+		b = appendBoxInt(b, y0-prevY0)
 		b = append(b, ' ')
-		b = strconv.AppendInt(b, x1-x0, 10)
+		b = appendBoxInt(b, x1-x0)
 		b = append(b, ' ')
-		b = strconv.AppendInt(b, y1-y0, 10)
+		b = appendBoxInt(b, y1-y0)
 		b = append(b, '\n')
 		prevEnd, prevX1, prevY0 = g.End, x1, y0
 	}
 	return b
+}
+
+// appendBoxInt is strconv.AppendInt in base 10, written out for the
+// numbers of under five digits that make nearly every box line: six per
+// glyph, millions per corpus.
+func appendBoxInt(b []byte, v int64) []byte {
+	if v < 0 {
+		if v <= -10000 {
+			return strconv.AppendInt(b, v, 10)
+		}
+		b = append(b, '-')
+		v = -v
+	} else if v >= 10000 {
+		return strconv.AppendInt(b, v, 10)
+	}
+	switch {
+	case v < 10:
+		return append(b, byte('0'+v))
+	case v < 100:
+		return append(b, byte('0'+v/10), byte('0'+v%10))
+	case v < 1000:
+		return append(b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
+	}
+	return append(b, byte('0'+v/1000), byte('0'+v/100%10), byte('0'+v/10%10), byte('0'+v%10))
 }
 
 // centi rounds a coordinate to hundredths of a point, clamped to what a
