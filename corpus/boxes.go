@@ -50,7 +50,11 @@ var ErrNoBoxes = errors.New("no glyph boxes stored for this page")
 
 // EncodeBoxes writes boxes in BoxesFormat, uncompressed.
 func EncodeBoxes(boxes []GlyphBox) []byte {
-	b := make([]byte, 0, len(BoxesFormat)+1+len(boxes)*24)
+	return AppendBoxes(make([]byte, 0, len(BoxesFormat)+1+len(boxes)*24), boxes)
+}
+
+// AppendBoxes appends EncodeBoxes(boxes) to b.
+func AppendBoxes(b []byte, boxes []GlyphBox) []byte {
 	b = append(b, BoxesFormat+"\n"...)
 	prevEnd, prevX1, prevY0 := 0, int64(0), int64(0)
 	for _, g := range boxes {

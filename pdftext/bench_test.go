@@ -43,12 +43,13 @@ func BenchmarkWorkerFilings(b *testing.B) {
 	files, total := readShared(b, "pdf-corpus-filings")
 	b.SetBytes(total)
 	b.ResetTimer()
+	var enc encoder
 	for b.Loop() {
 		n := 0
 		for _, data := range files {
-			resp := extractResponse(data, nil, DefaultLimits)
+			resp := enc.extract(data, nil, DefaultLimits)
 			var buf bytes.Buffer
-			if err := writeFrame(&buf, resp); err != nil {
+			if err := enc.writeFrame(&buf, resp); err != nil {
 				b.Fatal(err)
 			}
 			n += buf.Len()

@@ -129,7 +129,9 @@ func (sc *layoutScratch) layout(glyphs []glyph, keepCopies bool) (text string, b
 	flush()
 	// The buffers stay for the next page; what the page keeps is copied.
 	sc.text, sc.boxes, sc.line = b, boxes, line
-	boxes = slices.Clone(boxes)
+	if !sc.borrowed {
+		boxes = slices.Clone(boxes)
+	}
 	text = strings.TrimRightFunc(string(b), unicode.IsSpace)
 	// Trimming removes only white space, which no box starts in unless a
 	// glyph's own text ended with it.

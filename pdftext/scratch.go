@@ -6,15 +6,18 @@ import "github.com/citecheck/citecheck/corpus"
 // page to the next of a document: allocating and clearing them afresh for
 // every page cost more than using them.
 type layoutScratch struct {
-	text  []byte
-	boxes []corpus.GlyphBox
-	line  []*glyph
-	dup   []bool
-	prev  []int32
-	next  []int32
-	chain []int32
-	ride  []int
-	cells cellTable
+	// borrowed: the boxes layout returns are boxes itself, valid until
+	// the next page, instead of a copy (extractPages).
+	borrowed bool
+	text     []byte
+	boxes    []corpus.GlyphBox
+	line     []*glyph
+	dup      []bool
+	prev     []int32
+	next     []int32
+	chain    []int32
+	ride     []int
+	cells    cellTable
 }
 
 // resize returns s with length n, zeroed, reusing its array when it is
