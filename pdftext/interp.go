@@ -232,6 +232,7 @@ func (x *interp) run(data []byte, res types.Dict, gs gstate, depth int) error {
 			return err
 		}
 		args = args[:0]
+		l.release()
 	}
 }
 

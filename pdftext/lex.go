@@ -37,11 +37,30 @@ type lexer struct {
 	pos  int
 	// depth bounds array and dictionary nesting.
 	depth int
-	// scratch is reused for decoded strings.
-	scratch []byte
+	// arena holds the decoded strings, and ops the array elements, of the
+	// operands read since release: slices of them, capped at their length,
+	// so that a string or array costs no allocation of its own. Slices
+	// handed out stay valid when the arena grows (they keep the old array).
+	arena []byte
+	ops   []operand
 	// elems holds the elements of the arrays being read, innermost last;
-	// each array gets a slice of its exact length when it ends.
+	// each array gets a slice of ops of its exact length when it ends.
 	elems []operand
+}
+
+// release lets the arenas be written again: the operands read so far are
+// no longer used. The interpreter calls it after each operator; a lexer
+// whose operands are kept (a trailer, an object) never does.
+func (l *lexer) release() {
+	l.arena, l.ops = l.arena[:0], l.ops[:0]
+}
+
+// arenaBytes returns the arena's bytes from start, nil for none.
+func (l *lexer) arenaBytes(start int) []byte {
+	if len(l.arena) == start {
+		return nil
+	}
+	return l.arena[start:len(l.arena):len(l.arena)]
 }
 
 const maxOperandDepth = 32
@@ -269,7 +288,8 @@ func unhex(a, b byte) (byte, bool) {
 
 // literal reads a (string) after its opening parenthesis.
 func (l *lexer) literal() []byte {
-	out := l.scratch[:0]
+	start := len(l.arena)
+	out := l.arena
 	depth := 1
 	for l.pos < len(l.data) {
 		c := l.data[l.pos]
@@ -280,8 +300,8 @@ func (l *lexer) literal() []byte {
 		case ')':
 			depth--
 			if depth == 0 {
-				l.scratch = out
-				return clone(out)
+				l.arena = out
+				return l.arenaBytes(start)
 			}
 		case '\\':
 			if l.pos >= len(l.data) {
@@ -322,18 +342,15 @@ func (l *lexer) literal() []byte {
 		}
 		out = append(out, c)
 	}
-	l.scratch = out
-	return clone(out)
-}
-
-func clone(b []byte) []byte {
-	return append([]byte(nil), b...)
+	l.arena = out
+	return l.arenaBytes(start)
 }
 
 // hex reads a <hex string> after its opening bracket. An odd final digit is
 // taken as followed by 0, as the specification says.
 func (l *lexer) hex() []byte {
-	var out []byte
+	start := len(l.arena)
+	out := l.arena
 	var hi byte
 	half := false
 	for l.pos < len(l.data) {
@@ -356,7 +373,8 @@ func (l *lexer) hex() []byte {
 	if half {
 		out = append(out, hi<<4)
 	}
-	return out
+	l.arena = out
+	return l.arenaBytes(start)
 }
 
 func (l *lexer) array() operand {
@@ -378,7 +396,9 @@ func (l *lexer) array() operand {
 			// that the array's strings are not lost.
 		case tArrayEnd, tEOF:
 			if len(l.elems) > mark {
-				v.arr = append([]operand(nil), l.elems[mark:]...)
+				start := len(l.ops)
+				l.ops = append(l.ops, l.elems[mark:]...)
+				v.arr = l.ops[start:len(l.ops):len(l.ops)]
 				clear(l.elems[mark:])
 				l.elems = l.elems[:mark]
 			}
