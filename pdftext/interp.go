@@ -37,6 +37,7 @@ type interp struct {
 	fonts map[int]*font // by object number
 
 	// Per page.
+	content  []byte // the page's content streams, joined
 	glyphs   []glyph
 	scratch  layoutScratch
 	warnings []string
@@ -89,7 +90,8 @@ func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
 		streams = []types.Object{c}
 	}
 	// The page's streams form one content stream: a token may span two.
-	var data []byte
+	// Its buffer serves every page; nothing read from it outlives the page.
+	data := x.content[:0]
 	for _, s := range streams {
 		sd, num := x.obj.stream(s)
 		if sd == nil {
@@ -105,6 +107,7 @@ func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
 		data = append(data, b...)
 		data = append(data, '\n')
 	}
+	x.content = data
 	err := x.run(data, p.resources, gstate{ctm: identity, hscale: 1}, 0)
 	if err == nil {
 		err = x.annotations(p)
