@@ -91,16 +91,17 @@ func readShared(b *testing.B, rel string) (files [][]byte, total int64) {
 // BenchmarkOrdersCorpus measures the reading orders alone (package layout)
 // over the pages of the shared corpus, extracted once beforehand: their
 // share of BenchmarkExtractCorpus is what the orders cost extraction.
-func BenchmarkOrdersCorpus(b *testing.B) {
-	dir := shareddata.Path(b, "pdf-corpus")
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
+func BenchmarkOrdersCorpus(b *testing.B) { benchOrdersDir(b, "pdf-corpus") }
+
+// BenchmarkOrdersFilings is the same over the filings, whose tables make
+// pages of hundreds of text boxes.
+func BenchmarkOrdersFilings(b *testing.B) { benchOrdersDir(b, "pdf-corpus-filings") }
+
+func benchOrdersDir(b *testing.B, rel string) {
+	files, _ := readShared(b, rel)
 	var pages []Page
 	var rotates []int
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, data := range files {
 		xref, _, err := readPDF(data, nil, DefaultLimits)
 		if err != nil {
 			continue
