@@ -233,6 +233,7 @@ func (w *docWriter) write(rel string, b []byte) error {
 		if err := os.MkdirAll(filepath.Dir(w.folder), 0o755); err != nil {
 			return err
 		}
+		spreadFolders(filepath.Dir(w.folder))
 		switch err := os.Mkdir(w.folder, 0o755); {
 		case err == nil:
 			w.made = true
