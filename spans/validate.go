@@ -11,6 +11,7 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
+	"github.com/citecheck/citecheck/internal/suggest"
 	"github.com/citecheck/citecheck/textnorm"
 	"golang.org/x/text/cases"
 )
@@ -784,7 +785,7 @@ func (v *validator) normalizedHint(s *Span) string {
 
 // nearNames suggests corpus documents whose names resemble name.
 func (v *validator) nearNames(name string) string {
-	if near := corpus.Near(v.docs, name); len(near) > 0 {
+	if near := suggest.Near(v.docs, name); len(near) > 0 {
 		return "did you mean " + strings.Join(near, ", ") + "?"
 	}
 	return fmt.Sprintf("name one of the corpus's %d documents exactly (citecheck show --json lists them)", len(v.docs))
