@@ -41,7 +41,7 @@ var allowed = map[string][]string{
 	"citations":                       {"corpus", "internal/inputerr", "internal/sais", "internal/strictjson", "textnorm"},
 	"audit":                           {"citations", "runs"},
 	"absence":                         {"spans", "textnorm"},
-	"grade":                           {"absence", "audit", "citations", "corpus", "freeze", "internal/inputerr", "internal/strictjson", "plan", "runs", "spans", "textnorm"},
+	"grade":                           {"absence", "audit", "citations", "corpus", "freeze", "internal/inputerr", "internal/strictjson", "internal/suggest", "plan", "runs", "spans", "textnorm"},
 	"metrics":                         {"grade"},
 	"report":                          {"metrics", "grade", "corpus", "spans"},
 	"pdftext/internal/fontenc":        {},
