@@ -141,7 +141,7 @@ func ReadRecords(r io.Reader, file string) ([]Record, error) {
 }
 
 func eachRunRecord(r io.Reader, file string, fn func(*Record) error) error {
-	return strictjson.Objects{Limits: lineLimits, Shape: runShape}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
+	return strictjson.Objects{Limits: lineLimits, Shape: runShape, Explain: mixedFormats("run")}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
 		rec := &Record{}
 		if f, err := decodeRunRecord(v, data, rec); err != nil {
 			return &InputError{File: file, Line: n, Field: f, Err: err}
