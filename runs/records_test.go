@@ -228,3 +228,12 @@ func TestRunDecoderAgreesWithEncodingJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownKeySaysWhatWasMeant: a misspelt key of a run record names the
+// key it probably stands for and every key a record may hold.
+func TestUnknownKeySaysWhatWasMeant(t *testing.T) {
+	in := `{"arm": "A", "session": 1, "question_id": "q", "status": "ok", "response": "", "citations": []}`
+	_, err := ReadRecords(strings.NewReader(in), "run.jsonl")
+	require.ErrorIs(t, err, strictjson.ErrUnknownKey)
+	assert.Equal(t, `run.jsonl:1: question_id: unknown key (did you mean "question"?); the keys it may hold: arm, citations, documents, fields, format, question, response, retrieval, session, status, stop_reason, timing, unread`, err.Error())
+}

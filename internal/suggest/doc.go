@@ -3,7 +3,8 @@
 // that exist: the "did you mean" of every message that refuses a name.
 //
 // A candidate is near a key when it equals the key but for letter case,
-// when either holds the other once both are lower-cased (and, for
+// when either holds the other (the shorter of three characters or more)
+// once both are lower-cased (and, for
 // document names, rid of ".pdf"), or when the two are at most two edits
 // apart (one edit for keys of three or four characters, none for shorter
 // ones) and differ in no

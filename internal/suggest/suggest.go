@@ -52,6 +52,9 @@ func isNear(c, key string) bool {
 	case c == "" || key == "":
 		return false
 	case strings.Contains(c, key) || strings.Contains(key, c):
+		if min(len(c), len(key)) < 3 { // "b" is in "obj" by chance
+			return false
+		}
 		return digits(c) == digits(key) || strings.Contains(c, key) && len(key) >= 4
 	}
 	if digits(c) != digits(key) {
