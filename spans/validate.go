@@ -752,6 +752,11 @@ func (v *validator) elsewhere(s *Span, near int) string {
 // normalizedHint looks for the declared text under the quote/v2 profile on
 // the span's page (then the document's other pages) and shows the stored
 // text to copy instead.
+// maxCopied is how much stored text a hint quotes for the author to copy:
+// all of it but for a span far longer than any evidence sentence, since a
+// text cut short cannot be copied.
+const maxCopied = 4000
+
 func (v *validator) normalizedHint(s *Span) string {
 	quote1 := v.prof.Normalize(s.Text)
 	if quote1.Len() == 0 {
@@ -778,7 +783,7 @@ func (v *validator) normalizedHint(s *Span) string {
 		ra, rb := t.RawSpan(a, b)
 		_, level, _ := textnorm.Match(t, a, quote1)
 		stored := t.RawSlice(ra, rb)
-		return fmt.Sprintf(`page %d has it with other characters (%s level %s) at [%d,%d): copy the stored text exactly: %s`, p, v.prof.Name(), level, ra, rb, quote(stored, 80))
+		return fmt.Sprintf(`page %d has it with other characters (%s level %s) at [%d,%d): copy the stored text exactly: %s`, p, v.prof.Name(), level, ra, rb, quote(stored, maxCopied))
 	}
 	return ""
 }
