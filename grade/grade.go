@@ -197,8 +197,10 @@ func (g *Grader) Grade(rec *runs.Record, file string, attempt string, position i
 	// Citations first: support and linked source passages need them.
 	var verdicts []Verdict
 	for _, rc := range rec.Citations {
-		c := audit.FromRun(rc)
-		v := Classify(g.ix, c, rec.Documents, qq.exp)
+		v := MalformedCitation(rc.ID, rc.Fault)
+		if rc.Fault == "" {
+			v = Classify(g.ix, audit.FromRun(rc), rec.Documents, qq.exp)
+		}
 		verdicts = append(verdicts, v)
 		r.Citations = append(r.Citations, citationResult(rc, v, q))
 	}
