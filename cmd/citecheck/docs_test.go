@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func userDocs(t *testing.T) map[string]string {
 	return pages
 }
 
-var versionedName = regexp.MustCompile(`\b(citecheck-[a-z-]+/[0-9][0-9.]*[0-9]|(?:quote|value)/v[0-9]+)\b`)
+var versionedName = regexp.MustCompile(`\b(citecheck-[a-z-]+/[0-9](?:[0-9.]*[0-9])?|(?:quote|value)/v[0-9]+)\b`)
 
 // TestDocsNameCurrentFormats: every format and normalization profile the
 // docs name is the version "citecheck version" reports, and every format
@@ -132,5 +133,29 @@ func TestReadmeExitCodes(t *testing.T) {
 	for i, w := range want {
 		assert.Equal(t, strconv.Itoa(w.code), rows[i][1])
 		assert.Equal(t, w.first, rows[i][2], "exit %d", w.code)
+	}
+}
+
+// TestFreezingDocLockIsReal: the lock docs/freezing.md shows, but for its
+// "..." lines, is lines of the freeze golden's lock, in its order.
+func TestFreezingDocLockIsReal(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "freezing.md"))
+	require.NoError(t, err)
+	golden, err := os.ReadFile(filepath.Join(testdata, "freeze", "eval.lock"))
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(doc), "```\ncitecheck-lock/1\n")
+	require.True(t, ok, "docs/freezing.md shows a lock")
+	shown, _, _ := strings.Cut(rest, "```")
+	lines := strings.Split(string(golden), "\n")
+	at := 0
+	for _, l := range strings.Split(strings.TrimSpace(shown), "\n") {
+		if l == "..." {
+			continue
+		}
+		i := slices.Index(lines[at:], l)
+		if !assert.GreaterOrEqual(t, i, 0, "docs/freezing.md shows a lock line the golden lock does not have after the one before: %q", l) {
+			continue
+		}
+		at += i + 1
 	}
 }
