@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"reflect"
 	"testing"
 
 	"github.com/citecheck/citecheck/fixtures"
