@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -157,5 +158,33 @@ func TestFreezingDocLockIsReal(t *testing.T) {
 			continue
 		}
 		at += i + 1
+	}
+}
+
+// TestDocsEnvelopesGrade: each vendor's complete envelope in
+// docs/formats.md, copied as written, is read in the format its shape
+// shows, audited and graded: every verdict passes on the demo's pieces.
+func TestDocsEnvelopesGrade(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "formats.md"))
+	require.NoError(t, err)
+	t.Chdir(t.TempDir())
+	_, errOut, code := runCLI(t, "demo", "--out", "demo")
+	require.Equal(t, 0, code, errOut)
+	pieces := filepath.Join("demo", "pieces")
+	example := regexp.MustCompile("(?s)\n### ([a-z]+)\n.*?A complete envelope:\n\n```json\n([^\n]+)\n```")
+	seen := map[string]bool{}
+	for _, m := range example.FindAllStringSubmatch(string(doc), -1) {
+		vendor, line := m[1], m[2]
+		seen[vendor] = true
+		file := vendor + ".jsonl"
+		writeFile(t, file, line+"\n")
+		out, errOut, code := runCLI(t, "audit", "--corpus", filepath.Join(pieces, "corpus"), file)
+		assert.Equal(t, 0, code, "%s: audit: %s%s", vendor, out, errOut)
+		out, errOut, code = runCLI(t, "grade", "--corpus", filepath.Join(pieces, "corpus"), "--reference", filepath.Join(pieces, "reference.json"),
+			"--out", "r-"+vendor, file)
+		assert.Equal(t, 0, code, "%s: grade: every verdict passes: %s%s", vendor, out, errOut)
+	}
+	for _, v := range runs.Formats[1:] {
+		assert.True(t, seen[v], "docs/formats.md shows a complete %s envelope", v)
 	}
 }
