@@ -11,8 +11,8 @@ import (
 
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/internal/schematest"
-	"github.com/stretchr/testify/require"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
 )
 
 // runFiles are the run-record files of the repository: the fixtures and
