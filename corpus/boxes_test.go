@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -163,9 +164,15 @@ func FuzzBoxLineFast(f *testing.F) {
 		f.Add([]byte(line))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		fast, ok := boxLineFast(line)
+		fast, k, ok := boxLineFast(line)
 		if !ok {
 			return
+		}
+		if k < len(line) {
+			if line[k] != '\n' {
+				t.Fatalf("%q: the fast reader stops at %d, not at a line's end", line, k)
+			}
+			line = line[:k]
 		}
 		slow, err := boxLine(line, 2)
 		if err != nil {
@@ -217,5 +224,21 @@ func TestCentiClamps(t *testing.T) {
 		if got := centi(tc.v); got != tc.want {
 			t.Errorf("centi(%v) = %d, want %d", tc.v, got, tc.want)
 		}
+	}
+}
+
+// TestAppendBoxIntIsAppendInt: the box encoder's digits are
+// strconv.AppendInt's.
+func TestAppendBoxIntIsAppendInt(t *testing.T) {
+	check := func(v int64) {
+		if got, want := string(appendBoxInt([]byte("x"), v)), string(strconv.AppendInt([]byte("x"), v, 10)); got != want {
+			t.Fatalf("appendBoxInt(%d) = %q, want %q", v, got, want)
+		}
+	}
+	for v := int64(-20000); v <= 20000; v++ {
+		check(v)
+	}
+	for _, v := range []int64{math.MinInt64, math.MaxInt64, -1 << 50, 1 << 50, 99999, -99999, 100000} {
+		check(v)
 	}
 }

@@ -534,3 +534,22 @@ func TestDocWriterInPlaceOnlyInItsOwnFolder(t *testing.T) {
 	require.NoError(t, err)
 	require.Error(t, w.write(other, []byte("x")), "another document's folder")
 }
+
+// TestNotCorpusSaysHowToMakeOne: a folder given as a corpus that is not
+// one is refused with the command that makes one of what it holds.
+func TestNotCorpusSaysHowToMakeOne(t *testing.T) {
+	pdfs := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(pdfs, "a.pdf"), []byte("%PDF-1.4"), 0o644))
+	empty := t.TempDir()
+	for _, tc := range []struct {
+		dir, want, why string
+	}{
+		{pdfs, `it holds 1 PDF file; make a corpus of them first with "citecheck extract --out CORPUS ` + pdfs + `"`, "a folder of PDFs: extract them"},
+		{empty, `from PDFs with "citecheck extract --out ` + empty + ` PDF..." or from page texts with "citecheck import-text --out ` + empty + ` DIR"`, "anything else: both ways"},
+		{filepath.Join(empty, "nope"), "there is no such folder", "a folder that is not there"},
+	} {
+		_, err := Open(tc.dir)
+		require.ErrorIs(t, err, ErrNotCorpus, tc.why)
+		require.Contains(t, err.Error(), tc.want, tc.why)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/citecheck/citecheck/internal/atomicfile"
@@ -127,7 +128,7 @@ func readManifestBytes(dir string) (*Manifest, []byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s: %w (no %s)", dir, ErrNotCorpus, ManifestFile)
+			return nil, nil, fmt.Errorf("%s: %w (no %s)%s", dir, ErrNotCorpus, ManifestFile, notCorpusHint(dir))
 		}
 		return nil, nil, err
 	}
@@ -232,6 +233,7 @@ func (w *docWriter) write(rel string, b []byte) error {
 		if err := os.MkdirAll(filepath.Dir(w.folder), 0o755); err != nil {
 			return err
 		}
+		spreadFolders(filepath.Dir(w.folder))
 		switch err := os.Mkdir(w.folder, 0o755); {
 		case err == nil:
 			w.made = true
@@ -257,4 +259,30 @@ func writeFileAtomic(path string, b []byte) error {
 		return err
 	}
 	return atomicfile.Write(path, b)
+}
+
+// notCorpusHint says how to make a corpus of what a folder that is not one
+// holds: PDFs are extracted, page texts imported.
+func notCorpusHint(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ": there is no such folder"
+	}
+	if err != nil {
+		return ""
+	}
+	pdfs := 0
+	for _, e := range entries {
+		if strings.EqualFold(filepath.Ext(e.Name()), ".pdf") {
+			pdfs++
+		}
+	}
+	if pdfs > 0 {
+		files := "files"
+		if pdfs == 1 {
+			files = "file"
+		}
+		return fmt.Sprintf(": it holds %d PDF %s; make a corpus of them first with \"citecheck extract --out CORPUS %s\", then give --corpus CORPUS", pdfs, files, dir)
+	}
+	return fmt.Sprintf(": make one first, from PDFs with \"citecheck extract --out %s PDF...\" or from page texts with \"citecheck import-text --out %s DIR\"", dir, dir)
 }

@@ -47,6 +47,8 @@ type font struct {
 	// byteWidths: a simple font read through a 2-byte CMap (cp936Font)
 	// keeps its /Widths for 1-byte codes.
 	byteWidths bool
+	// decoded remembers the composite codes read so far (decode).
+	decoded map[uint64]glyphCode
 }
 
 // glyphCode is one code of a shown string.
@@ -72,45 +74,67 @@ func (f *font) decode(dst []glyphCode, s []byte) []glyphCode {
 			code.Len = 1
 		}
 		s = s[min(code.Len, len(s)):]
-		g := glyphCode{wordSpace: code.Len == 1 && code.Value == 32}
-		var ok bool
-		if f.toUnicode != nil {
-			g.text, ok = toUnicodeText(f.toUnicode, code)
-		}
-		if !ok && f.encoding.CodesAreUnicode() {
-			g.text, ok = f.encoding.Unicode(code)
-		}
-		cid, _ := f.encoding.CID(code)
-		if !ok && f.cidText != nil {
-			g.text, ok = f.cidText.Unicode(cmap.Code{Value: cid, Len: 2, Valid: true})
-		}
-		if !ok && f.gidText != nil {
-			gid, inRange := cid, true
-			if f.cidToGID != nil {
-				inRange = int(cid)*2+2 <= len(f.cidToGID)
-				if inRange {
-					gid = uint32(f.cidToGID[2*cid])<<8 | uint32(f.cidToGID[2*cid+1])
-				}
-			}
-			if r, found := f.gidText[uint16(gid)]; inRange && gid <= 0xFFFF && found {
-				g.text, ok = string(r), true
-			}
-		}
+		// A code's text and width depend on its length and value alone.
+		k := uint64(code.Len)<<32 | uint64(code.Value)
+		g, ok := f.decoded[k]
 		if !ok {
-			g.text = replacement
-		}
-		if f.vertical {
-			g.width = f.dw2
-		} else if w, ok := f.cidWidth[cid]; ok {
-			g.width = w
-		} else if f.byteWidths && code.Len == 1 {
-			g.width = f.width[byte(code.Value)]
-		} else {
-			g.width = f.dw
+			g = f.compositeCode(code)
+			if len(f.decoded) < maxDecodedCodes {
+				if f.decoded == nil {
+					f.decoded = map[uint64]glyphCode{}
+				}
+				f.decoded[k] = g
+			}
 		}
 		dst = append(dst, g)
 	}
 	return dst
+}
+
+// maxDecodedCodes bounds the codes a composite font remembers: a hostile
+// string of distinct 4-byte codes must not grow the table past what a
+// real font uses.
+const maxDecodedCodes = 1 << 16
+
+// compositeCode reads one code of a composite font.
+func (f *font) compositeCode(code cmap.Code) glyphCode {
+	g := glyphCode{wordSpace: code.Len == 1 && code.Value == 32}
+	var ok bool
+	if f.toUnicode != nil {
+		g.text, ok = toUnicodeText(f.toUnicode, code)
+	}
+	if !ok && f.encoding.CodesAreUnicode() {
+		g.text, ok = f.encoding.Unicode(code)
+	}
+	cid, _ := f.encoding.CID(code)
+	if !ok && f.cidText != nil {
+		g.text, ok = f.cidText.Unicode(cmap.Code{Value: cid, Len: 2, Valid: true})
+	}
+	if !ok && f.gidText != nil {
+		gid, inRange := cid, true
+		if f.cidToGID != nil {
+			inRange = int(cid)*2+2 <= len(f.cidToGID)
+			if inRange {
+				gid = uint32(f.cidToGID[2*cid])<<8 | uint32(f.cidToGID[2*cid+1])
+			}
+		}
+		if r, found := f.gidText[uint16(gid)]; inRange && gid <= 0xFFFF && found {
+			g.text, ok = string(r), true
+		}
+	}
+	if !ok {
+		g.text = replacement
+	}
+	if f.vertical {
+		g.width = f.dw2
+	} else if w, ok := f.cidWidth[cid]; ok {
+		g.width = w
+	} else if f.byteWidths && code.Len == 1 {
+		g.width = f.width[byte(code.Value)]
+	} else {
+		g.width = f.dw
+	}
+	return g
 }
 
 // loadFont reads a font dictionary. It never fails: what it cannot read

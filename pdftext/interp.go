@@ -37,7 +37,9 @@ type interp struct {
 	fonts map[int]*font // by object number
 
 	// Per page.
+	content  []byte // the page's content streams, joined
 	glyphs   []glyph
+	scratch  layoutScratch
 	warnings []string
 	warned   map[string]bool
 	forms    map[int]bool // forms being run, to break cycles
@@ -78,7 +80,8 @@ func (x *interp) warn(format string, args ...any) {
 // page runs one page's content streams and returns its glyphs, in content
 // order, and warnings. An error is returned only for a spent budget.
 func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
-	x.glyphs, x.warnings, x.warned, x.forms, x.marked = nil, nil, nil, map[int]bool{}, nil
+	// The glyph buffer serves every page: layout copies what it keeps.
+	x.glyphs, x.warnings, x.warned, x.forms, x.marked = x.glyphs[:0], nil, nil, map[int]bool{}, nil
 	contents := x.obj.get(p.dict, "Contents")
 	var streams []types.Object
 	if a, ok := contents.(types.Array); ok {
@@ -87,7 +90,8 @@ func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
 		streams = []types.Object{c}
 	}
 	// The page's streams form one content stream: a token may span two.
-	var data []byte
+	// Its buffer serves every page; nothing read from it outlives the page.
+	data := x.content[:0]
 	for _, s := range streams {
 		sd, num := x.obj.stream(s)
 		if sd == nil {
@@ -103,6 +107,7 @@ func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
 		data = append(data, b...)
 		data = append(data, '\n')
 	}
+	x.content = data
 	err := x.run(data, p.resources, gstate{ctm: identity, hscale: 1}, 0)
 	if err == nil {
 		err = x.annotations(p)
@@ -230,17 +235,20 @@ func (x *interp) run(data []byte, res types.Dict, gs gstate, depth int) error {
 			return err
 		}
 		args = args[:0]
+		l.release()
 	}
 }
 
-func nums(args []operand, n int) ([]float64, bool) {
+// nums returns the last n (at most 6) operands as numbers, in an array so
+// that an operator's operands cost no allocation.
+func nums(args []operand, n int) ([6]float64, bool) {
+	var out [6]float64
 	if len(args) < n {
-		return nil, false
+		return out, false
 	}
-	out := make([]float64, n)
 	for i, a := range args[len(args)-n:] {
 		if a.kind != kNumber || math.IsNaN(a.num) || math.IsInf(a.num, 0) {
-			return nil, false
+			return out, false
 		}
 		out[i] = a.num
 	}
