@@ -31,6 +31,7 @@ var allowed = map[string][]string{
 	"internal/inputerr":               {},
 	"internal/suggest":                {},
 	"internal/shareddata":             {},
+	"internal/testbrowser":            {},
 	"internal/sais":                   {},
 	"typedqa":                         {"internal/inputerr", "internal/strictjson"},
 	"fixtures":                        {},

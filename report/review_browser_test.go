@@ -2,16 +2,14 @@ package report_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
+	"github.com/citecheck/citecheck/internal/testbrowser"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/report"
 	"github.com/citecheck/citecheck/review"
@@ -19,55 +17,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// download clicks the page's "download decisions" button and returns the
-// file Chromium saved, through the page's Blob URL under its CSP.
-func (b *browser) download(t *testing.T, dir string) []byte {
-	t.Helper()
-	progress := chromedp.Events(b.ctx, cdpbrowser.DownloadProgress)
-	yes := true
-	err := chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Call(ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-			Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &yes})
-		return err
-	}), chromedp.Click(chromedp.CSS("#rv-download")))
-	require.NoError(t, err)
-	// The subscription ends with b.ctx, which the browser's 90 s bound
-	// ends: a download that never completes fails the test there.
-	start := time.Now()
-	for ev, err := range progress {
-		require.NoError(t, err, "waiting for the download")
-		if ev.State == cdpbrowser.DownloadProgressStateCanceled {
-			t.Fatal("the download was canceled: the page's CSP or the browser refused it")
-		}
-		if ev.State != cdpbrowser.DownloadProgressStateCompleted {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, ev.GUID))
-		require.NoError(t, err)
-		t.Logf("downloaded %d bytes in %v", len(data), time.Since(start).Round(time.Millisecond))
-		return data
-	}
-	t.Fatal("no completed download")
-	return nil
-}
-
 // TestReviewInBrowser reviews the demo's unresolved items in Chromium as a
 // person would: the blinded view shows no arm, session or system; clicks
 // give each item a verdict and one a note; "download decisions" saves the
 // JSON Lines file, which applied gives the reviewed figures that the same
 // decisions made here give.
 func TestReviewInBrowser(t *testing.T) {
-	b := newBrowser(t)
+	b := testbrowser.New(t)
 	in, set := reviewInput(t, false)
 	path := filepath.Join(t.TempDir(), "report.html")
 	require.NoError(t, os.WriteFile(path, []byte(render(t, in)), 0o644))
-	b.open(t, path, "")
-	b.noErrors(t, "loading the report with its review mode")
+	b.Open(t, path, "")
+	b.NoErrors(t, "loading the report with its review mode")
 
 	// Blinded: nothing that tells the systems apart is on screen.
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#rv-blind"))))
-	text, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.body.innerText + '\n' + document.title`))
-	require.NoError(t, err)
+	require.NoError(t, chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#rv-blind"))))
+	text := b.EvalString(t, `document.body.innerText + '\n' + document.title`)
 	for _, secret := range []string{secretArms["A"], secretArms["B"], secretModel, "session", "Session", "runs/", "demo <results>"} {
 		assert.NotContains(t, text, secret, "on screen in the blinded view")
 	}
@@ -93,17 +58,17 @@ func TestReviewInBrowser(t *testing.T) {
 			clicks = 3
 		}
 		for range clicks {
-			require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(sel))), sel)
+			require.NoError(t, chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS(sel))), sel)
 		}
 	}
 	note := fmt.Sprintf(`article[data-hash="%s"] input.rv-note`, items[0].Hash)
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS(note), `the "passage" is about another batch <b>`)))
+	require.NoError(t, chromedp.Do(b.Ctx, chromedp.SendKeys(chromedp.CSS(note), `the "passage" is about another batch <b>`)))
 	// The name is needed first.
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#rv-download"))))
-	assert.True(t, b.eval(t, `document.getElementById('rv-count').textContent.indexOf('Give your name first.') === 0`))
-	require.NoError(t, chromedp.Do(b.ctx, chromedp.SendKeys(chromedp.CSS("#rv-reviewer"), "ana")))
-	data := b.download(t, t.TempDir())
-	b.noErrors(t, "reviewing and downloading")
+	require.NoError(t, chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#rv-download"))))
+	assert.True(t, b.Eval(t, `document.getElementById('rv-count').textContent.indexOf('Give your name first.') === 0`))
+	require.NoError(t, chromedp.Do(b.Ctx, chromedp.SendKeys(chromedp.CSS("#rv-reviewer"), "ana")))
+	data := b.Download(t, t.TempDir(), chromedp.Click(chromedp.CSS("#rv-download")))
+	b.NoErrors(t, "reviewing and downloading")
 
 	file := filepath.Join(t.TempDir(), "decisions.jsonl")
 	require.NoError(t, os.WriteFile(file, data, 0o644))
@@ -139,24 +104,24 @@ func TestReviewInBrowser(t *testing.T) {
 // TestReviewHostileInBrowser: the review mode with hostile items loads
 // with no error, runs nothing of them, and blinds.
 func TestReviewHostileInBrowser(t *testing.T) {
-	b := newBrowser(t)
+	b := testbrowser.New(t)
 	in := demo(t).in
 	in.Review = hostileItems()
 	for _, blind := range []bool{false, true} {
 		in.ReviewOnly = blind
 		path := filepath.Join(t.TempDir(), "hostile.html")
 		require.NoError(t, os.WriteFile(path, []byte(render(t, in)), 0o644))
-		b.open(t, path, "")
+		b.Open(t, path, "")
 		if !blind {
-			require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#rv-blind"))))
+			require.NoError(t, chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS("#rv-blind"))))
 		}
 		for _, sel := range []string{"button.rv-v", "#rv-download"} {
-			require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(sel))))
+			require.NoError(t, chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS(sel))))
 		}
-		assert.True(t, b.eval(t, `window.__pwned === undefined`), "blind %v: data ran as script", blind)
-		assert.Equal(t, 0, b.evalInt(t, `document.images.length`))
-		assert.True(t, b.eval(t, `Array.from(document.querySelectorAll('article.rv-item pre')).some(p => p.textContent.includes('<script>window.__pwned=1</script>'))`),
+		assert.True(t, b.Eval(t, `window.__pwned === undefined`), "blind %v: data ran as script", blind)
+		assert.Equal(t, 0, b.EvalInt(t, `document.images.length`))
+		assert.True(t, b.Eval(t, `Array.from(document.querySelectorAll('article.rv-item pre')).some(p => p.textContent.includes('<script>window.__pwned=1</script>'))`),
 			"blind %v: the hostile text is not shown as text", blind)
-		b.noErrors(t, fmt.Sprintf("the hostile review page, blind %v", blind))
+		b.NoErrors(t, fmt.Sprintf("the hostile review page, blind %v", blind))
 	}
 }
