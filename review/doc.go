@@ -3,11 +3,11 @@
 // unresolved until separate source review"; unregistered equivalents and
 // absence paraphrases "remain unresolved"), and only those.
 //
-//	set, err := review.Collect(results, ref, pages)        // the verdicts by content
-//	items := set.Items()                                   // or set.Blind(seed)
-//	ds, files, err := review.ReadDecisionFiles(paths)      // what reviewers decided
-//	applied, err := set.Apply(ds)                          // reviewed copies of the results
-//	sum.AddReviewed(applied.Results, t, applied.Summary(files)) // package metrics
+//	set, err := review.Collect(results, ref, pages)   // verdicts by content
+//	items := set.Items()                              // or set.Blind(seed)
+//	ds, files, err := review.ReadDecisionFiles(paths) // what reviewers decided
+//	applied, err := set.Apply(ds)                     // reviewed copies
+//	sum.AddReviewed(applied.Results, t, applied.Summary(files))
 //
 // # Items and their hash
 //
@@ -63,10 +63,10 @@
 // spans its passage contains (the grader's finding); else those whose
 // value or an accepted value its quote holds (case and white space
 // aside); else every claim of the question. A reviewer passes a citation
-// only when its passage supports every claim it lists. A claim the grader passed stays passed
-// (a failed citation does not undo another's support, as the grader
-// reads it).
-// factual and supported are then recomputed by grade.Result.Derive.
+// only when its passage supports every claim it lists. A claim the grader
+// passed stays passed (a failed citation does not undo another's support,
+// as the grader reads it). factual and supported are then recomputed by
+// grade.Result.Derive.
 //
 // # Agreement
 //
