@@ -11,28 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 )
-
-// Extraction is what an ExtractFunc found in one PDF.
-type Extraction struct {
-	Status   Status
-	Error    string // why Status is not ok, for a person to read
-	Pages    []PageText
-	Warnings []string
-}
-
-// PageText is one extracted page.
-type PageText struct {
-	Text     string   // valid UTF-8 without form feeds
-	Boxes    []byte   // glyph boxes in BoxesFormat (EncodeBoxes), uncompressed; nil for none
-	Alts     []string // alternative texts (ValidateAlts); nil for none
-	Orders   []Order  // reading orders (ValidateOrders), sorted by name; nil for none
-	Label    string
-	Flags    []string
-	Warnings []string
-}
 
 // ExtractFunc turns the bytes of one PDF into page texts. It must not fail:
 // every outcome is an Extraction with a Status.
@@ -147,7 +126,7 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	if err := checkShardStore(dir, old, opts.Shard); err != nil {
 		return nil, err
 	}
-	if old != nil && old.Extractor.fromText() != opts.Extractor.fromText() {
+	if old != nil && old.Extractor.FromText() != opts.Extractor.FromText() {
 		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); extract PDFs into another corpus folder", dir, ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
 	}
 	absDir, err := filepath.Abs(dir)
@@ -248,9 +227,7 @@ func jobNames(jobs []job) map[string]bool {
 }
 
 // commit writes the manifest of a build: docs, and the documents of old
-// not named this time when old was made by the same extractor. It is
-// written last and atomically; page texts no document refers to any more
-// are removed after it.
+// not named this time when old was made by the same extractor.
 func commit(dir string, old *Manifest, ext ExtractorID, named map[string]bool, docs []Document) error {
 	m := &Manifest{Format: Format, Extractor: ext}
 	if old != nil && old.Extractor.Equal(ext) {
@@ -263,22 +240,13 @@ func commit(dir string, old *Manifest, ext ExtractorID, named map[string]bool, d
 	}
 	m.Documents = append(m.Documents, docs...)
 	slices.SortFunc(m.Documents, func(a, b Document) int { return strings.Compare(a.Name, b.Name) })
-	if old != nil && old.QuoteIndex != nil && old.QuoteIndex.Sources == m.SourcesDigest() {
-		// Nothing the stored quote index was built from changed: it stays
-		// (its file is checked before it is trusted again).
-		m.QuoteIndex = old.QuoteIndex
-	}
-	b, err := encodeManifest(m)
-	if err != nil {
-		return err
-	}
-	if err := writeFileAtomic(filepath.Join(dir, ManifestFile), b); err != nil {
+	if err := Commit(dir, old, m); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(dir, BuildingFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return removeUnreferencedTexts(dir, m)
+	return nil
 }
 
 // BuildingFile marks a corpus folder whose first build (extract,
@@ -341,7 +309,11 @@ func existingManifest(dir string) (*Manifest, error) {
 		}
 		return nil, fmt.Errorf("%s: %w: it is not empty and has no %s", dir, ErrNotCorpus, ManifestFile)
 	}
-	return readManifest(dir)
+	st, err := Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return st.Manifest(), nil
 }
 
 // job is one input to extract or reuse.
@@ -479,55 +451,23 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 		doc.Status, doc.Error, doc.PageCount, doc.Pages = StatusCrash, err.Error(), 0, nil
 		return doc, nil
 	}
-	w, err := newDocWriter(dir, doc.BLAKE3)
+	w, err := NewDocWriter(dir, doc.BLAKE3)
 	if err != nil {
 		return doc, err
 	}
-	for i, p := range ex.Pages[:len(doc.Pages)] {
-		rel, err := pageFile(doc.BLAKE3, i+1)
+	for i, p := range ex.Pages[:doc.PageCount] {
+		pg, err := w.WritePage(i+1, p)
 		if err != nil {
 			return doc, err
 		}
-		if err := w.write(rel, []byte(p.Text)); err != nil {
-			return doc, err
-		}
-		if len(p.Boxes) > 0 {
-			rel, err := boxesFile(doc.BLAKE3, i+1)
-			if err != nil {
-				return doc, err
-			}
-			if err := w.write(rel, compressBoxes(p.Boxes)); err != nil {
-				return doc, err
-			}
-			doc.Pages[i].Boxes = Hash(p.Boxes)
-		}
-		for k, alt := range p.Alts {
-			rel, err := altFile(doc.BLAKE3, i+1, k)
-			if err != nil {
-				return doc, err
-			}
-			if err := w.write(rel, []byte(alt)); err != nil {
-				return doc, err
-			}
-			doc.Pages[i].Alts = append(doc.Pages[i].Alts, Hash([]byte(alt)))
-		}
-		if len(p.Orders) > 0 {
-			rel, err := ordersFile(doc.BLAKE3, i+1)
-			if err != nil {
-				return doc, err
-			}
-			b := EncodeOrders(p.Orders)
-			if err := w.write(rel, b); err != nil {
-				return doc, err
-			}
-			doc.Pages[i].Orders = Hash(b)
-		}
+		doc.Pages = append(doc.Pages, pg)
 	}
 	return doc, nil
 }
 
-// fill copies an extraction into doc, enforcing the store's invariants. An
-// error means the extractor broke its contract.
+// fill copies an extraction's outcome into doc, enforcing the store's
+// invariants on its pages, which the caller then stores. An error means
+// the extractor broke its contract.
 func fill(doc *Document, ex Extraction) error {
 	if !ex.Status.Valid() {
 		return fmt.Errorf("extractor returned unknown status %q", ex.Status)
@@ -544,77 +484,13 @@ func fill(doc *Document, ex Extraction) error {
 		doc.Error = "no pages found in a file that has content"
 		return nil
 	}
-	doc.PageCount = len(ex.Pages)
 	for i, p := range ex.Pages {
-		if err := checkPage(i+1, p); err != nil {
+		if err := ValidatePage(i+1, p); err != nil {
 			return fmt.Errorf("extractor returned %w", err)
 		}
-		doc.Pages = append(doc.Pages, pageEntry(i+1, p))
 	}
+	doc.PageCount = len(ex.Pages)
 	return nil
-}
-
-// checkPage checks one page (1-based) against the store's invariants: its
-// text valid UTF-8 without form feeds, its glyph boxes, alternative texts
-// and reading orders fitting it.
-func checkPage(page int, p PageText) error {
-	if !utf8.ValidString(p.Text) {
-		return fmt.Errorf("invalid UTF-8 on page %d", page)
-	}
-	if strings.ContainsRune(p.Text, '\f') {
-		return fmt.Errorf("a form feed on page %d", page)
-	}
-	if p.Boxes == nil {
-		// no geometry recorded
-	} else if err := ValidateBoxes(p.Boxes, utf8.RuneCountInString(p.Text)); err != nil {
-		return fmt.Errorf("bad glyph boxes on page %d: %v", page, err)
-	}
-	if err := ValidateAlts(p.Alts, p.Text); err != nil {
-		return fmt.Errorf("bad alternative texts on page %d: %v", page, err)
-	}
-	if err := ValidateOrders(p.Orders, p.Text); err != nil {
-		return fmt.Errorf("bad reading orders on page %d: %v", page, err)
-	}
-	return nil
-}
-
-// pageEntry describes a page's stored text for the manifest: its hash,
-// length in code points, and flags (the extractor's and pageFlags').
-func pageEntry(page int, p PageText) Page {
-	return Page{
-		Page:     page,
-		BLAKE3:   Hash([]byte(p.Text)),
-		Chars:    utf8.RuneCountInString(p.Text),
-		Label:    p.Label,
-		Flags:    pageFlags(p.Text, p.Flags),
-		Warnings: p.Warnings,
-	}
-}
-
-// pageFlags adds the flags that follow from the text to the extractor's.
-func pageFlags(text string, extra []string) []string {
-	flags := slices.Clone(extra)
-	visible, bad := 0, 0
-	for _, r := range text {
-		if unicode.IsSpace(r) {
-			continue
-		}
-		visible++
-		if r == utf8.RuneError || isPrivateUse(r) {
-			bad++
-		}
-	}
-	if visible == 0 {
-		flags = append(flags, FlagNoTextLayer)
-	} else if 2*bad >= visible {
-		flags = append(flags, FlagUnreliableText)
-	}
-	slices.Sort(flags)
-	return slices.Compact(flags)
-}
-
-func isPrivateUse(r rune) bool {
-	return (r >= 0xE000 && r <= 0xF8FF) || r >= 0xF0000
 }
 
 // readCapped reads a file unless it is larger than limit, in which case it
@@ -652,32 +528,4 @@ func readCapped(path string, limit int64) ([]byte, int64, error) {
 		}
 	}
 	return b, int64(len(b)), nil
-}
-
-// removeUnreferencedTexts deletes page-text folders no document refers to,
-// such as those of a PDF that changed. Only folders named like a hash are
-// touched.
-func removeUnreferencedTexts(dir string, m *Manifest) error {
-	keep := map[string]bool{}
-	for _, d := range m.Documents {
-		if h, err := hashHex(d.BLAKE3); err == nil {
-			keep[h] = true
-		}
-	}
-	entries, err := os.ReadDir(filepath.Join(dir, "text"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if _, err := hashHex("blake3:" + e.Name()); err != nil || keep[e.Name()] {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(dir, "text", e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
 }

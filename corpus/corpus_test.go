@@ -508,7 +508,7 @@ func TestDocWriterInPlaceOnlyInItsOwnFolder(t *testing.T) {
 	rel, err := pageFile(hash, 1)
 	require.NoError(t, err)
 
-	w, err := newDocWriter(dir, hash)
+	w, err := NewDocWriter(dir, hash)
 	require.NoError(t, err)
 	require.NoError(t, w.write(rel, []byte("first")))
 	require.True(t, w.made, "the folder was not there: written in place")
@@ -519,7 +519,7 @@ func TestDocWriterInPlaceOnlyInItsOwnFolder(t *testing.T) {
 	old, err := os.Open(filepath.Join(dir, rel))
 	require.NoError(t, err)
 	defer old.Close()
-	w, err = newDocWriter(dir, hash)
+	w, err = NewDocWriter(dir, hash)
 	require.NoError(t, err)
 	require.NoError(t, w.write(rel, []byte("second, longer")))
 	require.False(t, w.made, "the folder was there")

@@ -305,7 +305,7 @@ func TestImportTextRoundTrip(t *testing.T) {
 			if err != nil || text != p {
 				t.Errorf("%s page %d: %q %v, want the exact bytes %q", name, i+1, text, err, p)
 			}
-			want := pageEntry(i+1, PageText{Text: p}) // as Build describes a page
+			want := DescribePage(i+1, PageText{Text: p}) // as Build describes a page
 			got := d.Pages[i]
 			assert.Equal(t, want.Flags, got.Flags, "%s page %d", name, i+1)
 			assert.Equal(t, want.Chars, got.Chars, "%s page %d", name, i+1)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,12 +53,11 @@ func (s Shard) Owns(digest string) bool {
 
 // of returns the shard, among s.Count, of a digest.
 func (s Shard) of(digest string) int {
-	h, err := hashHex(digest)
-	if err != nil {
+	sum, ok := ParseHash(digest)
+	if !ok {
 		return -1
 	}
-	b, _ := hex.DecodeString(h[:16])
-	return int(binary.BigEndian.Uint64(b) % uint64(s.Count))
+	return int(binary.BigEndian.Uint64(sum[:8]) % uint64(s.Count))
 }
 
 // ShardFormat is the format of ShardFile.
@@ -214,7 +212,8 @@ type shardStore struct {
 	dir      string // as given
 	abs      string
 	shard    *ShardManifest
-	manifest *Manifest
+	store    *Store
+	manifest *Manifest // the store's
 }
 
 // Merge makes the corpus in dir from the stores of every shard of a
@@ -252,7 +251,7 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 	if err := checkShardStore(dir, old, Shard{}); err != nil {
 		return nil, err
 	}
-	if old != nil && old.Extractor.fromText() {
+	if old != nil && old.Extractor.FromText() {
 		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); merge into another corpus folder", dir, ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
 	}
 
@@ -304,7 +303,7 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 	for range max(opts.Jobs, 1) {
 		wg.Go(func() {
 			for i := range work {
-				errs[i] = copyDocument(ctx, absDir, owner[i], &docs[i])
+				errs[i] = copyDocument(ctx, absDir, owner[i].store, &docs[i])
 			}
 		})
 	}
@@ -373,17 +372,18 @@ func openShard(dir string) (*shardStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := readManifest(dir)
+	st, err := Open(dir)
 	if err != nil {
 		return nil, err
 	}
+	m := st.Manifest()
 	if !m.Extractor.Equal(sm.Extractor) {
 		return nil, &ShardError{Dir: dir, Err: ErrNotShard, Msg: fmt.Sprintf("%s and %s name different extractors", ShardFile, ManifestFile)}
 	}
-	if m.Extractor.fromText() {
+	if m.Extractor.FromText() {
 		return nil, &ShardError{Dir: dir, Err: ErrNotShard, Msg: "it holds imported page texts; only extraction from PDFs is sharded"}
 	}
-	return &shardStore{dir: dir, abs: abs, shard: sm, manifest: m}, nil
+	return &shardStore{dir: dir, abs: abs, shard: sm, store: st, manifest: m}, nil
 }
 
 // checkShards checks that the shards are every shard of one extraction,
@@ -491,69 +491,12 @@ func inputsDiff(a, b []ShardInput) string {
 	return "none"
 }
 
-// storedFile is one file the manifest records for a page.
-type storedFile struct {
-	rel      string // slash-separated, in the store
-	recorded string // its BLAKE3 (of the uncompressed bytes)
-	gzipped  bool
-}
-
-// storedFiles lists every file the manifest records for a page (1-based)
-// of doc: its text, glyph boxes and alternative texts. A new kind of
-// stored file must be listed here, or Merge leaves it behind
-// (TestMergeKnowsEveryPageField).
-func storedFiles(doc *Document, page int) ([]storedFile, error) {
-	p := doc.Pages[page-1]
-	rel, err := pageFile(doc.BLAKE3, page)
-	if err != nil {
-		return nil, err
-	}
-	files := []storedFile{{rel: rel, recorded: p.BLAKE3}}
-	if p.Boxes != "" {
-		rel, _ := boxesFile(doc.BLAKE3, page) // the hash is good: pageFile took it
-		files = append(files, storedFile{rel: rel, recorded: p.Boxes, gzipped: true})
-	}
-	for k, h := range p.Alts {
-		rel, _ := altFile(doc.BLAKE3, page, k)
-		files = append(files, storedFile{rel: rel, recorded: h})
-	}
-	if p.Orders != "" {
-		rel, _ := ordersFile(doc.BLAKE3, page)
-		files = append(files, storedFile{rel: rel, recorded: p.Orders})
-	}
-	return files, nil
-}
-
-// copyDocument copies the stored files of doc from its shard into the
-// corpus at dir, checking each against the shard's manifest. Glyph boxes
-// are compressed again, as Build compresses them, so the corpus does not
-// depend on the compressor of the program that made the shard.
-func copyDocument(ctx context.Context, dir string, st *shardStore, doc *Document) error {
-	src := &Store{dir: st.dir, manifest: st.manifest}
-	w, err := newDocWriter(dir, doc.BLAKE3)
+// copyDocument copies the stored files of doc from its shard's store src
+// into the corpus at dir.
+func copyDocument(ctx context.Context, dir string, src *Store, doc *Document) error {
+	w, err := NewDocWriter(dir, doc.BLAKE3)
 	if err != nil {
 		return err
 	}
-	for page := 1; page <= len(doc.Pages); page++ {
-		files, err := storedFiles(doc, page)
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			b, err := src.readStored(doc, page, f.rel, f.recorded, f.gzipped)
-			if err != nil {
-				return err
-			}
-			if f.gzipped {
-				b = compressBoxes(b)
-			}
-			if err := w.write(f.rel, b); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return w.CopyFrom(ctx, src, doc)
 }

@@ -322,7 +322,7 @@ func TestShardAndCorpusFoldersDoNotMix(t *testing.T) {
 	assert.Len(t, st.Manifest().Documents, len(other.Results), "the folder now holds shard 1/2 and nothing of 0/2")
 }
 
-// TestMergeKnowsEveryPageField: Merge copies the files storedFiles lists,
+// TestMergeKnowsEveryPageField: Merge copies the files storedFiles lists (DocWriter.CopyFrom),
 // which the manifest's page fields record. A new page field may name a new
 // kind of stored file: list it in storedFiles (and here), or merged stores
 // lose it.

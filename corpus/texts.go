@@ -104,10 +104,10 @@ func NewMemory(docs ...MemoryDocument) (*Memory, error) {
 		if d.Status == StatusOK {
 			d.PageCount = len(md.Pages)
 			for k, p := range md.Pages {
-				if err := checkPage(k+1, p); err != nil {
+				if err := ValidatePage(k+1, p); err != nil {
 					return nil, fmt.Errorf("corpus: %q: %w", md.Name, err)
 				}
-				d.Pages = append(d.Pages, memoryPage(k+1, p))
+				d.Pages = append(d.Pages, DescribePage(k+1, p))
 				texts = append(texts, p.Text)
 			}
 			m.pages[md.Name] = md.Pages
@@ -120,22 +120,6 @@ func NewMemory(docs ...MemoryDocument) (*Memory, error) {
 		}
 	}
 	return m, nil
-}
-
-// memoryPage describes a page as Build records it, with the hashes of the
-// files it would store.
-func memoryPage(page int, p PageText) Page {
-	pg := pageEntry(page, p)
-	if len(p.Boxes) > 0 {
-		pg.Boxes = Hash(p.Boxes)
-	}
-	for _, alt := range p.Alts {
-		pg.Alts = append(pg.Alts, Hash([]byte(alt)))
-	}
-	if len(p.Orders) > 0 {
-		pg.Orders = Hash(EncodeOrders(p.Orders))
-	}
-	return pg
 }
 
 // MemoryOf returns the Memory of documents given as plain page texts: each
