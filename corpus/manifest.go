@@ -84,7 +84,7 @@ func (e ExtractorID) Equal(o ExtractorID) bool {
 }
 
 // Document is one PDF of the corpus, or one folder of page texts
-// (ImportText).
+// (ingest.ImportText).
 type Document struct {
 	Name      string   `json:"name"`   // file (or page folder) name, unique in the corpus
 	Source    string   `json:"source"` // path of the PDF relative to the corpus folder, slash-separated; "text:" and the page folder's path for imported text (TextSource)
@@ -193,8 +193,8 @@ func pageFile(docHash string, page int) (string, error) {
 	return fmt.Sprintf("text/%s/%04d.txt", h, page), nil
 }
 
-// validate checks the invariants Build guarantees, so that a hand-edited or
-// damaged manifest is refused rather than half-read.
+// validate checks the invariants every builder keeps, so that a
+// hand-edited or damaged manifest is refused rather than half-read.
 func (m *Manifest) validate() error {
 	if m.Format != Format {
 		return fmt.Errorf("format %q: this citecheck reads %q", m.Format, Format)
@@ -265,9 +265,10 @@ var ErrDuplicateName = inputerr.New("two documents with the same name")
 
 // ErrMixedCorpus reports an attempt to add documents extracted from PDFs to
 // a corpus of imported page texts, or the reverse: a corpus is built from
-// PDFs (Build) or from page texts (ImportText), never both.
+// PDFs (ingest.Build) or from page texts (ingest.ImportText), never both.
 var ErrMixedCorpus = inputerr.New("a corpus is built from PDFs or from page texts, never both")
 
-// ErrNotCorpus reports an output folder that exists, is not empty and holds
-// no corpus manifest: Build refuses to write into it.
+// ErrNotCorpus reports a folder that holds no corpus manifest: Open
+// refuses to read it, and a builder to write into it when it exists and is
+// not empty.
 var ErrNotCorpus = inputerr.New("folder is not a citecheck corpus")

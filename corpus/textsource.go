@@ -7,14 +7,16 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// The extractor ImportText records in the manifest. Imported texts are kept
-// as they are, so it has no limits: its Limits is empty, never nil.
+// The extractor a corpus of imported page texts (ingest.ImportText)
+// records in the manifest. Imported texts are kept as they are, so it has
+// no limits: its Limits is empty, never nil.
 const (
 	TextExtractorName    = "citecheck-import-text"
 	TextExtractorVersion = "1"
 )
 
-// TextExtractorID returns the ExtractorID of a corpus made by ImportText.
+// TextExtractorID returns the ExtractorID of a corpus of imported page
+// texts.
 func TextExtractorID() ExtractorID {
 	return ExtractorID{Name: TextExtractorName, Version: TextExtractorVersion, Limits: map[string]int64{}}
 }

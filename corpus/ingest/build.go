@@ -1,4 +1,4 @@
-package corpus
+package ingest
 
 import (
 	"context"
@@ -11,17 +11,19 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/citecheck/citecheck/corpus"
 )
 
 // ExtractFunc turns the bytes of one PDF into page texts. It must not fail:
-// every outcome is an Extraction with a Status.
-type ExtractFunc func(ctx context.Context, name string, pdf []byte) Extraction
+// every outcome is a corpus.Extraction with a Status.
+type ExtractFunc func(ctx context.Context, name string, pdf []byte) corpus.Extraction
 
 // BuildOptions configures Build.
 type BuildOptions struct {
-	Extractor ExtractorID // recorded in the manifest; a change re-extracts everything
-	Extract   ExtractFunc // required
-	Jobs      int         // parallel extractions; 1 when < 1
+	Extractor corpus.ExtractorID // recorded in the manifest; a change re-extracts everything
+	Extract   ExtractFunc        // required
+	Jobs      int                // parallel extractions; 1 when < 1
 	// MaxFileBytes is the largest PDF read; a larger one is recorded as
 	// resource_limit without being read. 0 means DefaultMaxFileBytes.
 	MaxFileBytes int64
@@ -50,7 +52,7 @@ type Progress struct {
 type Result struct {
 	Name   string
 	Source string
-	Status Status
+	Status corpus.Status
 	Error  string
 	Pages  int
 	Reused bool // unchanged since the last build: not extracted again
@@ -62,7 +64,7 @@ type Report struct {
 }
 
 // Count returns how many inputs ended with status s.
-func (r *Report) Count(s Status) int {
+func (r *Report) Count(s corpus.Status) int {
 	n := 0
 	for _, res := range r.Results {
 		if res.Status == s {
@@ -117,7 +119,7 @@ func Inputs(paths []string) ([]string, error) {
 // for the contract.
 func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (*Report, error) {
 	if opts.Extract == nil {
-		return nil, errors.New("corpus.Build: no ExtractFunc")
+		return nil, errors.New("ingest.Build: no ExtractFunc")
 	}
 	old, err := existingManifest(dir)
 	if err != nil {
@@ -127,7 +129,7 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 		return nil, err
 	}
 	if old != nil && old.Extractor.FromText() != opts.Extractor.FromText() {
-		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); extract PDFs into another corpus folder", dir, ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
+		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); extract PDFs into another corpus folder", dir, corpus.ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
 	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
@@ -155,7 +157,7 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 		}
 	}
 
-	results := make([]Document, len(jobs))
+	results := make([]corpus.Document, len(jobs))
 	errs := make([]error, len(jobs))
 	work := make(chan int)
 	done := make(chan int)
@@ -195,7 +197,7 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 		return nil, err
 	}
 
-	var kept []Document
+	var kept []corpus.Document
 	report := &Report{}
 	for i := range results {
 		if !jobs[i].other {
@@ -228,8 +230,8 @@ func jobNames(jobs []job) map[string]bool {
 
 // commit writes the manifest of a build: docs, and the documents of old
 // not named this time when old was made by the same extractor.
-func commit(dir string, old *Manifest, ext ExtractorID, named map[string]bool, docs []Document) error {
-	m := &Manifest{Format: Format, Extractor: ext}
+func commit(dir string, old *corpus.Manifest, ext corpus.ExtractorID, named map[string]bool, docs []corpus.Document) error {
+	m := &corpus.Manifest{Format: corpus.Format, Extractor: ext}
 	if old != nil && old.Extractor.Equal(ext) {
 		// Documents not named this time stay, unless an input replaced them.
 		for _, d := range old.Documents {
@@ -239,8 +241,8 @@ func commit(dir string, old *Manifest, ext ExtractorID, named map[string]bool, d
 		}
 	}
 	m.Documents = append(m.Documents, docs...)
-	slices.SortFunc(m.Documents, func(a, b Document) int { return strings.Compare(a.Name, b.Name) })
-	if err := Commit(dir, old, m); err != nil {
+	slices.SortFunc(m.Documents, func(a, b corpus.Document) int { return strings.Compare(a.Name, b.Name) })
+	if err := corpus.Commit(dir, old, m); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(dir, BuildingFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -275,8 +277,8 @@ func leftover(entries []fs.DirEntry) bool {
 		switch name := e.Name(); {
 		case name == BuildingFile:
 			marked = true
-		case name == "text" || name == QuoteIndexDir || name == ShardFile ||
-			strings.HasPrefix(name, "."+ManifestFile+".tmp-") || strings.HasPrefix(name, "."+ShardFile+".tmp-"): // atomicfile's
+		case name == "text" || name == corpus.QuoteIndexDir || name == ShardFile ||
+			strings.HasPrefix(name, "."+corpus.ManifestFile+".tmp-") || strings.HasPrefix(name, "."+ShardFile+".tmp-"): // atomicfile's
 		default:
 			return false
 		}
@@ -284,14 +286,14 @@ func leftover(entries []fs.DirEntry) bool {
 	return marked
 }
 
-func resultOf(d *Document, reused bool) Result {
+func resultOf(d *corpus.Document, reused bool) Result {
 	return Result{Name: d.Name, Source: d.Source, Status: d.Status, Error: d.Error, Pages: len(d.Pages), Reused: reused}
 }
 
 // existingManifest returns the manifest in dir, nil when dir does not exist
 // or is empty (or held what a killed first build left, now removed), or
-// ErrNotCorpus when dir holds something else.
-func existingManifest(dir string) (*Manifest, error) {
+// corpus.ErrNotCorpus when dir holds something else.
+func existingManifest(dir string) (*corpus.Manifest, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -302,14 +304,14 @@ func existingManifest(dir string) (*Manifest, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, corpus.ManifestFile)); errors.Is(err, fs.ErrNotExist) {
 		if leftover(entries) {
 			removeMade(dir, true)
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%s: %w: it is not empty and has no %s", dir, ErrNotCorpus, ManifestFile)
+		return nil, fmt.Errorf("%s: %w: it is not empty and has no %s", dir, corpus.ErrNotCorpus, corpus.ManifestFile)
 	}
-	st, err := Open(dir)
+	st, err := corpus.Open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -320,13 +322,13 @@ func existingManifest(dir string) (*Manifest, error) {
 type job struct {
 	path   string // as given
 	name   string
-	source string    // relative to the corpus folder
-	reuse  *Document // the stored entry, when it may be reused
-	other  bool      // another shard's: hashed, not extracted
+	source string           // relative to the corpus folder
+	reuse  *corpus.Document // the stored entry, when it may be reused
+	other  bool             // another shard's: hashed, not extracted
 }
 
 // plan names every input and refuses name clashes before any work starts.
-func plan(absDir string, files []string, old *Manifest, ext ExtractorID) ([]job, error) {
+func plan(absDir string, files []string, old *corpus.Manifest, ext corpus.ExtractorID) ([]job, error) {
 	jobs := make([]job, 0, len(files))
 	for _, f := range files {
 		abs, err := filepath.Abs(f)
@@ -349,7 +351,7 @@ func pdfSource(absDir, abs string) string {
 		source = rel
 	}
 	source = filepath.ToSlash(source)
-	if strings.HasPrefix(source, TextSourcePrefix) {
+	if strings.HasPrefix(source, corpus.TextSourcePrefix) {
 		source = "./" + source // a PDF's path never reads as a page folder
 	}
 	return source
@@ -365,7 +367,7 @@ type clash struct {
 // sorted by description: inputs whose names differ at most in case, and an
 // input whose name is already in old from another source. For the other
 // inputs already in old, ok and from the same extractor, it sets reuse.
-func checkNames(jobs []job, old *Manifest, ext ExtractorID) []clash {
+func checkNames(jobs []job, old *corpus.Manifest, ext corpus.ExtractorID) []clash {
 	slices.SortStableFunc(jobs, func(a, b job) int { return strings.Compare(a.name, b.name) })
 
 	// Names that differ only in case clash too: a reference naming "a.pdf"
@@ -392,7 +394,7 @@ func checkNames(jobs []job, old *Manifest, ext ExtractorID) []clash {
 				switch {
 				case d.Source != jobs[i].source:
 					clashes = append(clashes, clash{jobs[i].path, fmt.Sprintf("%q (%s) and %q already in the corpus from %s", jobs[i].name, jobs[i].path, d.Name, d.Source)})
-				case d.Status == StatusOK && old.Extractor.Equal(ext):
+				case d.Status == corpus.StatusOK && old.Extractor.Equal(ext):
 					jobs[i].reuse = d
 				}
 			}
@@ -408,13 +410,13 @@ func clashError(clashes []clash) error {
 	for i, c := range clashes {
 		texts[i] = c.text
 	}
-	return fmt.Errorf("%w: %s (names must be unique, ignoring case: rename one or build separate corpora)", ErrDuplicateName, strings.Join(texts, "; "))
+	return fmt.Errorf("%w: %s (names must be unique, ignoring case: rename one or build separate corpora)", corpus.ErrDuplicateName, strings.Join(texts, "; "))
 }
 
 // run reads, hashes and (unless unchanged) extracts one input, writing its
 // page texts into the corpus.
-func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document, error) {
-	doc := Document{Name: j.name, Source: j.source}
+func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (corpus.Document, error) {
+	doc := corpus.Document{Name: j.name, Source: j.source}
 	limit := opts.MaxFileBytes
 	if limit <= 0 {
 		limit = DefaultMaxFileBytes
@@ -425,16 +427,16 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 	}
 	doc.Bytes = size
 	if data == nil {
-		_, doc.BLAKE3, err = HashFile(j.path)
+		_, doc.BLAKE3, err = corpus.HashFile(j.path)
 		if err != nil {
 			return doc, fmt.Errorf("%s: %w", j.path, err)
 		}
-		doc.Status = StatusResourceLimit
+		doc.Status = corpus.StatusResourceLimit
 		doc.Error = fmt.Sprintf("file is %d bytes, over the %d-byte limit", size, limit)
 		j.other = opts.Shard.Count > 0 && !opts.Shard.Owns(doc.BLAKE3)
 		return doc, nil
 	}
-	doc.BLAKE3 = Hash(data)
+	doc.BLAKE3 = corpus.Hash(data)
 	if opts.Shard.Count > 0 && !opts.Shard.Owns(doc.BLAKE3) {
 		j.other = true
 		return doc, nil
@@ -448,10 +450,10 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 		return doc, err
 	}
 	if err := fill(&doc, ex); err != nil {
-		doc.Status, doc.Error, doc.PageCount, doc.Pages = StatusCrash, err.Error(), 0, nil
+		doc.Status, doc.Error, doc.PageCount, doc.Pages = corpus.StatusCrash, err.Error(), 0, nil
 		return doc, nil
 	}
-	w, err := NewDocWriter(dir, doc.BLAKE3)
+	w, err := corpus.NewDocWriter(dir, doc.BLAKE3)
 	if err != nil {
 		return doc, err
 	}
@@ -468,24 +470,24 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 // fill copies an extraction's outcome into doc, enforcing the store's
 // invariants on its pages, which the caller then stores. An error means
 // the extractor broke its contract.
-func fill(doc *Document, ex Extraction) error {
+func fill(doc *corpus.Document, ex corpus.Extraction) error {
 	if !ex.Status.Valid() {
 		return fmt.Errorf("extractor returned unknown status %q", ex.Status)
 	}
 	doc.Status, doc.Error, doc.Warnings = ex.Status, ex.Error, ex.Warnings
-	if ex.Status != StatusOK {
+	if ex.Status != corpus.StatusOK {
 		if doc.Error == "" {
 			doc.Error = string(ex.Status)
 		}
 		return nil
 	}
 	if len(ex.Pages) == 0 {
-		doc.Status = StatusMalformed
+		doc.Status = corpus.StatusMalformed
 		doc.Error = "no pages found in a file that has content"
 		return nil
 	}
 	for i, p := range ex.Pages {
-		if err := ValidatePage(i+1, p); err != nil {
+		if err := corpus.ValidatePage(i+1, p); err != nil {
 			return fmt.Errorf("extractor returned %w", err)
 		}
 	}

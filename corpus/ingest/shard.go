@@ -1,4 +1,4 @@
-package corpus
+package ingest
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
@@ -53,7 +55,7 @@ func (s Shard) Owns(digest string) bool {
 
 // of returns the shard, among s.Count, of a digest.
 func (s Shard) of(digest string) int {
-	sum, ok := ParseHash(digest)
+	sum, ok := corpus.ParseHash(digest)
 	if !ok {
 		return -1
 	}
@@ -78,9 +80,9 @@ type ShardManifest struct {
 	// Folder is the shard's folder, absolute, as it was extracted: the
 	// sources in its manifest are relative to it, so the shard may be
 	// moved (from a node's scratch disk to shared storage) before Merge.
-	Folder    string       `json:"folder"`
-	Extractor ExtractorID  `json:"extractor"`
-	Inputs    []ShardInput `json:"inputs"` // sorted by name
+	Folder    string             `json:"folder"`
+	Extractor corpus.ExtractorID `json:"extractor"`
+	Inputs    []ShardInput       `json:"inputs"` // sorted by name
 }
 
 // ShardInput is one input of a sharded extraction.
@@ -132,7 +134,7 @@ func (e *ShardError) Unwrap() error { return e.Err }
 
 // checkShardStore refuses to build a shard into a corpus that is not one,
 // and a whole corpus into a shard's store.
-func checkShardStore(dir string, old *Manifest, shard Shard) error {
+func checkShardStore(dir string, old *corpus.Manifest, shard Shard) error {
 	_, err := os.Stat(filepath.Join(dir, ShardFile))
 	isShard := err == nil
 	switch {
@@ -146,7 +148,7 @@ func checkShardStore(dir string, old *Manifest, shard Shard) error {
 
 // writeShardManifest writes the shard manifest of a shard's build: every
 // input's name, size, hash and shard.
-func writeShardManifest(dir string, shard Shard, ext ExtractorID, docs []Document) error {
+func writeShardManifest(dir string, shard Shard, ext corpus.ExtractorID, docs []corpus.Document) error {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -160,7 +162,7 @@ func writeShardManifest(dir string, shard Shard, ext ExtractorID, docs []Documen
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(absDir, ShardFile), append(b, '\n'))
+	return atomicfile.Write(filepath.Join(absDir, ShardFile), append(b, '\n'))
 }
 
 // readShardManifest reads and checks a shard's manifest.
@@ -212,8 +214,8 @@ type shardStore struct {
 	dir      string // as given
 	abs      string
 	shard    *ShardManifest
-	store    *Store
-	manifest *Manifest // the store's
+	store    *corpus.Store
+	manifest *corpus.Manifest // the store's
 }
 
 // Merge makes the corpus in dir from the stores of every shard of a
@@ -252,7 +254,7 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 		return nil, err
 	}
 	if old != nil && old.Extractor.FromText() {
-		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); merge into another corpus folder", dir, ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
+		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); merge into another corpus folder", dir, corpus.ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
 	}
 
 	// Each source becomes relative to dir, as Build would have written it.
@@ -262,7 +264,7 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 	// Names clash as they would in one Build: with each other, ignoring
 	// case, and with documents of dir from another source.
 	var clashes []clash
-	byFold := map[string]*Document{}
+	byFold := map[string]*corpus.Document{}
 	for i := range docs {
 		d := &docs[i]
 		key := strings.ToLower(d.Name)
@@ -352,8 +354,8 @@ func removeMade(dir string, existed bool) {
 // extracted from: its Source (pdfSource) read from absShard, the absolute
 // folder the shard was extracted into.
 func shardSourcePath(absShard, source string) string {
-	if p, ok := strings.CutPrefix(source, "./"+TextSourcePrefix); ok {
-		source = TextSourcePrefix + p
+	if p, ok := strings.CutPrefix(source, "./"+corpus.TextSourcePrefix); ok {
+		source = corpus.TextSourcePrefix + p
 	}
 	path := filepath.FromSlash(source)
 	if filepath.IsAbs(path) {
@@ -372,13 +374,13 @@ func openShard(dir string) (*shardStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := Open(dir)
+	st, err := corpus.Open(dir)
 	if err != nil {
 		return nil, err
 	}
 	m := st.Manifest()
 	if !m.Extractor.Equal(sm.Extractor) {
-		return nil, &ShardError{Dir: dir, Err: ErrNotShard, Msg: fmt.Sprintf("%s and %s name different extractors", ShardFile, ManifestFile)}
+		return nil, &ShardError{Dir: dir, Err: ErrNotShard, Msg: fmt.Sprintf("%s and %s name different extractors", ShardFile, corpus.ManifestFile)}
 	}
 	if m.Extractor.FromText() {
 		return nil, &ShardError{Dir: dir, Err: ErrNotShard, Msg: "it holds imported page texts; only extraction from PDFs is sharded"}
@@ -389,7 +391,7 @@ func openShard(dir string) (*shardStore, error) {
 // checkShards checks that the shards are every shard of one extraction,
 // each holding exactly its documents, and returns the documents, sorted
 // by name, with the shard that holds each.
-func checkShards(stores []*shardStore) ([]Document, []*shardStore, error) {
+func checkShards(stores []*shardStore) ([]corpus.Document, []*shardStore, error) {
 	first := stores[0]
 	byIndex := make([]*shardStore, first.shard.Of)
 	for _, st := range stores {
@@ -416,16 +418,16 @@ func checkShards(stores []*shardStore) ([]Document, []*shardStore, error) {
 	if len(missing) > 0 {
 		return nil, nil, &ShardError{Err: ErrShardMissing, Msg: fmt.Sprintf("%d of %d shards given; missing: %s", len(stores), first.shard.Of, strings.Join(missing, ", "))}
 	}
-	var docs []Document
+	var docs []corpus.Document
 	var owner []*shardStore
 	for _, in := range first.shard.Inputs {
 		st := byIndex[in.Shard]
 		d, ok := st.manifest.Document(in.Name)
 		if !ok {
-			return nil, nil, &ShardError{Dir: st.dir, Err: ErrShardMissing, Msg: fmt.Sprintf("document %q of shard %d/%d is not in its %s", in.Name, in.Shard, first.shard.Of, ManifestFile)}
+			return nil, nil, &ShardError{Dir: st.dir, Err: ErrShardMissing, Msg: fmt.Sprintf("document %q of shard %d/%d is not in its %s", in.Name, in.Shard, first.shard.Of, corpus.ManifestFile)}
 		}
 		if d.BLAKE3 != in.BLAKE3 || d.Bytes != in.Bytes {
-			return nil, nil, &ShardError{Dir: st.dir, Err: ErrShardMismatch, Msg: fmt.Sprintf("document %q is %s in %s and %s in %s", in.Name, d.BLAKE3, ManifestFile, in.BLAKE3, ShardFile)}
+			return nil, nil, &ShardError{Dir: st.dir, Err: ErrShardMismatch, Msg: fmt.Sprintf("document %q is %s in %s and %s in %s", in.Name, d.BLAKE3, corpus.ManifestFile, in.BLAKE3, ShardFile)}
 		}
 		docs = append(docs, *d)
 		owner = append(owner, st)
@@ -446,7 +448,7 @@ func checkShards(stores []*shardStore) ([]Document, []*shardStore, error) {
 
 // extractorDiff says how extractor a differs from b: name and version,
 // and the limits that differ.
-func extractorDiff(a, b ExtractorID) string {
+func extractorDiff(a, b corpus.ExtractorID) string {
 	var diffs []string
 	if a.Name != b.Name || a.Version != b.Version {
 		diffs = append(diffs, fmt.Sprintf("%s %s against %s %s", a.Name, a.Version, b.Name, b.Version))
@@ -493,8 +495,8 @@ func inputsDiff(a, b []ShardInput) string {
 
 // copyDocument copies the stored files of doc from its shard's store src
 // into the corpus at dir.
-func copyDocument(ctx context.Context, dir string, src *Store, doc *Document) error {
-	w, err := NewDocWriter(dir, doc.BLAKE3)
+func copyDocument(ctx context.Context, dir string, src *corpus.Store, doc *corpus.Document) error {
+	w, err := corpus.NewDocWriter(dir, doc.BLAKE3)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package corpus
+package ingest
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
@@ -102,9 +103,9 @@ func ParseTextPageName(name string) (page int, ok bool) {
 
 // TextDocument is one document folder of page texts, read and checked.
 type TextDocument struct {
-	Bytes  int64  // the page files' sizes, summed
-	BLAKE3 string // the identity: TextHash of the pages
-	Pages  []Page // as the manifest records them
+	Bytes  int64         // the page files' sizes, summed
+	BLAKE3 string        // the identity: TextHash of the pages
+	Pages  []corpus.Page // as the manifest records them
 }
 
 // ReadTextDocument reads and checks the page files of one document folder
@@ -125,9 +126,9 @@ func ReadTextDocument(folder string, opts ImportOptions) (*TextDocument, error) 
 		}
 		texts[i] = string(b)
 		td.Bytes += int64(len(b))
-		td.Pages = append(td.Pages, DescribePage(i+1, PageText{Text: texts[i]}))
+		td.Pages = append(td.Pages, corpus.DescribePage(i+1, corpus.PageText{Text: texts[i]}))
 	}
-	td.BLAKE3 = TextHash(texts)
+	td.BLAKE3 = corpus.TextHash(texts)
 	return td, nil
 }
 
@@ -198,16 +199,16 @@ func readTextPage(path string, opts ImportOptions) ([]byte, error) {
 // every input fault is an *ImportError, and nothing is written unless every
 // input is sound.
 func ImportText(dir string, inputs []string, opts ImportOptions) (*Report, error) {
-	ext := TextExtractorID()
+	ext := corpus.TextExtractorID()
 	old, err := existingManifest(dir)
-	if errors.Is(err, ErrNotCorpus) {
-		return nil, importErr(dir, fmt.Errorf("%w: it is not empty and has no %s", ErrNotCorpus, ManifestFile))
+	if errors.Is(err, corpus.ErrNotCorpus) {
+		return nil, importErr(dir, fmt.Errorf("%w: it is not empty and has no %s", corpus.ErrNotCorpus, corpus.ManifestFile))
 	}
 	if err != nil {
 		return nil, err
 	}
 	if old != nil && !old.Extractor.FromText() {
-		return nil, importErr(filepath.Join(dir, ManifestFile), fmt.Errorf("%w: this corpus was extracted from PDFs by %s %s; import page texts into a new corpus folder", ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version))
+		return nil, importErr(filepath.Join(dir, corpus.ManifestFile), fmt.Errorf("%w: this corpus was extracted from PDFs by %s %s; import page texts into a new corpus folder", corpus.ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version))
 	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
@@ -222,14 +223,14 @@ func ImportText(dir string, inputs []string, opts ImportOptions) (*Report, error
 	}
 
 	// Every document is read and checked before anything is written.
-	docs := make([]Document, len(jobs))
+	docs := make([]corpus.Document, len(jobs))
 	for i, j := range jobs {
 		td, err := ReadTextDocument(j.path, opts)
 		if err != nil {
 			return nil, err
 		}
-		docs[i] = Document{Name: j.name, Source: j.source, Bytes: td.Bytes, BLAKE3: td.BLAKE3,
-			Status: StatusOK, PageCount: len(td.Pages), Pages: td.Pages}
+		docs[i] = corpus.Document{Name: j.name, Source: j.source, Bytes: td.Bytes, BLAKE3: td.BLAKE3,
+			Status: corpus.StatusOK, PageCount: len(td.Pages), Pages: td.Pages}
 	}
 	report := &Report{}
 	if old == nil {
@@ -296,7 +297,7 @@ func textJobs(absDir string, inputs []string) ([]job, error) {
 			if rel, err := filepath.Rel(absDir, abs); err == nil {
 				source = rel
 			}
-			jobs = append(jobs, job{path: path, name: e.Name(), source: TextSourcePrefix + filepath.ToSlash(source)})
+			jobs = append(jobs, job{path: path, name: e.Name(), source: corpus.TextSourcePrefix + filepath.ToSlash(source)})
 		}
 	}
 	return jobs, nil
@@ -306,8 +307,8 @@ func textJobs(absDir string, inputs []string) ([]job, error) {
 // ReadTextDocument, reading each page file again: one that no longer hashes
 // as it did is refused. Storing the same pages again rewrites nothing
 // (DocWriter.WriteText).
-func writeTextPages(dir, folder string, doc *Document, opts ImportOptions) error {
-	w, err := NewDocWriter(dir, doc.BLAKE3)
+func writeTextPages(dir, folder string, doc *corpus.Document, opts ImportOptions) error {
+	w, err := corpus.NewDocWriter(dir, doc.BLAKE3)
 	if err != nil {
 		return err
 	}
@@ -318,7 +319,7 @@ func writeTextPages(dir, folder string, doc *Document, opts ImportOptions) error
 		if err != nil {
 			return err
 		}
-		if Hash(b) != p.BLAKE3 {
+		if corpus.Hash(b) != p.BLAKE3 {
 			return importErr(path, errors.New("changed while it was being imported: import again"))
 		}
 		if err := w.WriteText(p.Page, b); err != nil {
