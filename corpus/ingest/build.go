@@ -157,6 +157,37 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 		}
 	}
 
+	results, err := runJobs(ctx, absDir, jobs, opts)
+	if err != nil {
+		return nil, err
+	}
+
+	var kept []corpus.Document
+	report := &Report{}
+	for i := range results {
+		if !jobs[i].other {
+			kept = append(kept, results[i])
+			report.Results = append(report.Results, resultOf(&results[i], jobs[i].reuse != nil))
+		}
+	}
+	if opts.Shard.Count > 0 {
+		// A shard holds its share of these inputs and nothing else.
+		old = nil
+		if err := writeShardManifest(dir, opts.Shard, opts.Extractor, results); err != nil {
+			return nil, err
+		}
+	}
+	if err := commit(dir, old, opts.Extractor, jobNames(jobs), kept); err != nil {
+		return nil, err
+	}
+	committed = true
+	return report, nil
+}
+
+// runJobs runs every job, opts.Jobs at a time, reporting each as it
+// finishes (opts.Progress), and returns their documents by job index, so
+// that the result does not depend on scheduling.
+func runJobs(ctx context.Context, absDir string, jobs []job, opts BuildOptions) ([]corpus.Document, error) {
 	results := make([]corpus.Document, len(jobs))
 	errs := make([]error, len(jobs))
 	work := make(chan int)
@@ -196,27 +227,7 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-
-	var kept []corpus.Document
-	report := &Report{}
-	for i := range results {
-		if !jobs[i].other {
-			kept = append(kept, results[i])
-			report.Results = append(report.Results, resultOf(&results[i], jobs[i].reuse != nil))
-		}
-	}
-	if opts.Shard.Count > 0 {
-		// A shard holds its share of these inputs and nothing else.
-		old = nil
-		if err := writeShardManifest(dir, opts.Shard, opts.Extractor, results); err != nil {
-			return nil, err
-		}
-	}
-	if err := commit(dir, old, opts.Extractor, jobNames(jobs), kept); err != nil {
-		return nil, err
-	}
-	committed = true
-	return report, nil
+	return results, nil
 }
 
 // jobNames is the set of the jobs' names.

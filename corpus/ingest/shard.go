@@ -230,16 +230,9 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 	if err != nil {
 		return nil, err
 	}
-	stores := make([]*shardStore, 0, len(shards))
-	for _, s := range shards {
-		st, err := openShard(s)
-		if err != nil {
-			return nil, err
-		}
-		if st.abs == absDir {
-			return nil, &ShardError{Dir: s, Err: ErrShardOverlap, Msg: "it is also the output folder; merge into a folder of its own"}
-		}
-		stores = append(stores, st)
+	stores, err := openShards(shards, absDir)
+	if err != nil {
+		return nil, err
 	}
 	docs, owner, err := checkShards(stores)
 	if err != nil {
@@ -261,27 +254,7 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 	for i := range docs {
 		docs[i].Source = pdfSource(absDir, shardSourcePath(owner[i].shard.Folder, docs[i].Source))
 	}
-	// Names clash as they would in one Build: with each other, ignoring
-	// case, and with documents of dir from another source.
-	var clashes []clash
-	byFold := map[string]*corpus.Document{}
-	for i := range docs {
-		d := &docs[i]
-		key := strings.ToLower(d.Name)
-		if o := byFold[key]; o != nil {
-			clashes = append(clashes, clash{text: fmt.Sprintf("%q (%s) and %q (%s)", o.Name, o.Source, d.Name, d.Source)})
-		}
-		byFold[key] = d
-	}
-	if old != nil {
-		for _, o := range old.Documents {
-			if d := byFold[strings.ToLower(o.Name)]; d != nil && o.Source != d.Source {
-				clashes = append(clashes, clash{text: fmt.Sprintf("%q (%s) and %q already in the corpus from %s", d.Name, d.Source, o.Name, o.Source)})
-			}
-		}
-	}
-	if len(clashes) > 0 {
-		slices.SortFunc(clashes, func(a, b clash) int { return strings.Compare(a.text, b.text) })
+	if clashes := mergeClashes(docs, old); len(clashes) > 0 {
 		return nil, clashError(clashes)
 	}
 
@@ -299,28 +272,7 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 			return nil, err
 		}
 	}
-	errs := make([]error, len(docs))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range max(opts.Jobs, 1) {
-		wg.Go(func() {
-			for i := range work {
-				errs[i] = copyDocument(ctx, absDir, owner[i].store, &docs[i])
-			}
-		})
-	}
-	for i := range docs {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if err = ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err = errors.Join(errs...); err != nil {
+	if err = copyDocuments(ctx, absDir, docs, owner, opts.Jobs); err != nil {
 		return nil, err
 	}
 	named := make(map[string]bool, len(docs))
@@ -335,6 +287,74 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 		report.Results = append(report.Results, resultOf(&docs[i], false))
 	}
 	return report, nil
+}
+
+// openShards opens every shard, none of them the output folder absDir.
+func openShards(shards []string, absDir string) ([]*shardStore, error) {
+	stores := make([]*shardStore, 0, len(shards))
+	for _, s := range shards {
+		st, err := openShard(s)
+		if err != nil {
+			return nil, err
+		}
+		if st.abs == absDir {
+			return nil, &ShardError{Dir: s, Err: ErrShardOverlap, Msg: "it is also the output folder; merge into a folder of its own"}
+		}
+		stores = append(stores, st)
+	}
+	return stores, nil
+}
+
+// mergeClashes returns the name clashes of a merge, sorted by
+// description: names clash as they would in one Build, with each other,
+// ignoring case, and with documents of old from another source.
+func mergeClashes(docs []corpus.Document, old *corpus.Manifest) []clash {
+	var clashes []clash
+	byFold := map[string]*corpus.Document{}
+	for i := range docs {
+		d := &docs[i]
+		key := strings.ToLower(d.Name)
+		if o := byFold[key]; o != nil {
+			clashes = append(clashes, clash{text: fmt.Sprintf("%q (%s) and %q (%s)", o.Name, o.Source, d.Name, d.Source)})
+		}
+		byFold[key] = d
+	}
+	if old != nil {
+		for _, o := range old.Documents {
+			if d := byFold[strings.ToLower(o.Name)]; d != nil && o.Source != d.Source {
+				clashes = append(clashes, clash{text: fmt.Sprintf("%q (%s) and %q already in the corpus from %s", d.Name, d.Source, o.Name, o.Source)})
+			}
+		}
+	}
+	slices.SortFunc(clashes, func(a, b clash) int { return strings.Compare(a.text, b.text) })
+	return clashes
+}
+
+// copyDocuments copies every document's stored files from the shard that
+// holds it (owner) into the corpus at dir, jobs at a time.
+func copyDocuments(ctx context.Context, dir string, docs []corpus.Document, owner []*shardStore, jobs int) error {
+	errs := make([]error, len(docs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range max(jobs, 1) {
+		wg.Go(func() {
+			for i := range work {
+				errs[i] = copyDocument(ctx, dir, owner[i].store, &docs[i])
+			}
+		})
+	}
+	for i := range docs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
 }
 
 // removeMade removes what a failed merge wrote into dir: dir itself, or
