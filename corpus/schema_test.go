@@ -36,10 +36,10 @@ func validateManifest(t *testing.T, s *jsonschema.Schema, text string) error {
 }
 
 // schemaPending lists, by Go type, the manifest keys docs/schema lags
-// behind: Page.orders (issue 20: the page's reading orders, hash of
-// <page>.orders.txt) waits for docs/schema/corpus-manifest.schema.json,
-// which another change owns; until then a store with orders writes a
-// manifest the schema refuses, and builtStore makes none.
+// behind: Page.orders (the hash of the page's reading orders,
+// <page>.orders.txt) waits for docs/schema/corpus-manifest.schema.json to
+// describe it; until then a store with orders writes a manifest the schema
+// refuses, and builtStore makes none.
 var schemaPending = map[string][]string{"Page": {"orders"}}
 
 // builtStore makes a corpus with Build: a document whose pages have a
