@@ -279,6 +279,20 @@ func markBuilding(dir string) error {
 	return os.WriteFile(filepath.Join(dir, BuildingFile), []byte("a citecheck corpus being built: without manifest.json, what a build killed outright left\n"), 0o644)
 }
 
+// removeMade removes what a first build that did not finish, or was
+// killed outright (leftover), wrote into dir: dir itself, or its contents
+// when dir was there before.
+func removeMade(dir string, existed bool) {
+	if !existed {
+		os.RemoveAll(dir)
+		return
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
+}
+
 // leftover reports whether entries, a folder's without a manifest, are
 // what a first build killed outright left: its BuildingFile and nothing a
 // build does not write.

@@ -357,17 +357,14 @@ func copyDocuments(ctx context.Context, dir string, docs []corpus.Document, owne
 	return errors.Join(errs...)
 }
 
-// removeMade removes what a failed merge wrote into dir: dir itself, or
-// its contents when it existed (empty) before.
-func removeMade(dir string, existed bool) {
-	if !existed {
-		os.RemoveAll(dir)
-		return
+// copyDocument copies the stored files of doc from its shard's store src
+// into the corpus at dir.
+func copyDocument(ctx context.Context, dir string, src *corpus.Store, doc *corpus.Document) error {
+	w, err := corpus.NewDocWriter(dir, doc.BLAKE3)
+	if err != nil {
+		return err
 	}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		os.RemoveAll(filepath.Join(dir, e.Name()))
-	}
+	return w.CopyFrom(ctx, src, doc)
 }
 
 // shardSourcePath is the path of the PDF a shard's document was
@@ -511,14 +508,4 @@ func inputsDiff(a, b []ShardInput) string {
 		}
 	}
 	return "none"
-}
-
-// copyDocument copies the stored files of doc from its shard's store src
-// into the corpus at dir.
-func copyDocument(ctx context.Context, dir string, src *corpus.Store, doc *corpus.Document) error {
-	w, err := corpus.NewDocWriter(dir, doc.BLAKE3)
-	if err != nil {
-		return err
-	}
-	return w.CopyFrom(ctx, src, doc)
 }
