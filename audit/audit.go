@@ -122,26 +122,40 @@ func Run(ix *citations.Index, recs []runs.Record, workers int) Report {
 	return rep
 }
 
-// entries grounds the citations of every run, in order; nil for none.
+// entries grounds the citations of every run, in order; nil for none. A
+// malformed citation (runs.Citation.Fault) is not looked up: it is
+// unverifiable, its fault the detail.
 func entries(ix *citations.Index, recs []runs.Record, workers int) []Entry {
 	var cs []citations.Citation
 	var ms []map[string][]string
+	n := 0
 	for _, run := range recs {
 		for _, rc := range run.Citations {
-			cs = append(cs, FromRun(rc))
-			ms = append(ms, run.Documents)
+			n++
+			if rc.Fault == "" {
+				cs = append(cs, FromRun(rc))
+				ms = append(ms, run.Documents)
+			}
 		}
 	}
-	if len(cs) == 0 {
+	if n == 0 {
 		return nil
 	}
-	gs := ix.GroundAll(cs, ms, workers)
-	out := make([]Entry, 0, len(gs))
+	var gs []citations.Grounded
+	if len(cs) > 0 {
+		gs = ix.GroundAll(cs, ms, workers)
+	}
+	out := make([]Entry, 0, n)
 	for _, run := range recs {
 		for _, rc := range run.Citations {
-			g := gs[len(out)]
-			out = append(out, Entry{Arm: run.Arm, Session: run.Session, Question: run.Question, Line: run.Line, Citation: rc,
-				Grounding: g.Grounding, Result: g.Result, Detail: g.Detail, Note: g.Note})
+			e := Entry{Arm: run.Arm, Session: run.Session, Question: run.Question, Line: run.Line, Citation: rc,
+				Grounding: citations.GroundedUnverifiable, Result: citations.Result{Chosen: -1}, Detail: "malformed citation: " + rc.Fault}
+			if rc.Fault == "" {
+				g := gs[0]
+				gs = gs[1:]
+				e.Grounding, e.Result, e.Detail, e.Note = g.Grounding, g.Result, g.Detail, g.Note
+			}
+			out = append(out, e)
 		}
 	}
 	return out

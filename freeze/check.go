@@ -39,7 +39,11 @@ type Report struct {
 	PDFs, Texts, Pages, Alts, Boxes, Layouts, Questions, Orders int
 	// QuoteIndexes is 1 when the stored quote index was re-hashed.
 	QuoteIndexes int
-	Lock         *Lock `json:"-"`
+	// Moved, when set, says why every input looks changed: neither the
+	// corpus nor the reference is where the lock names them, relative to
+	// its folder, as when a lock is copied away from what it pins.
+	Moved string `json:"moved,omitempty"`
+	Lock  *Lock  `json:"-"`
 }
 
 // OK reports whether every frozen input matches the lock.
@@ -104,7 +108,28 @@ func Check(lockPath string, tc Toolchain) (*Report, error) {
 	c.reference()
 	c.plan()
 	c.toolchain(tc)
+	c.rep.Moved = c.moved()
 	return c.rep, nil
+}
+
+// moved says, when neither the corpus nor the reference is where the lock
+// names them, that its paths are relative to its own folder and where it
+// looked: a lock moved away from what it pins otherwise reads as every
+// input changed.
+func (c *checker) moved() string {
+	rec, ok := c.l.one("corpus")
+	ref, ok2 := c.l.one("reference")
+	if !ok || !ok2 {
+		return ""
+	}
+	corpusAt, refAt := c.path(rec.Fields[0]), c.path(ref.Fields[0])
+	for _, p := range []string{filepath.Join(corpusAt, corpus.ManifestFile), refAt} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the lock names what it pins by paths relative to its own folder (%s); it looked for the corpus at %s and the reference at %s and found neither: was the lock moved or copied away from them? Give the lock where freeze wrote it, or freeze again where it is now",
+		c.dir, corpusAt, refAt)
 }
 
 type checker struct {

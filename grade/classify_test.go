@@ -109,6 +109,11 @@ func TestClassify(t *testing.T) {
 		t.Errorf("missing_citation: %+v", v)
 	}
 	seen[ReasonMissingCitation] = true
+	if v := MalformedCitation("c1", "page 0: pages are 1-based"); v.Outcome != Unresolved || v.Reason != ReasonMalformedCitation ||
+		v.Detail != "malformed citation: page 0: pages are 1-based" || v.Grounded.Result.Found() {
+		t.Errorf("malformed_citation: %+v", v)
+	}
+	seen[ReasonMalformedCitation] = true
 	for _, r := range Reasons {
 		if !seen[r.Reason] {
 			t.Errorf("reason %s has no table case", r.Reason)

@@ -161,6 +161,15 @@ func New(ix *citations.Index, ref *spans.Reference, frozen bool) (*Grader, error
 // Known reports whether the reference has a question with this id.
 func (g *Grader) Known(id string) bool { _, ok := g.questions[id]; return ok }
 
+// questionIDs are the reference's question ids, in its order.
+func (g *Grader) questionIDs() []string {
+	ids := make([]string, len(g.ref.Questions))
+	for i := range g.ref.Questions {
+		ids[i] = g.ref.Questions[i].ID
+	}
+	return ids
+}
+
 // Grade grades one run record, read from file, as the attempt status says
 // (AttemptOK for a record the plan expects, or AttemptDuplicate /
 // AttemptExtra). The record's question must be known (Known); position is
@@ -188,8 +197,10 @@ func (g *Grader) Grade(rec *runs.Record, file string, attempt string, position i
 	// Citations first: support and linked source passages need them.
 	var verdicts []Verdict
 	for _, rc := range rec.Citations {
-		c := audit.FromRun(rc)
-		v := Classify(g.ix, c, rec.Documents, qq.exp)
+		v := MalformedCitation(rc.ID, rc.Fault)
+		if rc.Fault == "" {
+			v = Classify(g.ix, audit.FromRun(rc), rec.Documents, qq.exp)
+		}
 		verdicts = append(verdicts, v)
 		r.Citations = append(r.Citations, citationResult(rc, v, q))
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/citecheck/citecheck/internal/inputerr"
+	"github.com/citecheck/citecheck/internal/suggest"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/runs"
 )
@@ -165,7 +166,7 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) error {
 		err := in.Each(func(rec *runs.Record) error {
 			if !g.Known(rec.Question) {
 				return &runs.InputError{File: in.File, Line: rec.Line, Field: "question",
-					Err: fmt.Errorf("%w: %q", ErrUnknownQuestion, rec.Question)}
+					Err: fmt.Errorf("%w: %q%s", ErrUnknownQuestion, rec.Question, suggest.Phrase(g.questionIDs(), rec.Question))}
 			}
 			j := s.place(rec)
 			j.seq, j.rec, j.file = seq, rec, in.File

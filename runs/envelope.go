@@ -103,7 +103,7 @@ func EachRun(r io.Reader, file, format string, fn func(*Record) error) error {
 	if !ok {
 		return &InputError{File: file, Err: fmt.Errorf("%w: format %q (want one of %s)", strictjson.ErrValue, format, strings.Join(Formats, ", "))}
 	}
-	return strictjson.Objects{Limits: lineLimits, Shape: envelopeShape, Spelled: vendorKeys[format]}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
+	return strictjson.Objects{Limits: lineLimits, Shape: envelopeShape, Spelled: vendorKeys[format], Explain: mixedFormats(format)}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
 		var env Envelope
 		if f, err := decodeEnvelope(v, data, &env); err != nil {

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -42,9 +43,10 @@ func adaptLMStudio(rec *Record, raw json.RawMessage) (string, error) {
 		rc := Citation{Document: ref(rec.Documents, c.FileIdentifier, c.FileName), Quote: c.CitedText, Native: cr}
 		first, last, err := lmstudioPages(c.PageNumber)
 		if err != nil {
-			return at + ".pageNumber", err
-		}
-		if first > 0 {
+			// The vendor's page, not the file, is at fault: the citation is
+			// kept and graded as malformed.
+			rc.Fault = "pageNumber " + string(bytes.Join(bytes.Fields(c.PageNumber), nil)) + ": " + strings.TrimPrefix(err.Error(), strictjson.ErrValue.Error()+": ")
+		} else if first > 0 {
 			rc.Page = ptr(first)
 			if last > first {
 				rc.LastPage = ptr(last)
@@ -95,7 +97,7 @@ func adaptLMStudio(rec *Record, raw json.RawMessage) (string, error) {
 
 // lmstudioPages reads an LM Studio pageNumber: absent, a page, or a
 // [start, end] pair; 0 when absent. Page 0 can only be a 0-based first
-// page: it is refused, not guessed.
+// page: it is a fault of the citation, not guessed.
 func lmstudioPages(raw json.RawMessage) (first, last int, err error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return 0, 0, nil

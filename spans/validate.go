@@ -11,6 +11,7 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
+	"github.com/citecheck/citecheck/internal/suggest"
 	"github.com/citecheck/citecheck/textnorm"
 	"golang.org/x/text/cases"
 )
@@ -751,6 +752,11 @@ func (v *validator) elsewhere(s *Span, near int) string {
 // normalizedHint looks for the declared text under the quote/v2 profile on
 // the span's page (then the document's other pages) and shows the stored
 // text to copy instead.
+// maxCopied is how much stored text a hint quotes for the author to copy:
+// all of it but for a span far longer than any evidence sentence, since a
+// text cut short cannot be copied.
+const maxCopied = 4000
+
 func (v *validator) normalizedHint(s *Span) string {
 	quote1 := v.prof.Normalize(s.Text)
 	if quote1.Len() == 0 {
@@ -777,14 +783,14 @@ func (v *validator) normalizedHint(s *Span) string {
 		ra, rb := t.RawSpan(a, b)
 		_, level, _ := textnorm.Match(t, a, quote1)
 		stored := t.RawSlice(ra, rb)
-		return fmt.Sprintf(`page %d has it with other characters (%s level %s) at [%d,%d): copy the stored text exactly: %s`, p, v.prof.Name(), level, ra, rb, quote(stored, 80))
+		return fmt.Sprintf(`page %d has it with other characters (%s level %s) at [%d,%d): copy the stored text exactly: %s`, p, v.prof.Name(), level, ra, rb, quote(stored, maxCopied))
 	}
 	return ""
 }
 
 // nearNames suggests corpus documents whose names resemble name.
 func (v *validator) nearNames(name string) string {
-	if near := corpus.Near(v.docs, name); len(near) > 0 {
+	if near := suggest.Near(v.docs, name); len(near) > 0 {
 		return "did you mean " + strings.Join(near, ", ") + "?"
 	}
 	return fmt.Sprintf("name one of the corpus's %d documents exactly (citecheck show --json lists them)", len(v.docs))

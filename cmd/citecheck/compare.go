@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/citecheck/citecheck/grade"
+	"github.com/citecheck/citecheck/internal/suggest"
 	"github.com/citecheck/citecheck/metrics"
 )
 
@@ -98,6 +100,15 @@ func (c *compareFlags) compare(results []grade.Result, sum *metrics.Summary, req
 		arms = strings.Split(*c.arms, ",")
 		if len(arms) != 2 || arms[0] == "" || arms[1] == "" || arms[0] == arms[1] {
 			return nil, usageErrorf("--arms %q: want two different arms, A,B", *c.arms)
+		}
+		var have []string
+		for _, g := range sum.Arms {
+			have = append(have, g.Arm)
+		}
+		for _, a := range arms {
+			if !slices.Contains(have, a) {
+				return nil, usageErrorf("--arms: no results of arm %q%s; the results hold arms %s", a, suggest.Phrase(have, a), strings.Join(have, ", "))
+			}
 		}
 	} else {
 		for _, g := range sum.Arms {

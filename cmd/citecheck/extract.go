@@ -67,7 +67,7 @@ func runExtract(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "extract", "extract --out CORPUS [flags] PATH...", extractAbout)
 	out := fs.String("out", "", "corpus `folder` to create or update (required)")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "PDFs to extract in parallel")
+	jobs := fs.Int("jobs", 0, "PDFs to extract in parallel; 0, the default: one per core")
 	passwordFile := fs.String("password-file", "", "`file` of passwords to try on encrypted PDFs, one per line")
 	timeout := fs.Duration("timeout", pdftext.DefaultLimits.Timeout, "wall-clock limit per PDF")
 	memory := fs.Int64("memory", pdftext.DefaultLimits.AddressSpace>>20, "address-space limit per PDF, in MiB")
@@ -83,8 +83,11 @@ func runExtract(e *env, args []string) error {
 	if len(paths) == 0 {
 		return usageErrorf("extract: no PDF files or folders given")
 	}
-	if *jobs < 1 || *timeout <= 0 || *memory < 64 {
-		return usageErrorf("extract: --jobs must be at least 1, --timeout positive and --memory at least 64 MiB")
+	if *jobs < 0 || *timeout <= 0 || *memory < 64 {
+		return usageErrorf("extract: --jobs cannot be negative, --timeout must be positive and --memory at least 64 MiB")
+	}
+	if *jobs == 0 {
+		*jobs = runtime.NumCPU()
 	}
 	var shard ingest.Shard
 	if *shardFlag != "" {

@@ -127,6 +127,9 @@ func printVerifyReport(w io.Writer, lockPath string, rep *freeze.Report) {
 		fmt.Fprintf(w, "warning: %s\n", c)
 	}
 	fmt.Fprintf(w, "verify %s: %s\n", lockPath, rep.Summary())
+	if rep.Moved != "" {
+		fmt.Fprintf(w, "hint: %s\n", rep.Moved)
+	}
 	if rep.OK() {
 		fmt.Fprintf(w, "ok: every frozen input matches the lock\n")
 	} else {

@@ -255,6 +255,30 @@ func TestArmsGradedApart(t *testing.T) {
 	assert.Contains(t, errOut, `grade: --arms: arm "C": not an arm of the plan (its arms: A, B)`)
 }
 
+// TestGradeMalformedCitation: one citation a vendor wrote with a page 0
+// does not refuse the run: it is graded unresolved (malformed_citation,
+// the fault named) and the rest of the attempt and the file are graded.
+func TestGradeMalformedCitation(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, errOut, code := runCLI(t, "demo", "--out", "demo")
+	require.Equal(t, 0, code, errOut)
+	data, err := os.ReadFile(filepath.Join("demo", "runs", "B-lmstudio.jsonl"))
+	require.NoError(t, err)
+	first, rest, _ := strings.Cut(string(data), "\n")
+	require.Contains(t, first, `"pageNumber":2}`)
+	writeFile(t, "b.jsonl", strings.Replace(first, `"pageNumber":2}`, `"pageNumber":0}`, 1)+"\n"+rest)
+	out, errOut, code := runCLI(t, "grade", "--lock", filepath.Join("demo", "eval.lock"), "--out", "r", "b.jsonl")
+	require.Equal(t, 1, code, "a run with a malformed citation is graded: %s%s", out, errOut)
+	assert.Contains(t, out, "b.jsonl:1 B/1 #1 Q04: audit_months incorrect")
+	assert.Contains(t, out, "citation c1 unresolved malformed_citation")
+	results, err := os.ReadFile(filepath.Join("r", "results.jsonl"))
+	require.NoError(t, err)
+	assert.Contains(t, string(results), `"reason":"malformed_citation","cited":"1741948800000 - 1.pdf","quote":"Routine supplier audits take place in April and October.","detail":"malformed citation: pageNumber 0: 0 (LM Studio page numbers are read as 1-based)"`)
+	out, _, code = runCLI(t, "audit", "--corpus", filepath.Join("demo", "corpus"), "b.jsonl")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "unverifiable: malformed citation: pageNumber 0")
+}
+
 // TestReportAndCompare: report and compare on the demo's graded run; the
 // table, summary.md, summary.json and the comparison are golden.
 func TestReportAndCompare(t *testing.T) {
@@ -278,7 +302,10 @@ func TestReportAndCompare(t *testing.T) {
 	assert.Equal(t, 2, code, errOut)
 	_, errOut, code = runCLI(t, "compare", "demo/results", "--arms", "A,C")
 	assert.Equal(t, 2, code, errOut)
-	assert.Contains(t, errOut, "share no question")
+	assert.Contains(t, errOut, `--arms: no results of arm "C"; the results hold arms A, B`)
+	_, errOut, code = runCLI(t, "report", "demo/results", "--out", "rep", "--arms", "a,B")
+	assert.Equal(t, 2, code, errOut)
+	assert.Contains(t, errOut, `--arms: no results of arm "a" (did you mean "A"?); the results hold arms A, B`, "an arm in another case")
 	writeFile(t, "empty.jsonl", "")
 	_, errOut, code = runCLI(t, "report", "empty.jsonl", "--out", "rep")
 	assert.Equal(t, 2, code, errOut)

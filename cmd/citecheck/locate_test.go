@@ -92,7 +92,7 @@ func TestLocateAndAudit(t *testing.T) {
 			{[]string{"audit", run}, "--corpus CORPUS is required"},
 			{[]string{"audit", "--corpus", c}, "no RUN.jsonl"},
 			{[]string{"audit", "--corpus", c, "--format", "bard", run}, `unknown --format "bard"`},
-			{[]string{"audit", "--corpus", c, "--format", "anthropic", run}, "run.jsonl:1: fields: unknown key"},
+			{[]string{"audit", "--corpus", c, "--format", "anthropic", run}, "run.jsonl:1: the file mixes formats: this line is a run record, but the file is read as an anthropic envelope"},
 			{[]string{"audit", "--corpus", "/no/such/corpus", run}, "not a citecheck corpus"},
 			{[]string{"locate", "--corpus", c, "a.jsonl", "b.jsonl"}, "at most one"},
 		} {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/suggest"
 )
 
 const showAbout = `
@@ -306,7 +307,7 @@ func findDocument(m *corpus.Manifest, key string) (*corpus.Document, error) {
 	for i, d := range m.Documents {
 		names[i] = d.Name
 	}
-	if near := corpus.Near(names, key); len(near) > 0 {
+	if near := suggest.Near(names, key); len(near) > 0 {
 		return nil, usageErrorf("no document %q in the corpus; did you mean %s?", key, strings.Join(near, ", "))
 	}
 	return nil, usageErrorf("no document %q in the corpus (%d documents)", key, len(m.Documents))

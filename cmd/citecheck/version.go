@@ -8,6 +8,7 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
@@ -68,6 +69,7 @@ func versionText(tc freeze.Toolchain) string {
 		{"reference", spans.Format},
 		{"plan", plan.Format},
 		{"lock", freeze.Format},
+		{"results", grade.ResultsFormat},
 		{"summary", metrics.Format},
 	} {
 		line("format", f.kind, f.format)

@@ -8,6 +8,7 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
@@ -47,6 +48,7 @@ func TestVersion(t *testing.T) {
 		"format reference " + spans.Format + "\n" +
 		"format plan " + plan.Format + "\n" +
 		"format lock " + freeze.Format + "\n" +
+		"format results " + grade.ResultsFormat + "\n" +
 		"format summary " + metrics.Format + "\n"
 	if out != want {
 		t.Errorf("version:\n%s\nwant:\n%s", out, want)

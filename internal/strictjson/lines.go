@@ -75,6 +75,10 @@ type Objects struct {
 	Limits  Limits
 	Shape   *Shape
 	Spelled map[string]string
+	// Explain, when set, may replace a line's fault (a parse, shape or fn
+	// fault) with one that says more of what the line is: a reader that
+	// knows its format can tell a line of another format from a bad one.
+	Explain func(data []byte, fault *inputerr.Error) error
 }
 
 // Each reads JSON Lines of objects strictly (EachLine's checks, then Parse
@@ -87,20 +91,29 @@ type Objects struct {
 // than a duplicate key also wraps ErrValue.
 func (o Objects) Each(r io.Reader, file string, fn func(n int, v *Value, data []byte) error) error {
 	return EachLine(r, file, o.Limits, func(n int, data []byte) error {
-		v, err := Parse(data, "", Limits{})
-		var se *Error
-		switch {
-		case err == nil:
-			err = o.Shape.Check(data, "", v, o.Spelled)
-		case errors.As(err, &se) && !errors.Is(se.Err, ErrDuplicateKey):
-			se.Err = fmt.Errorf("%w: %w", ErrValue, se.Err)
+		err := o.line(file, n, data, fn)
+		var fault *inputerr.Error
+		if err != nil && o.Explain != nil && errors.As(err, &fault) && fault.Line == n {
+			return o.Explain(data, fault)
 		}
-		if errors.As(err, &se) {
-			return &inputerr.Error{File: file, Line: n, Field: se.Path, Err: se.Err}
-		}
-		if err != nil {
-			return &inputerr.Error{File: file, Line: n, Err: err}
-		}
-		return fn(n, v, data)
+		return err
 	})
+}
+
+func (o Objects) line(file string, n int, data []byte, fn func(n int, v *Value, data []byte) error) error {
+	v, err := Parse(data, "", Limits{})
+	var se *Error
+	switch {
+	case err == nil:
+		err = o.Shape.Check(data, "", v, o.Spelled)
+	case errors.As(err, &se) && !errors.Is(se.Err, ErrDuplicateKey):
+		se.Err = fmt.Errorf("%w: %w", ErrValue, se.Err)
+	}
+	if errors.As(err, &se) {
+		return &inputerr.Error{File: file, Line: n, Field: se.Path, Err: se.Err}
+	}
+	if err != nil {
+		return &inputerr.Error{File: file, Line: n, Err: err}
+	}
+	return fn(n, v, data)
 }
