@@ -429,7 +429,7 @@ func checkNames(jobs []job, old *corpus.Manifest, ext corpus.ExtractorID) []clas
 	return clashes
 }
 
-// clashError describes every clash in one ErrDuplicateName error.
+// clashError describes every clash in one corpus.ErrDuplicateName error.
 func clashError(clashes []clash) error {
 	texts := make([]string, len(clashes))
 	for i, c := range clashes {

@@ -50,7 +50,8 @@ var (
 // ImportError is a fault in the input of ImportText or ReadTextDocument:
 // the file or folder at fault and, for a page's bytes, the byte offset.
 // Err wraps one of the Err* input errors of this package (ErrPageGap,
-// ErrDuplicateName, ErrMixedCorpus, ...) or the error of reading the file.
+// ...), corpus.ErrDuplicateName, corpus.ErrMixedCorpus,
+// corpus.ErrNotCorpus, or the error of reading the file.
 type ImportError struct {
 	File   string // as the caller named it (joined with the input folder)
 	Offset int64  // byte offset in File; -1 when the fault has no position
@@ -306,7 +307,7 @@ func textJobs(absDir string, inputs []string) ([]job, error) {
 // writeTextPages stores the page texts of a document read by
 // ReadTextDocument, reading each page file again: one that no longer hashes
 // as it did is refused. Storing the same pages again rewrites nothing
-// (DocWriter.WriteText).
+// (corpus.DocWriter.WriteText).
 func writeTextPages(dir, folder string, doc *corpus.Document, opts ImportOptions) error {
 	w, err := corpus.NewDocWriter(dir, doc.BLAKE3)
 	if err != nil {
