@@ -75,10 +75,17 @@ type planDecoder struct {
 // as it comes.
 func (pd *planDecoder) decode(root *strictjson.Value) {
 	d, p := pd.d, pd.p
+	// A session's place in the running order is "order" since format 2,
+	// "session" in format 1, which named it as a run record names a
+	// repetition.
+	orderKey := "order"
+	if m := root.Get("format"); m != nil && m.Value.Kind == strictjson.String && m.Value.Str == FormatV1 {
+		orderKey = "session"
+	}
 	d.Object(root, "",
 		strictjson.Field{Name: "format", Required: true, Decode: func(v *strictjson.Value, path string) {
-			if p.Format = d.String(v, path); v.Kind == strictjson.String && p.Format != Format {
-				d.Errorf(v, path, strictjson.ErrValue, "format %q: this citecheck reads %q", p.Format, Format)
+			if p.Format = d.String(v, path); v.Kind == strictjson.String && p.Format != Format && p.Format != FormatV1 {
+				d.Errorf(v, path, strictjson.ErrValue, "format %q: this citecheck reads %q and %q", p.Format, Format, FormatV1)
 			}
 		}},
 		strictjson.Field{Name: "algorithm", Required: true, Decode: func(v *strictjson.Value, path string) {
@@ -119,7 +126,7 @@ func (pd *planDecoder) decode(root *strictjson.Value) {
 			d.Array(v, path, func(_ int, e *strictjson.Value, path string) {
 				var s Session
 				d.Object(e, path,
-					strictjson.Field{Name: "session", Required: true, Decode: func(v *strictjson.Value, p string) { s.Session = int(d.Int(v, p, 1, MaxArms*MaxRepetitions)) }},
+					strictjson.Field{Name: orderKey, Required: true, Decode: func(v *strictjson.Value, p string) { s.Order = int(d.Int(v, p, 1, MaxArms*MaxRepetitions)) }},
 					strictjson.Field{Name: "arm", Required: true, Decode: func(v *strictjson.Value, p string) { s.Arm = d.String(v, p) }},
 					strictjson.Field{Name: "repetition", Required: true, Decode: func(v *strictjson.Value, p string) { s.Repetition = int(d.Int(v, p, 1, MaxRepetitions)) }},
 				)

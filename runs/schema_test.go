@@ -12,6 +12,7 @@ import (
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
 )
 
 // runFiles are the run-record files of the repository: the fixtures and
@@ -302,4 +303,13 @@ func checkAgreement(t *testing.T, s *jsonschema.Schema, cases []agreeCase, read 
 		all[i] = schematest.Case(c)
 	}
 	schematest.CheckAgreement(t, s, all, read)
+}
+
+// TestRunRecordFieldTable: docs/formats.md's table of run-record fields
+// lists every key the schema allows, with its type and whether it is
+// required.
+func TestRunRecordFieldTable(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "formats.md"))
+	require.NoError(t, err)
+	schematest.CheckFieldTable(t, string(doc), "### Run-record fields", schematest.Fields(t, schematest.Doc(t, "run.schema.json")))
 }

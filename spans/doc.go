@@ -47,7 +47,7 @@
 // source_names (optional) lists how answer prose may name the source ("the
 // price list", "price-list.pdf").
 //
-// reference.schema.json is the JSON Schema of the format. Required keys:
+// docs/schema/reference.schema.json is the JSON Schema of the format. Required keys:
 // format, questions; per question id, question, required_fields and
 // expected_abstention (a missing one would silently make an unknown
 // question answerable); per field, field and label; per claim field, value

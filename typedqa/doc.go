@@ -35,19 +35,19 @@
 //
 // Questions: JSON {"questions": [...]}, each {"id", "type", "blank_when":
 // {"question", "equals"}, "order", "first_words", "partial_credit_marker"};
-// questions.schema.json. Types: boolean, integer, paired_integer, string,
+// docs/schema/typed-questions.schema.json. Types: boolean, integer, paired_integer, string,
 // list. questions-default.json (embedded) encodes Q1–Q22 as the spec
 // assigns them, with Q2 blank when Q1 = N, Q5 when Q4 = N, Q21 when Q19 = 0
 // and "?" as Q2's partial-credit marker.
 //
 // Dictionary: JSON {"classes": [{"canonical", "forms": [...]}]};
-// dictionary.schema.json. dictionary-default.json (embedded) holds the
+// docs/schema/typed-dictionary.schema.json. dictionary-default.json (embedded) holds the
 // figliuolo and domestico families in their four gender/number classes.
 //
 // Ground truth: CSV with the header document,question,value exactly, or
-// JSON Lines with those keys (truth-record.schema.json). Responses: CSV
+// JSON Lines with those keys (docs/schema/typed-truth-record.schema.json). Responses: CSV
 // with the header model,condition,run,document,question,value, or JSON
-// Lines (response-record.schema.json). ".jsonl"/".ndjson" names are JSON
+// Lines (docs/schema/typed-response-record.schema.json). ".jsonl"/".ndjson" names are JSON
 // Lines, ".csv" CSV, anything else is sniffed by its first byte. In JSON
 // Lines "value" may be null (blank) and "run" a non-negative integer; every
 // other value is a string. An empty value is a blank.

@@ -99,7 +99,7 @@ func DefaultQuestions() *Questions {
 	return qs
 }
 
-// questionShape lists the keys of a question (questions.schema.json).
+// questionShape lists the keys of a question (docs/schema/typed-questions.schema.json).
 var questionShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
 	"id": nil, "type": nil, "order": nil, "first_words": nil, "partial_credit_marker": nil,
 	"blank_when": {Keys: map[string]*strictjson.Shape{"question": nil, "equals": nil}},
@@ -139,7 +139,7 @@ func decodeQuestion(d *strictjson.TreeDecoder, v *strictjson.Value, q *Question)
 var questionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
 // ReadQuestions reads and validates a questions file (schema:
-// questions.schema.json). file names the input in errors.
+// docs/schema/typed-questions.schema.json). file names the input in errors.
 func ReadQuestions(r io.Reader, file string) (*Questions, error) {
 	data, err := readAll(r, file, MaxConfigFileBytes)
 	if err != nil {

@@ -4,10 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -32,7 +34,7 @@ func userDocs(t *testing.T) map[string]string {
 	return pages
 }
 
-var versionedName = regexp.MustCompile(`\b(citecheck-[a-z-]+/[0-9][0-9.]*[0-9]|(?:quote|value)/v[0-9]+)\b`)
+var versionedName = regexp.MustCompile(`\b(citecheck-[a-z-]+/[0-9](?:[0-9.]*[0-9])?|(?:quote|value)/v[0-9]+)\b`)
 
 // TestDocsNameCurrentFormats: every format and normalization profile the
 // docs name is the version "citecheck version" reports, and every format
@@ -132,5 +134,57 @@ func TestReadmeExitCodes(t *testing.T) {
 	for i, w := range want {
 		assert.Equal(t, strconv.Itoa(w.code), rows[i][1])
 		assert.Equal(t, w.first, rows[i][2], "exit %d", w.code)
+	}
+}
+
+// TestFreezingDocLockIsReal: the lock docs/freezing.md shows, but for its
+// "..." lines, is lines of the freeze golden's lock, in its order.
+func TestFreezingDocLockIsReal(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "freezing.md"))
+	require.NoError(t, err)
+	golden, err := os.ReadFile(filepath.Join(testdata, "freeze", "eval.lock"))
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(doc), "```\ncitecheck-lock/1\n")
+	require.True(t, ok, "docs/freezing.md shows a lock")
+	shown, _, _ := strings.Cut(rest, "```")
+	lines := strings.Split(string(golden), "\n")
+	at := 0
+	for _, l := range strings.Split(strings.TrimSpace(shown), "\n") {
+		if l == "..." {
+			continue
+		}
+		i := slices.Index(lines[at:], l)
+		if !assert.GreaterOrEqual(t, i, 0, "docs/freezing.md shows a lock line the golden lock does not have after the one before: %q", l) {
+			continue
+		}
+		at += i + 1
+	}
+}
+
+// TestDocsEnvelopesGrade: each vendor's complete envelope in
+// docs/formats.md, copied as written, is read in the format its shape
+// shows, audited and graded: every verdict passes on the demo's pieces.
+func TestDocsEnvelopesGrade(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "formats.md"))
+	require.NoError(t, err)
+	t.Chdir(t.TempDir())
+	_, errOut, code := runCLI(t, "demo", "--out", "demo")
+	require.Equal(t, 0, code, errOut)
+	pieces := filepath.Join("demo", "pieces")
+	example := regexp.MustCompile("(?s)\n### ([a-z]+)\n.*?A complete envelope:\n\n```json\n([^\n]+)\n```")
+	seen := map[string]bool{}
+	for _, m := range example.FindAllStringSubmatch(string(doc), -1) {
+		vendor, line := m[1], m[2]
+		seen[vendor] = true
+		file := vendor + ".jsonl"
+		writeFile(t, file, line+"\n")
+		out, errOut, code := runCLI(t, "audit", "--corpus", filepath.Join(pieces, "corpus"), file)
+		assert.Equal(t, 0, code, "%s: audit: %s%s", vendor, out, errOut)
+		out, errOut, code = runCLI(t, "grade", "--corpus", filepath.Join(pieces, "corpus"), "--reference", filepath.Join(pieces, "reference.json"),
+			"--out", "r-"+vendor, file)
+		assert.Equal(t, 0, code, "%s: grade: every verdict passes: %s%s", vendor, out, errOut)
+	}
+	for _, v := range runs.Formats[1:] {
+		assert.True(t, seen[v], "docs/formats.md shows a complete %s envelope", v)
 	}
 }

@@ -279,6 +279,31 @@ func TestGradeMalformedCitation(t *testing.T) {
 	assert.Contains(t, out, "unverifiable: malformed citation: pageNumber 0")
 }
 
+// TestGradeArmHint: when every record of an arm is extra, grade says
+// which field likely disagrees with the plan: sessions given as the
+// plan's running order rather than the arm's repetition, or an arm the
+// plan does not have.
+func TestGradeArmHint(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, errOut, code := runCLI(t, "demo", "--out", "demo")
+	require.Equal(t, 0, code, errOut)
+	data, err := os.ReadFile(filepath.Join("demo", "runs", "B-lmstudio.jsonl"))
+	require.NoError(t, err)
+	shifted := strings.NewReplacer(`"session":1,`, `"session":4,`, `"session":2,`, `"session":5,`, `"session":3,`, `"session":6,`).Replace(string(data))
+	writeFile(t, "b-order.jsonl", shifted)
+	writeFile(t, "b-lower.jsonl", strings.ReplaceAll(string(data), `"arm":"B"`, `"arm":"b"`))
+	for _, tc := range []struct{ file, want, why string }{
+		{"b-order.jsonl", `hint: arm "B": every record is extra: its records give session 4, 5, 6, the plan has 3 repetitions; a record's "session" is the arm's repetition`, "sessions beyond the repetitions"},
+		{"b-lower.jsonl", `hint: arm "b": every record is extra: the plan has no arm "b" (did you mean "B"?) (its arms: A, B)`, "an arm in another case"},
+	} {
+		out, errOut, code := runCLI(t, "grade", "--lock", filepath.Join("demo", "eval.lock"), "--out", "r", tc.file)
+		require.Equal(t, 1, code, errOut)
+		assert.Contains(t, out, tc.want, tc.why)
+	}
+	out, _, _ := runCLI(t, "grade", "--lock", filepath.Join("demo", "eval.lock"), "--out", "r", filepath.Join("demo", "runs", "B-lmstudio.jsonl"))
+	assert.NotContains(t, out, "hint:", "a run that answers its plan, with one extra record, needs no hint")
+}
+
 // TestReportAndCompare: report and compare on the demo's graded run; the
 // table, summary.md, summary.json and the comparison are golden.
 func TestReportAndCompare(t *testing.T) {
