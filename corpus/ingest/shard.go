@@ -223,12 +223,12 @@ type shardStore struct {
 // unsharded Build of the same inputs into dir would write. See the
 // package doc for the contract.
 func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) (_ *Report, err error) {
-	if len(shards) == 0 {
-		return nil, &ShardError{Err: ErrShardMissing, Msg: "no shard given"}
-	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
+	}
+	if len(shards) == 0 {
+		return nil, &ShardError{Err: ErrShardMissing, Msg: "no shard given"}
 	}
 	stores, err := openShards(shards, absDir)
 	if err != nil {
