@@ -31,7 +31,7 @@ func runChild(e *env, args []string) error {
 
 const extractAbout = `
 Extract the page text of PDFs (files, or folders searched recursively for
-*.pdf) into the corpus folder CORPUS. PDFs are read by --jobs worker
+*.pdf, symbolic links followed) into the corpus folder CORPUS. PDFs are read by --jobs worker
 processes, one PDF at a time each, under a timeout and memory limit per PDF;
 a PDF that fails is recorded with its outcome class (encrypted, malformed,
 unsupported, timeout, resource_limit, crash) and the others go on. A PDF

@@ -85,34 +85,87 @@ func (r *Report) Pages() int {
 
 // Inputs expands paths into the PDF files they name: a file is taken as it
 // is, a folder is searched recursively for files ending in ".pdf" (any case).
-// The result is sorted and free of repeats.
+// Symbolic links are followed: a link to a PDF is taken under the link's
+// path, a link to a folder is searched (under its target's path) once, so
+// that a link that loops back ends. The result is sorted and free of
+// repeats.
 func Inputs(paths []string) ([]string, error) {
-	var files []string
+	w := inputWalker{visited: map[string]bool{}}
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
 		if !info.IsDir() {
-			files = append(files, filepath.Clean(p))
+			w.files = append(w.files, filepath.Clean(p))
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(path), ".pdf") {
-				files = append(files, path)
-			}
-			return nil
-		})
-		if err != nil {
+		if err := w.folder(p); err != nil {
 			return nil, err
 		}
 	}
-	slices.Sort(files)
-	return slices.Compact(files), nil
+	slices.Sort(w.files)
+	return slices.Compact(w.files), nil
 }
+
+// inputWalker finds the PDFs of folders, following symbolic links: a link
+// to a PDF is the PDF, under the link's path; a link to a folder is
+// searched like a folder, once, so that a link back up the tree (a loop)
+// ends rather than recurs.
+type inputWalker struct {
+	files   []string
+	visited map[string]bool // folders searched, by their real path
+}
+
+func (w *inputWalker) folder(dir string) error {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	if w.visited[real] {
+		return nil
+	}
+	w.visited[real] = true
+	if st, err := os.Lstat(dir); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		dir = real // WalkDir does not enter a link, even its root
+	}
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.Type()&fs.ModeSymlink != 0:
+			return w.link(path)
+		case d.IsDir() && path != dir:
+			if r, err := filepath.EvalSymlinks(path); err == nil {
+				w.visited[r] = true
+			}
+		case d.Type().IsRegular() && isPDFName(path):
+			w.files = append(w.files, path)
+		}
+		return nil
+	})
+}
+
+// link takes what a symbolic link found in a folder points to.
+func (w *inputWalker) link(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s: a symbolic link to nothing readable: %w", path, err)
+	}
+	switch {
+	case info.IsDir():
+		return w.folder(path)
+	case info.Mode().IsRegular() && isPDFName(path):
+		w.files = append(w.files, path)
+	case info.Mode().IsRegular():
+		if target, err := filepath.EvalSymlinks(path); err == nil && isPDFName(target) {
+			w.files = append(w.files, path)
+		}
+	}
+	return nil
+}
+
+func isPDFName(path string) bool { return strings.EqualFold(filepath.Ext(path), ".pdf") }
 
 // Build extracts files (see Inputs) into the corpus folder dir, creating it
 // when needed, and returns what happened to each file. See the package doc

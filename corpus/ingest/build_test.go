@@ -369,3 +369,27 @@ func TestBuildInterruptedLeavesNoHalfCorpus(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "alpha", text)
 }
+
+// TestInputsFollowLinks: a folder of symbolic links to PDFs (as a user
+// makes to pick files out of a larger tree) is a folder of PDFs; a link to
+// a folder is searched, and a link that loops back ends the search.
+func TestInputsFollowLinks(t *testing.T) {
+	root := t.TempDir()
+	store := filepath.Join(root, "store")
+	require.NoError(t, os.MkdirAll(filepath.Join(store, "deep"), 0o755))
+	for _, f := range []string{"a.pdf", "b.pdf", filepath.Join("deep", "c.pdf")} {
+		require.NoError(t, os.WriteFile(filepath.Join(store, f), []byte("%PDF-1.4"), 0o644))
+	}
+	picked := filepath.Join(root, "picked")
+	require.NoError(t, os.MkdirAll(picked, 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(store, "a.pdf"), filepath.Join(picked, "a.pdf")))
+	require.NoError(t, os.Symlink(filepath.Join(store, "deep"), filepath.Join(picked, "deep")))
+	require.NoError(t, os.Symlink(picked, filepath.Join(picked, "loop")))
+	files, err := Inputs([]string{picked})
+	require.NoError(t, err)
+	assert.Equal(t, []string{filepath.Join(picked, "a.pdf"), filepath.Join(store, "deep", "c.pdf")}, files)
+
+	require.NoError(t, os.Symlink(filepath.Join(root, "gone.pdf"), filepath.Join(picked, "gone.pdf")))
+	_, err = Inputs([]string{picked})
+	assert.ErrorContains(t, err, "gone.pdf: a symbolic link to nothing readable")
+}
