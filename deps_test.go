@@ -15,8 +15,10 @@ const module = "github.com/citecheck/citecheck"
 // allowed lists, for each package, the project packages it may import.
 // The layers, lowest first: the leaves (atomic files, suffix arrays, the
 // strict-JSON layer and the input-error kind every reader wraps); the
-// corpus and text normalization; what users write (the reference, the
-// plan, the lock, the runs); the locator (citations), which knows quotes,
+// corpus store and text normalization; the store's builders
+// (corpus/ingest), which the store's readers never need; what users write
+// (the reference, the plan, the lock, which re-reads imported page texts
+// as ingest reads them, the runs); the locator (citations), which knows quotes,
 // documents and pages but never run records; the run-facing audit and the
 // grader, which bring runs and the locator together; the tally of
 // grading's results (metrics), the source review of what grading left
@@ -27,6 +29,7 @@ const module = "github.com/citecheck/citecheck"
 var allowed = map[string][]string{
 	"internal/atomicfile":             {},
 	"corpus":                          {"internal/atomicfile", "internal/inputerr"},
+	"corpus/ingest":                   {"corpus", "internal/atomicfile", "internal/inputerr"},
 	"textnorm":                        {},
 	"internal/inputerr":               {},
 	"internal/suggest":                {},
@@ -38,7 +41,7 @@ var allowed = map[string][]string{
 	"internal/strictjson":             {"internal/inputerr", "internal/suggest"},
 	"spans":                           {"corpus", "textnorm", "internal/inputerr", "internal/strictjson", "internal/suggest"},
 	"plan":                            {"spans", "internal/inputerr", "internal/strictjson"},
-	"freeze":                          {"corpus", "internal/atomicfile", "internal/inputerr", "spans", "plan", "textnorm"},
+	"freeze":                          {"corpus", "corpus/ingest", "internal/atomicfile", "internal/inputerr", "spans", "plan", "textnorm"},
 	"runs":                            {"internal/inputerr", "internal/strictjson"},
 	"citations":                       {"corpus", "internal/inputerr", "internal/sais", "internal/strictjson", "textnorm"},
 	"audit":                           {"citations", "runs"},
@@ -55,8 +58,8 @@ var allowed = map[string][]string{
 	"internal/fidelity":               {"corpus", "textnorm"},
 	"internal/sweeps":                 {},
 	"internal/schematest":             {},
-	"internal/testcorpus":             {"corpus", "fixtures", "pdftext"},
-	"internal/cmd/citecheck-bench":    {"citations", "corpus", "internal/fidelity", "pdftext", "textnorm"},
+	"internal/testcorpus":             {"corpus", "corpus/ingest", "fixtures", "pdftext"},
+	"internal/cmd/citecheck-bench":    {"citations", "corpus", "corpus/ingest", "internal/fidelity", "pdftext", "textnorm"},
 	"internal/cmd/citecheck-locbench": {"citations", "corpus"},
 	"cmd/citecheck":                   {"*"},
 }

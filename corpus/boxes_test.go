@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"context"
 	"errors"
 	"math"
 	"os"
@@ -84,16 +83,8 @@ func FuzzDecodeBoxes(f *testing.F) {
 }
 
 func TestStoreBoxes(t *testing.T) {
-	dir := t.TempDir()
 	boxes := []GlyphBox{{Start: 0, End: 2, X0: 1, Y0: 2, X1: 3, Y1: 4}}
-	extract := func(_ context.Context, _ string, _ []byte) Extraction {
-		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes(boxes)}, {Text: "no boxes"}}}
-	}
-	pdf := filepath.Join(t.TempDir(), "a.pdf")
-	os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644)
-	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: ExtractorID{Name: "test", Version: "1"}, Extract: extract}); err != nil {
-		t.Fatal(err)
-	}
+	dir := storeOf(t, MemoryDocument{Name: "a.pdf", Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes(boxes)}, {Text: "no boxes"}}})
 	st, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package freeze
 
 import (
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/internal/inputerr"
 
@@ -171,7 +172,7 @@ func (b *lockBuilder) addSource(dir string, d *corpus.Document) error {
 		// Imported page texts: the folder is re-hashed as ImportText
 		// hashed it.
 		folderPath := filepath.Join(dir, filepath.FromSlash(folder))
-		td, err := corpus.ReadTextDocument(folderPath, corpus.ImportOptions{})
+		td, err := ingest.ReadTextDocument(folderPath, ingest.ImportOptions{})
 		if err != nil {
 			return fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
 		}

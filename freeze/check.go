@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/spans"
 )
@@ -489,7 +490,7 @@ func docKind(d *corpus.Document) string {
 }
 
 // texts re-hashes every folder of imported page texts the lock pins, as
-// ImportText hashed it (corpus.ReadTextDocument), naming the pages that
+// ImportText hashed it (ingest.ReadTextDocument), naming the pages that
 // changed, went missing or were added, and compares it with its corpus
 // entry.
 func (c *checker) texts(m *corpus.Manifest, frozenDocs map[string]bool) {
@@ -513,7 +514,7 @@ func (c *checker) texts(m *corpus.Manifest, frozenDocs map[string]bool) {
 		c.rep.Texts++
 		in := "text " + name
 		folder := c.path(rel)
-		td, err := corpus.ReadTextDocument(folder, corpus.ImportOptions{})
+		td, err := ingest.ReadTextDocument(folder, ingest.ImportOptions{})
 		if info, serr := os.Stat(folder); errors.Is(serr, os.ErrNotExist) {
 			c.change(in, "missing: no folder at %s", rel)
 		} else if serr == nil && !info.IsDir() {
@@ -537,10 +538,10 @@ func (c *checker) texts(m *corpus.Manifest, frozenDocs map[string]bool) {
 	}
 }
 
-// relative names the file of an *corpus.ImportError relative to the
+// relative names the file of an *ingest.ImportError relative to the
 // lock's folder, as the lock names paths.
 func (c *checker) relative(err error) error {
-	var ie *corpus.ImportError
+	var ie *ingest.ImportError
 	if !errors.As(err, &ie) {
 		return err
 	}
@@ -559,8 +560,8 @@ func (c *checker) relative(err error) error {
 func pageChanges(folder string, frozen map[int]string) string {
 	var out []string
 	for page := 1; page <= len(frozen); page++ {
-		name := corpus.TextPageName(page)
-		b, err := readCapped(filepath.Join(folder, name), corpus.DefaultMaxPageBytes)
+		name := ingest.TextPageName(page)
+		b, err := readCapped(filepath.Join(folder, name), ingest.DefaultMaxPageBytes)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			out = append(out, name+" missing")
@@ -572,7 +573,7 @@ func pageChanges(folder string, frozen map[int]string) string {
 	}
 	if entries, err := os.ReadDir(folder); err == nil {
 		for _, e := range entries {
-			if page, ok := corpus.ParseTextPageName(e.Name()); ok && page > len(frozen) {
+			if page, ok := ingest.ParseTextPageName(e.Name()); ok && page > len(frozen) {
 				out = append(out, e.Name()+" added")
 			}
 		}

@@ -29,7 +29,7 @@
 //	extractor.limit NAME VALUE                     one per extraction limit
 //	pdf             DOC STATUS BYTES BLAKE3 PATH   every corpus document and its PDF
 //	text            DOC BYTES BLAKE3 PATH          instead of pdf, a document imported from page
-//	                                               texts (corpus.ImportText): BYTES and BLAKE3 as
+//	                                               texts (ingest.ImportText): BYTES and BLAKE3 as
 //	                                               the manifest's (corpus.TextHash), PATH its folder
 //	page            DOC PAGE CHARS BLAKE3          every stored page text (chars in code points)
 //	alt             DOC PAGE K BLAKE3              every stored alternative text (<page>.alt<K>.txt,
@@ -66,7 +66,7 @@
 // a root that does not match the records, records out of order or
 // repeated; the corpus manifest, extractor and limits; every PDF re-hashed
 // at its recorded path (missing, changed) and compared with its corpus
-// entry; every folder of imported page texts re-read as corpus.ImportText
+// entry; every folder of imported page texts re-read as ingest.ImportText
 // reads it (missing, no longer importable, changed), naming each page file
 // changed, missing or added, and compared with its corpus entry; documents
 // added to the corpus; every page text (its manifest

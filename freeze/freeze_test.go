@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/internal/testcorpus"
@@ -88,7 +89,7 @@ func evaluation(t *testing.T) string {
 
 // withAlt wraps an extractor to give page 1 of price-list.pdf an
 // alternative text: its hyphens read as minus signs.
-func withAlt(extract corpus.ExtractFunc) corpus.ExtractFunc {
+func withAlt(extract ingest.ExtractFunc) ingest.ExtractFunc {
 	return func(ctx context.Context, name string, pdf []byte) corpus.Extraction {
 		ex := extract(ctx, name, pdf)
 		if name == "price-list.pdf" && len(ex.Pages) > 0 {

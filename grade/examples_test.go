@@ -12,6 +12,7 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/shareddata"
@@ -27,7 +28,7 @@ func gradeExamples(t *testing.T, recs string) string {
 	t.Helper()
 	shared := shareddata.Path(t, "grading")
 	dir := t.TempDir()
-	_, err := corpus.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(shared, "pages")}, corpus.ImportOptions{})
+	_, err := ingest.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(shared, "pages")}, ingest.ImportOptions{})
 	require.NoError(t, err)
 	ref, err := os.ReadFile(filepath.Join(shared, "reference.json"))
 	require.NoError(t, err)
@@ -157,7 +158,7 @@ func TestWorkedExamples(t *testing.T) {
 func BenchmarkGradeExamples(b *testing.B) {
 	shared := shareddata.Path(b, "grading")
 	dir := b.TempDir()
-	_, err := corpus.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(shared, "pages")}, corpus.ImportOptions{})
+	_, err := ingest.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(shared, "pages")}, ingest.ImportOptions{})
 	require.NoError(b, err)
 	store, err := corpus.Open(filepath.Join(dir, "corpus"))
 	require.NoError(b, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/metrics"
@@ -95,11 +96,11 @@ func demoExtract(dir string, docs []fixtures.DemoPDF) (*corpus.Store, error) {
 		}
 	}
 	runner := &pdftext.Runner{}
-	files, err := corpus.Inputs([]string{pdfDir})
+	files, err := ingest.Inputs([]string{pdfDir})
 	if err != nil {
 		return nil, err
 	}
-	rep, err := corpus.Build(context.Background(), filepath.Join(dir, "corpus"), files, corpus.BuildOptions{
+	rep, err := ingest.Build(context.Background(), filepath.Join(dir, "corpus"), files, ingest.BuildOptions{
 		Extractor: runner.ExtractorID(), Extract: runner.Extract, Jobs: 2,
 	})
 	if err != nil {

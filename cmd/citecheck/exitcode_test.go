@@ -12,6 +12,7 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
@@ -271,7 +272,7 @@ func TestExitCodeOf(t *testing.T) {
 		{"a reference decode error", &spans.DecodeError{File: "r.json", Line: 1, Col: 2, Err: strictjson.ErrSyntax}, 2},
 		{"a list of plan decode errors", &plan.DecodeErrors{Errs: []*plan.DecodeError{{File: "p.json", Err: strictjson.ErrType}}}, 2},
 		{"an inputerr list", &inputerr.List[*inputerr.Error]{Errs: []*inputerr.Error{{File: "f", Err: errors.New("x")}}}, 2},
-		{"an import error", fmt.Errorf("import-text: %w", &corpus.ImportError{File: "p/0001.txt", Offset: -1, Err: corpus.ErrPageGap}), 2},
+		{"an import error", fmt.Errorf("import-text: %w", &ingest.ImportError{File: "p/0001.txt", Offset: -1, Err: ingest.ErrPageGap}), 2},
 		{"not a corpus", fmt.Errorf("show: x: %w", corpus.ErrNotCorpus), 2},
 		{"a plan for other questions", fmt.Errorf("freeze: %w: lacks Q1", freeze.ErrPlanMismatch), 2},
 		{"an edited plan", fmt.Errorf("x: %w", plan.ErrNotReproducible), 2},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/pdftext"
 )
 
@@ -30,7 +31,7 @@ func runChild(e *env, args []string) error {
 
 const extractAbout = `
 Extract the page text of PDFs (files, or folders searched recursively for
-*.pdf) into the corpus folder CORPUS. PDFs are read by --jobs worker
+*.pdf, symbolic links followed) into the corpus folder CORPUS. PDFs are read by --jobs worker
 processes, one PDF at a time each, under a timeout and memory limit per PDF;
 a PDF that fails is recorded with its outcome class (encrypted, malformed,
 unsupported, timeout, resource_limit, crash) and the others go on. A PDF
@@ -88,9 +89,9 @@ func runExtract(e *env, args []string) error {
 	if *jobs == 0 {
 		*jobs = runtime.NumCPU()
 	}
-	var shard corpus.Shard
+	var shard ingest.Shard
 	if *shardFlag != "" {
-		if shard, err = corpus.ParseShard(*shardFlag); err != nil {
+		if shard, err = ingest.ParseShard(*shardFlag); err != nil {
 			return usageErrorf("extract: --shard: %v", err)
 		}
 	}
@@ -109,7 +110,7 @@ func runExtract(e *env, args []string) error {
 	if err := checkOutCorpus("extract", *out); err != nil {
 		return err
 	}
-	files, err := corpus.Inputs(paths)
+	files, err := ingest.Inputs(paths)
 	if err != nil {
 		return fmt.Errorf("extract: %w", err)
 	}
@@ -126,11 +127,11 @@ func runExtract(e *env, args []string) error {
 	defer stop()
 	bar := startProgress(stderr, "extract", "documents", len(files))
 	start := time.Now()
-	report, err := corpus.Build(ctx, *out, files, corpus.BuildOptions{
+	report, err := ingest.Build(ctx, *out, files, ingest.BuildOptions{
 		Extractor: runner.ExtractorID(),
 		Extract:   runner.Extract,
 		Jobs:      *jobs,
-		Progress:  func(p corpus.Progress) { bar.add(p.Result.Name) },
+		Progress:  func(p ingest.Progress) { bar.add(p.Result.Name) },
 		Shard:     shard,
 	})
 	bar.finish()
@@ -161,10 +162,10 @@ func buildError(verb string, err error) error {
 // finishBuild renders what a build of a corpus (extract, merge) made: the
 // per-document results as JSON, or the summary table; a document that did
 // not extract ok makes the verb's checks fail.
-func finishBuild(stdout io.Writer, report *corpus.Report, asJSON bool, elapsed time.Duration) error {
+func finishBuild(stdout io.Writer, report *ingest.Report, asJSON bool, elapsed time.Duration) error {
 	if asJSON {
 		if err := writeJSON(stdout, struct {
-			Results []corpus.Result `json:"results"`
+			Results []ingest.Result `json:"results"`
 		}{report.Results}); err != nil {
 			return err
 		}
@@ -203,7 +204,7 @@ func checkOutCorpus(verb, dir string) error {
 
 // printExtractReport prints the summary table and the documents that did not
 // extract; a negative elapsed leaves the time out, for reproducible output.
-func printExtractReport(w io.Writer, r *corpus.Report, elapsed time.Duration) {
+func printExtractReport(w io.Writer, r *ingest.Report, elapsed time.Duration) {
 	fmt.Fprintf(w, "%-16s %9s\n", "status", "documents")
 	for _, s := range corpus.Statuses {
 		fmt.Fprintf(w, "%-16s %9d\n", s, r.Count(s))
@@ -220,7 +221,7 @@ func printExtractReport(w io.Writer, r *corpus.Report, elapsed time.Duration) {
 		fmt.Fprintf(w, "   time: %.1fs", elapsed.Seconds())
 	}
 	fmt.Fprintln(w)
-	var failed []corpus.Result
+	var failed []ingest.Result
 	for _, res := range r.Results {
 		if res.Status != corpus.StatusOK {
 			failed = append(failed, res)

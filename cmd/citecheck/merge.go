@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 )
 
 const mergeAbout = `
@@ -65,7 +65,7 @@ func runMerge(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	report, err := corpus.Merge(ctx, *out, shards, corpus.MergeOptions{Jobs: *jobs})
+	report, err := ingest.Merge(ctx, *out, shards, ingest.MergeOptions{Jobs: *jobs})
 	if err != nil {
 		return buildError("merge", err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/metrics"
@@ -65,7 +66,7 @@ func versionText(tc freeze.Toolchain) string {
 		{"boxes", corpus.BoxesFormat},
 		{"orders", corpus.OrdersFormat},
 		{"quote-index", citations.IndexFormat},
-		{"shard", corpus.ShardFormat},
+		{"shard", ingest.ShardFormat},
 		{"reference", spans.Format},
 		{"plan", plan.Format},
 		{"lock", freeze.Format},

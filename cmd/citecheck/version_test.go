@@ -6,6 +6,7 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/metrics"
@@ -44,7 +45,7 @@ func TestVersion(t *testing.T) {
 		"format boxes " + corpus.BoxesFormat + "\n" +
 		"format orders " + corpus.OrdersFormat + "\n" +
 		"format quote-index " + citations.IndexFormat + "\n" +
-		"format shard " + corpus.ShardFormat + "\n" +
+		"format shard " + ingest.ShardFormat + "\n" +
 		"format reference " + spans.Format + "\n" +
 		"format plan " + plan.Format + "\n" +
 		"format lock " + freeze.Format + "\n" +

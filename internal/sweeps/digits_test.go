@@ -13,7 +13,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/internal/shareddata"
 	"github.com/citecheck/citecheck/pdftext"
 )
@@ -68,7 +68,7 @@ func TestDuplicateGlyphsKeepDigits(t *testing.T) {
 	if err != nil {
 		t.Skip("the reference extractor pdftotext is not installed (make reftools)")
 	}
-	files, err := corpus.Inputs([]string{dir})
+	files, err := ingest.Inputs([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/pdftext"
 )
@@ -69,12 +70,12 @@ func TempDir(pattern string) (string, error) {
 type Options struct {
 	// Extract, when not nil, wraps the extractor's function, for a test
 	// that alters what extraction stores.
-	Extract func(corpus.ExtractFunc) corpus.ExtractFunc
+	Extract func(ingest.ExtractFunc) ingest.ExtractFunc
 }
 
 // Build writes pdfs into dir/pdfs and extracts them into dir/corpus (see
 // Extract). It returns the corpus folder and the build's report.
-func Build(dir string, pdfs []fixtures.DemoPDF, opts Options) (string, *corpus.Report, error) {
+func Build(dir string, pdfs []fixtures.DemoPDF, opts Options) (string, *ingest.Report, error) {
 	in := filepath.Join(dir, "pdfs")
 	if err := os.MkdirAll(in, 0o755); err != nil {
 		return "", nil, err
@@ -90,20 +91,20 @@ func Build(dir string, pdfs []fixtures.DemoPDF, opts Options) (string, *corpus.R
 }
 
 // Extract extracts the PDFs of inputs (files or folders, as
-// corpus.Inputs reads them) into the corpus folder out with pdftext's
+// ingest.Inputs reads them) into the corpus folder out with pdftext's
 // isolated extractor, two at a time, as "citecheck extract" does; the
 // test binary serves as the child (see Main).
-func Extract(out string, inputs []string, opts Options) (*corpus.Report, error) {
-	files, err := corpus.Inputs(inputs)
+func Extract(out string, inputs []string, opts Options) (*ingest.Report, error) {
+	files, err := ingest.Inputs(inputs)
 	if err != nil {
 		return nil, err
 	}
 	r := &pdftext.Runner{}
-	var extract corpus.ExtractFunc = r.Extract
+	var extract ingest.ExtractFunc = r.Extract
 	if opts.Extract != nil {
 		extract = opts.Extract(extract)
 	}
-	return corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.ExtractorID(), Extract: extract, Jobs: 2})
+	return ingest.Build(context.Background(), out, files, ingest.BuildOptions{Extractor: r.ExtractorID(), Extract: extract, Jobs: 2})
 }
 
 // Import makes a corpus in a new temporary folder from page texts, docs
@@ -130,7 +131,7 @@ func Import(docs map[string][]string) (store *corpus.Store, remove func(), err e
 		}
 	}
 	out := filepath.Join(dir, "corpus")
-	if _, err := corpus.ImportText(out, []string{pages}, corpus.ImportOptions{}); err != nil {
+	if _, err := ingest.ImportText(out, []string{pages}, ingest.ImportOptions{}); err != nil {
 		remove()
 		return nil, nil, err
 	}

@@ -1,36 +1,38 @@
-package corpus
+package ingest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/citecheck/citecheck/corpus"
 )
 
 // richExtract gives every page glyph boxes, some pages alternative texts,
 // a few documents warnings or a failure, so a store holds every kind of
 // file and entry.
-func richExtract(_ context.Context, name string, pdf []byte) Extraction {
+func richExtract(_ context.Context, name string, pdf []byte) corpus.Extraction {
 	content := string(pdf)
 	switch {
 	case strings.HasPrefix(content, "broken"):
-		return Extraction{Status: StatusMalformed, Error: "not a PDF: " + name}
+		return corpus.Extraction{Status: corpus.StatusMalformed, Error: "not a PDF: " + name}
 	case strings.HasPrefix(content, "locked"):
-		return Extraction{Status: StatusEncrypted, Error: "encrypted"}
+		return corpus.Extraction{Status: corpus.StatusEncrypted, Error: "encrypted"}
 	}
-	var ex Extraction
-	ex.Status = StatusOK
+	var ex corpus.Extraction
+	ex.Status = corpus.StatusOK
 	for i, line := range strings.Split(content, "|") {
-		p := PageText{Text: line, Label: fmt.Sprint(i + 1)}
+		p := corpus.PageText{Text: line, Label: fmt.Sprint(i + 1)}
 		if line != "" {
-			p.Boxes = EncodeBoxes([]GlyphBox{{Start: 0, End: 1, X0: float64(i), Y0: 1, X1: float64(i) + 5, Y1: 9}})
+			p.Boxes = corpus.EncodeBoxes([]corpus.GlyphBox{{Start: 0, End: 1, X0: float64(i), Y0: 1, X1: float64(i) + 5, Y1: 9}})
 		}
 		if strings.HasPrefix(line, "=") {
 			p.Alts = []string{"6" + line[1:]}
@@ -63,7 +65,7 @@ func shardInputs(t *testing.T, root string, n int) string {
 	return in
 }
 
-func buildWith(t *testing.T, out string, in []string, shard Shard, ext ExtractorID) (*Report, error) {
+func buildWith(t *testing.T, out string, in []string, shard Shard, ext corpus.ExtractorID) (*Report, error) {
 	t.Helper()
 	files, err := Inputs(in)
 	require.NoError(t, err)
@@ -142,7 +144,7 @@ func TestShardIsChosenByContent(t *testing.T) {
 	s := Shard{Index: 0, Count: 4}
 	counts := make([]int, 4)
 	for i := range 400 {
-		d := Hash(fmt.Appendf(nil, "document %d", i))
+		d := corpus.Hash(fmt.Appendf(nil, "document %d", i))
 		counts[s.of(d)]++
 		assert.Equal(t, s.of(d), Shard{Count: 4}.of(d), "the index asked about does not matter")
 	}
@@ -191,7 +193,7 @@ func TestParseShard(t *testing.T) {
 func TestMergeRefuses(t *testing.T) {
 	root := t.TempDir()
 	in := shardInputs(t, root, 12)
-	shards := func(name string, n int, ext ExtractorID) []string {
+	shards := func(name string, n int, ext corpus.ExtractorID) []string {
 		var dirs []string
 		for k := range n {
 			dir := filepath.Join(root, name, fmt.Sprint(k))
@@ -204,7 +206,7 @@ func TestMergeRefuses(t *testing.T) {
 	four := shards("four", 4, testExtractor)
 	newer := testExtractor
 	newer.Version = "2"
-	otherLimits := ExtractorID{Name: testExtractor.Name, Version: testExtractor.Version, Limits: map[string]int64{"timeout_ms": 5000}}
+	otherLimits := corpus.ExtractorID{Name: testExtractor.Name, Version: testExtractor.Version, Limits: map[string]int64{"timeout_ms": 5000}}
 	v2 := shards("v2", 4, newer)
 	limits := shards("limits", 4, otherLimits)
 	three := shards("three", 3, testExtractor)
@@ -217,7 +219,7 @@ func TestMergeRefuses(t *testing.T) {
 	// A shard whose manifest lost a document, one whose shard file was
 	// edited to claim another's document, one whose page text changed.
 	lost := shards("lost", 4, testExtractor)
-	withManifestEdited(t, lost, func(m *Manifest) { m.Documents = m.Documents[1:] })
+	withManifestEdited(t, lost, func(m *corpus.Manifest) { m.Documents = m.Documents[1:] })
 	tampered := shards("tampered", 4, testExtractor)
 	tamperPage(t, tampered)
 
@@ -234,7 +236,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"a shard from other inputs", []string{four[0], four[1], four[2], grown[3]}, ErrShardMismatch},
 		{"a document missing from its shard", lost, ErrShardMissing},
 		{"not a shard", []string{four[0], four[1], four[2], in}, ErrNotShard},
-		{"a stored page text changed", tampered, ErrIntegrity},
+		{"a stored page text changed", tampered, corpus.ErrIntegrity},
 		{"nothing to merge", nil, ErrShardMissing},
 	}
 	for _, tc := range tests {
@@ -251,18 +253,17 @@ func TestMergeRefuses(t *testing.T) {
 
 // withManifestEdited rewrites the manifest of the shard holding
 // documents, through edit, and returns its folder.
-func withManifestEdited(t *testing.T, shards []string, edit func(*Manifest)) string {
+func withManifestEdited(t *testing.T, shards []string, edit func(*corpus.Manifest)) string {
 	t.Helper()
 	for _, dir := range shards {
-		m, err := readManifest(dir)
-		require.NoError(t, err)
+		m := manifestOf(t, dir)
 		if len(m.Documents) == 0 {
 			continue
 		}
 		edit(m)
-		b, err := encodeManifest(m)
+		b, err := json.MarshalIndent(m, "", "  ")
 		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, ManifestFile), b, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, corpus.ManifestFile), b, 0o644))
 		return dir
 	}
 	t.Fatal("no shard holds a document")
@@ -273,13 +274,9 @@ func withManifestEdited(t *testing.T, shards []string, edit func(*Manifest)) str
 func tamperPage(t *testing.T, shards []string) {
 	t.Helper()
 	for _, dir := range shards {
-		m, err := readManifest(dir)
-		require.NoError(t, err)
-		for _, d := range m.Documents {
+		for _, d := range manifestOf(t, dir).Documents {
 			if len(d.Pages) > 0 {
-				rel, err := pageFile(d.BLAKE3, 1)
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(filepath.Join(dir, rel), []byte("changed"), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, pageFile(&d, 1)), []byte("changed"), 0o644))
 				return
 			}
 		}
@@ -313,29 +310,11 @@ func TestShardAndCorpusFoldersDoNotMix(t *testing.T) {
 			reused++
 		}
 	}
-	assert.Equal(t, first.Count(StatusOK), reused, "unchanged documents are not extracted again")
+	assert.Equal(t, first.Count(corpus.StatusOK), reused, "unchanged documents are not extracted again")
 
 	other, err := buildWith(t, shard, []string{in}, Shard{Index: 1, Count: 2}, testExtractor)
 	require.NoError(t, err)
-	st, err := Open(shard)
+	st, err := corpus.Open(shard)
 	require.NoError(t, err)
 	assert.Len(t, st.Manifest().Documents, len(other.Results), "the folder now holds shard 1/2 and nothing of 0/2")
-}
-
-// TestMergeKnowsEveryPageField: Merge copies the files storedFiles lists,
-// which the manifest's page fields record. A new page field may name a new
-// kind of stored file: list it in storedFiles (and here), or merged stores
-// lose it.
-func TestMergeKnowsEveryPageField(t *testing.T) {
-	known := map[string]string{
-		"page": "a number", "chars": "a length", "label": "text", "flags": "text", "warnings": "text",
-		"blake3": "the page text, copied", "boxes": "glyph boxes, copied", "alts": "alternative texts, copied",
-		"orders": "reading orders, copied",
-	}
-	pt := reflect.TypeFor[Page]()
-	for i := range pt.NumField() {
-		name, _, _ := strings.Cut(pt.Field(i).Tag.Get("json"), ",")
-		_, ok := known[name]
-		assert.True(t, ok, "manifest page field %q: if it records a stored file, copy it in storedFiles", name)
-	}
 }

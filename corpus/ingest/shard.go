@@ -1,10 +1,9 @@
-package corpus
+package ingest
 
 import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/internal/inputerr"
 )
 
@@ -54,12 +55,11 @@ func (s Shard) Owns(digest string) bool {
 
 // of returns the shard, among s.Count, of a digest.
 func (s Shard) of(digest string) int {
-	h, err := hashHex(digest)
-	if err != nil {
+	sum, ok := corpus.ParseHash(digest)
+	if !ok {
 		return -1
 	}
-	b, _ := hex.DecodeString(h[:16])
-	return int(binary.BigEndian.Uint64(b) % uint64(s.Count))
+	return int(binary.BigEndian.Uint64(sum[:8]) % uint64(s.Count))
 }
 
 // ShardFormat is the format of ShardFile.
@@ -80,9 +80,9 @@ type ShardManifest struct {
 	// Folder is the shard's folder, absolute, as it was extracted: the
 	// sources in its manifest are relative to it, so the shard may be
 	// moved (from a node's scratch disk to shared storage) before Merge.
-	Folder    string       `json:"folder"`
-	Extractor ExtractorID  `json:"extractor"`
-	Inputs    []ShardInput `json:"inputs"` // sorted by name
+	Folder    string             `json:"folder"`
+	Extractor corpus.ExtractorID `json:"extractor"`
+	Inputs    []ShardInput       `json:"inputs"` // sorted by name
 }
 
 // ShardInput is one input of a sharded extraction.
@@ -134,7 +134,7 @@ func (e *ShardError) Unwrap() error { return e.Err }
 
 // checkShardStore refuses to build a shard into a corpus that is not one,
 // and a whole corpus into a shard's store.
-func checkShardStore(dir string, old *Manifest, shard Shard) error {
+func checkShardStore(dir string, old *corpus.Manifest, shard Shard) error {
 	_, err := os.Stat(filepath.Join(dir, ShardFile))
 	isShard := err == nil
 	switch {
@@ -148,7 +148,7 @@ func checkShardStore(dir string, old *Manifest, shard Shard) error {
 
 // writeShardManifest writes the shard manifest of a shard's build: every
 // input's name, size, hash and shard.
-func writeShardManifest(dir string, shard Shard, ext ExtractorID, docs []Document) error {
+func writeShardManifest(dir string, shard Shard, ext corpus.ExtractorID, docs []corpus.Document) error {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -162,7 +162,7 @@ func writeShardManifest(dir string, shard Shard, ext ExtractorID, docs []Documen
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(absDir, ShardFile), append(b, '\n'))
+	return atomicfile.Write(filepath.Join(absDir, ShardFile), append(b, '\n'))
 }
 
 // readShardManifest reads and checks a shard's manifest.
@@ -214,7 +214,8 @@ type shardStore struct {
 	dir      string // as given
 	abs      string
 	shard    *ShardManifest
-	manifest *Manifest
+	store    *corpus.Store
+	manifest *corpus.Manifest // the store's
 }
 
 // Merge makes the corpus in dir from the stores of every shard of a
@@ -222,23 +223,16 @@ type shardStore struct {
 // unsharded Build of the same inputs into dir would write. See the
 // package doc for the contract.
 func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) (_ *Report, err error) {
-	if len(shards) == 0 {
-		return nil, &ShardError{Err: ErrShardMissing, Msg: "no shard given"}
-	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	stores := make([]*shardStore, 0, len(shards))
-	for _, s := range shards {
-		st, err := openShard(s)
-		if err != nil {
-			return nil, err
-		}
-		if st.abs == absDir {
-			return nil, &ShardError{Dir: s, Err: ErrShardOverlap, Msg: "it is also the output folder; merge into a folder of its own"}
-		}
-		stores = append(stores, st)
+	if len(shards) == 0 {
+		return nil, &ShardError{Err: ErrShardMissing, Msg: "no shard given"}
+	}
+	stores, err := openShards(shards, absDir)
+	if err != nil {
+		return nil, err
 	}
 	docs, owner, err := checkShards(stores)
 	if err != nil {
@@ -252,35 +246,15 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 	if err := checkShardStore(dir, old, Shard{}); err != nil {
 		return nil, err
 	}
-	if old != nil && old.Extractor.fromText() {
-		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); merge into another corpus folder", dir, ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
+	if old != nil && old.Extractor.FromText() {
+		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); merge into another corpus folder", dir, corpus.ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
 	}
 
 	// Each source becomes relative to dir, as Build would have written it.
 	for i := range docs {
 		docs[i].Source = pdfSource(absDir, shardSourcePath(owner[i].shard.Folder, docs[i].Source))
 	}
-	// Names clash as they would in one Build: with each other, ignoring
-	// case, and with documents of dir from another source.
-	var clashes []clash
-	byFold := map[string]*Document{}
-	for i := range docs {
-		d := &docs[i]
-		key := strings.ToLower(d.Name)
-		if o := byFold[key]; o != nil {
-			clashes = append(clashes, clash{text: fmt.Sprintf("%q (%s) and %q (%s)", o.Name, o.Source, d.Name, d.Source)})
-		}
-		byFold[key] = d
-	}
-	if old != nil {
-		for _, o := range old.Documents {
-			if d := byFold[strings.ToLower(o.Name)]; d != nil && o.Source != d.Source {
-				clashes = append(clashes, clash{text: fmt.Sprintf("%q (%s) and %q already in the corpus from %s", d.Name, d.Source, o.Name, o.Source)})
-			}
-		}
-	}
-	if len(clashes) > 0 {
-		slices.SortFunc(clashes, func(a, b clash) int { return strings.Compare(a.text, b.text) })
+	if clashes := mergeClashes(docs, old); len(clashes) > 0 {
 		return nil, clashError(clashes)
 	}
 
@@ -298,28 +272,7 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 			return nil, err
 		}
 	}
-	errs := make([]error, len(docs))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range max(opts.Jobs, 1) {
-		wg.Go(func() {
-			for i := range work {
-				errs[i] = copyDocument(ctx, absDir, owner[i], &docs[i])
-			}
-		})
-	}
-	for i := range docs {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if err = ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err = errors.Join(errs...); err != nil {
+	if err = copyDocuments(ctx, absDir, docs, owner, opts.Jobs); err != nil {
 		return nil, err
 	}
 	named := make(map[string]bool, len(docs))
@@ -336,25 +289,90 @@ func Merge(ctx context.Context, dir string, shards []string, opts MergeOptions) 
 	return report, nil
 }
 
-// removeMade removes what a failed merge wrote into dir: dir itself, or
-// its contents when it existed (empty) before.
-func removeMade(dir string, existed bool) {
-	if !existed {
-		os.RemoveAll(dir)
-		return
+// openShards opens every shard, none of them the output folder absDir.
+func openShards(shards []string, absDir string) ([]*shardStore, error) {
+	stores := make([]*shardStore, 0, len(shards))
+	for _, s := range shards {
+		st, err := openShard(s)
+		if err != nil {
+			return nil, err
+		}
+		if st.abs == absDir {
+			return nil, &ShardError{Dir: s, Err: ErrShardOverlap, Msg: "it is also the output folder; merge into a folder of its own"}
+		}
+		stores = append(stores, st)
 	}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		os.RemoveAll(filepath.Join(dir, e.Name()))
+	return stores, nil
+}
+
+// mergeClashes returns the name clashes of a merge, sorted by
+// description: names clash as they would in one Build, with each other,
+// ignoring case, and with documents of old from another source.
+func mergeClashes(docs []corpus.Document, old *corpus.Manifest) []clash {
+	var clashes []clash
+	byFold := map[string]*corpus.Document{}
+	for i := range docs {
+		d := &docs[i]
+		key := strings.ToLower(d.Name)
+		if o := byFold[key]; o != nil {
+			clashes = append(clashes, clash{text: fmt.Sprintf("%q (%s) and %q (%s)", o.Name, o.Source, d.Name, d.Source)})
+		}
+		byFold[key] = d
 	}
+	if old != nil {
+		for _, o := range old.Documents {
+			if d := byFold[strings.ToLower(o.Name)]; d != nil && o.Source != d.Source {
+				clashes = append(clashes, clash{text: fmt.Sprintf("%q (%s) and %q already in the corpus from %s", d.Name, d.Source, o.Name, o.Source)})
+			}
+		}
+	}
+	slices.SortFunc(clashes, func(a, b clash) int { return strings.Compare(a.text, b.text) })
+	return clashes
+}
+
+// copyDocuments copies every document's stored files from the shard that
+// holds it (owner) into the corpus at dir, jobs at a time.
+func copyDocuments(ctx context.Context, dir string, docs []corpus.Document, owner []*shardStore, jobs int) error {
+	errs := make([]error, len(docs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range max(jobs, 1) {
+		wg.Go(func() {
+			for i := range work {
+				errs[i] = copyDocument(ctx, dir, owner[i].store, &docs[i])
+			}
+		})
+	}
+	for i := range docs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// copyDocument copies the stored files of doc from its shard's store src
+// into the corpus at dir.
+func copyDocument(ctx context.Context, dir string, src *corpus.Store, doc *corpus.Document) error {
+	w, err := corpus.NewDocWriter(dir, doc.BLAKE3)
+	if err != nil {
+		return err
+	}
+	return w.CopyFrom(ctx, src, doc)
 }
 
 // shardSourcePath is the path of the PDF a shard's document was
 // extracted from: its Source (pdfSource) read from absShard, the absolute
 // folder the shard was extracted into.
 func shardSourcePath(absShard, source string) string {
-	if p, ok := strings.CutPrefix(source, "./"+TextSourcePrefix); ok {
-		source = TextSourcePrefix + p
+	if p, ok := strings.CutPrefix(source, "./"+corpus.TextSourcePrefix); ok {
+		source = corpus.TextSourcePrefix + p
 	}
 	path := filepath.FromSlash(source)
 	if filepath.IsAbs(path) {
@@ -373,23 +391,24 @@ func openShard(dir string) (*shardStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := readManifest(dir)
+	st, err := corpus.Open(dir)
 	if err != nil {
 		return nil, err
 	}
+	m := st.Manifest()
 	if !m.Extractor.Equal(sm.Extractor) {
-		return nil, &ShardError{Dir: dir, Err: ErrNotShard, Msg: fmt.Sprintf("%s and %s name different extractors", ShardFile, ManifestFile)}
+		return nil, &ShardError{Dir: dir, Err: ErrNotShard, Msg: fmt.Sprintf("%s and %s name different extractors", ShardFile, corpus.ManifestFile)}
 	}
-	if m.Extractor.fromText() {
+	if m.Extractor.FromText() {
 		return nil, &ShardError{Dir: dir, Err: ErrNotShard, Msg: "it holds imported page texts; only extraction from PDFs is sharded"}
 	}
-	return &shardStore{dir: dir, abs: abs, shard: sm, manifest: m}, nil
+	return &shardStore{dir: dir, abs: abs, shard: sm, store: st, manifest: m}, nil
 }
 
 // checkShards checks that the shards are every shard of one extraction,
 // each holding exactly its documents, and returns the documents, sorted
 // by name, with the shard that holds each.
-func checkShards(stores []*shardStore) ([]Document, []*shardStore, error) {
+func checkShards(stores []*shardStore) ([]corpus.Document, []*shardStore, error) {
 	first := stores[0]
 	byIndex := make([]*shardStore, first.shard.Of)
 	for _, st := range stores {
@@ -416,16 +435,16 @@ func checkShards(stores []*shardStore) ([]Document, []*shardStore, error) {
 	if len(missing) > 0 {
 		return nil, nil, &ShardError{Err: ErrShardMissing, Msg: fmt.Sprintf("%d of %d shards given; missing: %s", len(stores), first.shard.Of, strings.Join(missing, ", "))}
 	}
-	var docs []Document
+	var docs []corpus.Document
 	var owner []*shardStore
 	for _, in := range first.shard.Inputs {
 		st := byIndex[in.Shard]
 		d, ok := st.manifest.Document(in.Name)
 		if !ok {
-			return nil, nil, &ShardError{Dir: st.dir, Err: ErrShardMissing, Msg: fmt.Sprintf("document %q of shard %d/%d is not in its %s", in.Name, in.Shard, first.shard.Of, ManifestFile)}
+			return nil, nil, &ShardError{Dir: st.dir, Err: ErrShardMissing, Msg: fmt.Sprintf("document %q of shard %d/%d is not in its %s", in.Name, in.Shard, first.shard.Of, corpus.ManifestFile)}
 		}
 		if d.BLAKE3 != in.BLAKE3 || d.Bytes != in.Bytes {
-			return nil, nil, &ShardError{Dir: st.dir, Err: ErrShardMismatch, Msg: fmt.Sprintf("document %q is %s in %s and %s in %s", in.Name, d.BLAKE3, ManifestFile, in.BLAKE3, ShardFile)}
+			return nil, nil, &ShardError{Dir: st.dir, Err: ErrShardMismatch, Msg: fmt.Sprintf("document %q is %s in %s and %s in %s", in.Name, d.BLAKE3, corpus.ManifestFile, in.BLAKE3, ShardFile)}
 		}
 		docs = append(docs, *d)
 		owner = append(owner, st)
@@ -446,7 +465,7 @@ func checkShards(stores []*shardStore) ([]Document, []*shardStore, error) {
 
 // extractorDiff says how extractor a differs from b: name and version,
 // and the limits that differ.
-func extractorDiff(a, b ExtractorID) string {
+func extractorDiff(a, b corpus.ExtractorID) string {
 	var diffs []string
 	if a.Name != b.Name || a.Version != b.Version {
 		diffs = append(diffs, fmt.Sprintf("%s %s against %s %s", a.Name, a.Version, b.Name, b.Version))
@@ -489,71 +508,4 @@ func inputsDiff(a, b []ShardInput) string {
 		}
 	}
 	return "none"
-}
-
-// storedFile is one file the manifest records for a page.
-type storedFile struct {
-	rel      string // slash-separated, in the store
-	recorded string // its BLAKE3 (of the uncompressed bytes)
-	gzipped  bool
-}
-
-// storedFiles lists every file the manifest records for a page (1-based)
-// of doc: its text, glyph boxes and alternative texts. A new kind of
-// stored file must be listed here, or Merge leaves it behind
-// (TestMergeKnowsEveryPageField).
-func storedFiles(doc *Document, page int) ([]storedFile, error) {
-	p := doc.Pages[page-1]
-	rel, err := pageFile(doc.BLAKE3, page)
-	if err != nil {
-		return nil, err
-	}
-	files := []storedFile{{rel: rel, recorded: p.BLAKE3}}
-	if p.Boxes != "" {
-		rel, _ := boxesFile(doc.BLAKE3, page) // the hash is good: pageFile took it
-		files = append(files, storedFile{rel: rel, recorded: p.Boxes, gzipped: true})
-	}
-	for k, h := range p.Alts {
-		rel, _ := altFile(doc.BLAKE3, page, k)
-		files = append(files, storedFile{rel: rel, recorded: h})
-	}
-	if p.Orders != "" {
-		rel, _ := ordersFile(doc.BLAKE3, page)
-		files = append(files, storedFile{rel: rel, recorded: p.Orders})
-	}
-	return files, nil
-}
-
-// copyDocument copies the stored files of doc from its shard into the
-// corpus at dir, checking each against the shard's manifest. Glyph boxes
-// are compressed again, as Build compresses them, so the corpus does not
-// depend on the compressor of the program that made the shard.
-func copyDocument(ctx context.Context, dir string, st *shardStore, doc *Document) error {
-	src := &Store{dir: st.dir, manifest: st.manifest}
-	w, err := newDocWriter(dir, doc.BLAKE3)
-	if err != nil {
-		return err
-	}
-	for page := 1; page <= len(doc.Pages); page++ {
-		files, err := storedFiles(doc, page)
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			b, err := src.readStored(doc, page, f.rel, f.recorded, f.gzipped)
-			if err != nil {
-				return err
-			}
-			if f.gzipped {
-				b = compressBoxes(b)
-			}
-			if err := w.write(f.rel, b); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

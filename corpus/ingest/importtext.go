@@ -1,8 +1,7 @@
-package corpus
+package ingest
 
 import (
 	"bytes"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,34 +10,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/zeebo/blake3"
-
+	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/inputerr"
 )
-
-// The extractor ImportText records in the manifest. Imported texts are kept
-// as they are, so it has no limits: its Limits is empty, never nil.
-const (
-	TextExtractorName    = "citecheck-import-text"
-	TextExtractorVersion = "1"
-)
-
-// TextExtractorID returns the ExtractorID of a corpus made by ImportText.
-func TextExtractorID() ExtractorID {
-	return ExtractorID{Name: TextExtractorName, Version: TextExtractorVersion, Limits: map[string]int64{}}
-}
-
-// TextSourcePrefix starts the Source of every document imported from page
-// texts: "text:" and the slash-separated path of its page folder relative
-// to the corpus folder (absolute when it cannot be made relative).
-const TextSourcePrefix = "text:"
-
-// TextSource reports whether source (a Document's Source) names a folder
-// of page texts, and returns that folder's path as recorded: slash-separated,
-// relative to the corpus folder unless absolute.
-func TextSource(source string) (folder string, ok bool) {
-	return strings.CutPrefix(source, TextSourcePrefix)
-}
 
 // DefaultMaxPageBytes is the default cap on one page file of ImportText.
 const DefaultMaxPageBytes = 64 << 20
@@ -76,7 +50,8 @@ var (
 // ImportError is a fault in the input of ImportText or ReadTextDocument:
 // the file or folder at fault and, for a page's bytes, the byte offset.
 // Err wraps one of the Err* input errors of this package (ErrPageGap,
-// ErrDuplicateName, ErrMixedCorpus, ...) or the error of reading the file.
+// ...), corpus.ErrDuplicateName, corpus.ErrMixedCorpus,
+// corpus.ErrNotCorpus, or the error of reading the file.
 type ImportError struct {
 	File   string // as the caller named it (joined with the input folder)
 	Offset int64  // byte offset in File; -1 when the fault has no position
@@ -127,36 +102,11 @@ func ParseTextPageName(name string) (page int, ok bool) {
 	return page, true
 }
 
-// textHasher computes a text document's identity: the BLAKE3-256 of its
-// pages in order, each followed by one form feed.
-type textHasher struct{ h *blake3.Hasher }
-
-func newTextHasher() textHasher { return textHasher{blake3.New()} }
-
-func (t textHasher) page(text []byte) {
-	t.h.Write(text)
-	t.h.Write([]byte{'\f'})
-}
-
-func (t textHasher) sum() string { return "blake3:" + hex.EncodeToString(t.h.Sum(nil)) }
-
-// TextHash returns the identity (Document.BLAKE3) of a document imported
-// from page texts: the BLAKE3-256 of the page texts in page order, each
-// followed by one form feed (U+000C). Page texts hold no form feed, so
-// different page lists never give the same input.
-func TextHash(pages []string) string {
-	t := newTextHasher()
-	for _, p := range pages {
-		t.page([]byte(p))
-	}
-	return t.sum()
-}
-
 // TextDocument is one document folder of page texts, read and checked.
 type TextDocument struct {
-	Bytes  int64  // the page files' sizes, summed
-	BLAKE3 string // the identity: TextHash of the pages
-	Pages  []Page // as the manifest records them
+	Bytes  int64         // the page files' sizes, summed
+	BLAKE3 string        // the identity: TextHash of the pages
+	Pages  []corpus.Page // as the manifest records them
 }
 
 // ReadTextDocument reads and checks the page files of one document folder
@@ -169,17 +119,17 @@ func ReadTextDocument(folder string, opts ImportOptions) (*TextDocument, error) 
 		return nil, err
 	}
 	td := &TextDocument{}
-	th := newTextHasher()
+	texts := make([]string, len(files))
 	for i, f := range files {
 		b, err := readTextPage(f, opts)
 		if err != nil {
 			return nil, err
 		}
-		th.page(b)
+		texts[i] = string(b)
 		td.Bytes += int64(len(b))
-		td.Pages = append(td.Pages, pageEntry(i+1, PageText{Text: string(b)}))
+		td.Pages = append(td.Pages, corpus.DescribePage(i+1, corpus.PageText{Text: texts[i]}))
 	}
-	td.BLAKE3 = th.sum()
+	td.BLAKE3 = corpus.TextHash(texts)
 	return td, nil
 }
 
@@ -250,16 +200,16 @@ func readTextPage(path string, opts ImportOptions) ([]byte, error) {
 // every input fault is an *ImportError, and nothing is written unless every
 // input is sound.
 func ImportText(dir string, inputs []string, opts ImportOptions) (*Report, error) {
-	ext := TextExtractorID()
+	ext := corpus.TextExtractorID()
 	old, err := existingManifest(dir)
-	if errors.Is(err, ErrNotCorpus) {
-		return nil, importErr(dir, fmt.Errorf("%w: it is not empty and has no %s", ErrNotCorpus, ManifestFile))
+	if errors.Is(err, corpus.ErrNotCorpus) {
+		return nil, importErr(dir, fmt.Errorf("%w: it is not empty and has no %s", corpus.ErrNotCorpus, corpus.ManifestFile))
 	}
 	if err != nil {
 		return nil, err
 	}
-	if old != nil && !old.Extractor.fromText() {
-		return nil, importErr(filepath.Join(dir, ManifestFile), fmt.Errorf("%w: this corpus was extracted from PDFs by %s %s; import page texts into a new corpus folder", ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version))
+	if old != nil && !old.Extractor.FromText() {
+		return nil, importErr(filepath.Join(dir, corpus.ManifestFile), fmt.Errorf("%w: this corpus was extracted from PDFs by %s %s; import page texts into a new corpus folder", corpus.ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version))
 	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
@@ -274,14 +224,14 @@ func ImportText(dir string, inputs []string, opts ImportOptions) (*Report, error
 	}
 
 	// Every document is read and checked before anything is written.
-	docs := make([]Document, len(jobs))
+	docs := make([]corpus.Document, len(jobs))
 	for i, j := range jobs {
 		td, err := ReadTextDocument(j.path, opts)
 		if err != nil {
 			return nil, err
 		}
-		docs[i] = Document{Name: j.name, Source: j.source, Bytes: td.Bytes, BLAKE3: td.BLAKE3,
-			Status: StatusOK, PageCount: len(td.Pages), Pages: td.Pages}
+		docs[i] = corpus.Document{Name: j.name, Source: j.source, Bytes: td.Bytes, BLAKE3: td.BLAKE3,
+			Status: corpus.StatusOK, PageCount: len(td.Pages), Pages: td.Pages}
 	}
 	report := &Report{}
 	if old == nil {
@@ -348,7 +298,7 @@ func textJobs(absDir string, inputs []string) ([]job, error) {
 			if rel, err := filepath.Rel(absDir, abs); err == nil {
 				source = rel
 			}
-			jobs = append(jobs, job{path: path, name: e.Name(), source: TextSourcePrefix + filepath.ToSlash(source)})
+			jobs = append(jobs, job{path: path, name: e.Name(), source: corpus.TextSourcePrefix + filepath.ToSlash(source)})
 		}
 	}
 	return jobs, nil
@@ -356,10 +306,10 @@ func textJobs(absDir string, inputs []string) ([]job, error) {
 
 // writeTextPages stores the page texts of a document read by
 // ReadTextDocument, reading each page file again: one that no longer hashes
-// as it did is refused. A stored text that already holds the bytes is left
-// as it is, so re-importing rewrites nothing and repairs a damaged store.
-func writeTextPages(dir, folder string, doc *Document, opts ImportOptions) error {
-	w, err := newDocWriter(dir, doc.BLAKE3)
+// as it did is refused. Storing the same pages again rewrites nothing
+// (corpus.DocWriter.WriteText).
+func writeTextPages(dir, folder string, doc *corpus.Document, opts ImportOptions) error {
+	w, err := corpus.NewDocWriter(dir, doc.BLAKE3)
 	if err != nil {
 		return err
 	}
@@ -370,18 +320,10 @@ func writeTextPages(dir, folder string, doc *Document, opts ImportOptions) error
 		if err != nil {
 			return err
 		}
-		if Hash(b) != p.BLAKE3 {
+		if corpus.Hash(b) != p.BLAKE3 {
 			return importErr(path, errors.New("changed while it was being imported: import again"))
 		}
-		rel, err := pageFile(doc.BLAKE3, p.Page)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(rel))
-		if stored, err := os.ReadFile(dst); err == nil && bytes.Equal(stored, b) {
-			continue
-		}
-		if err := w.write(rel, b); err != nil {
+		if err := w.WriteText(p.Page, b); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package corpus
+package ingest
 
 import (
 	"context"
@@ -11,38 +11,19 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/corpus"
 )
 
-// Extraction is what an ExtractFunc found in one PDF.
-type Extraction struct {
-	Status   Status
-	Error    string // why Status is not ok, for a person to read
-	Pages    []PageText
-	Warnings []string
-}
-
-// PageText is one extracted page.
-type PageText struct {
-	Text     string   // valid UTF-8 without form feeds
-	Boxes    []byte   // glyph boxes in BoxesFormat (EncodeBoxes), uncompressed; nil for none
-	Alts     []string // alternative texts (ValidateAlts); nil for none
-	Orders   []Order  // reading orders (ValidateOrders), sorted by name; nil for none
-	Label    string
-	Flags    []string
-	Warnings []string
-}
-
 // ExtractFunc turns the bytes of one PDF into page texts. It must not fail:
-// every outcome is an Extraction with a Status.
-type ExtractFunc func(ctx context.Context, name string, pdf []byte) Extraction
+// every outcome is a corpus.Extraction with a Status.
+type ExtractFunc func(ctx context.Context, name string, pdf []byte) corpus.Extraction
 
 // BuildOptions configures Build.
 type BuildOptions struct {
-	Extractor ExtractorID // recorded in the manifest; a change re-extracts everything
-	Extract   ExtractFunc // required
-	Jobs      int         // parallel extractions; 1 when < 1
+	Extractor corpus.ExtractorID // recorded in the manifest; a change re-extracts everything
+	Extract   ExtractFunc        // required
+	Jobs      int                // parallel extractions; 1 when < 1
 	// MaxFileBytes is the largest PDF read; a larger one is recorded as
 	// resource_limit without being read. 0 means DefaultMaxFileBytes.
 	MaxFileBytes int64
@@ -71,7 +52,7 @@ type Progress struct {
 type Result struct {
 	Name   string
 	Source string
-	Status Status
+	Status corpus.Status
 	Error  string
 	Pages  int
 	Reused bool // unchanged since the last build: not extracted again
@@ -83,7 +64,7 @@ type Report struct {
 }
 
 // Count returns how many inputs ended with status s.
-func (r *Report) Count(s Status) int {
+func (r *Report) Count(s corpus.Status) int {
 	n := 0
 	for _, res := range r.Results {
 		if res.Status == s {
@@ -104,41 +85,94 @@ func (r *Report) Pages() int {
 
 // Inputs expands paths into the PDF files they name: a file is taken as it
 // is, a folder is searched recursively for files ending in ".pdf" (any case).
-// The result is sorted and free of repeats.
+// Symbolic links are followed: a link to a PDF is taken under the link's
+// path, a link to a folder is searched (under its target's path) once, so
+// that a link that loops back ends. The result is sorted and free of
+// repeats.
 func Inputs(paths []string) ([]string, error) {
-	var files []string
+	w := inputWalker{visited: map[string]bool{}}
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
 		if !info.IsDir() {
-			files = append(files, filepath.Clean(p))
+			w.files = append(w.files, filepath.Clean(p))
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(path), ".pdf") {
-				files = append(files, path)
-			}
-			return nil
-		})
-		if err != nil {
+		if err := w.folder(p); err != nil {
 			return nil, err
 		}
 	}
-	slices.Sort(files)
-	return slices.Compact(files), nil
+	slices.Sort(w.files)
+	return slices.Compact(w.files), nil
 }
+
+// inputWalker finds the PDFs of folders, following symbolic links: a link
+// to a PDF is the PDF, under the link's path; a link to a folder is
+// searched like a folder, once, so that a link back up the tree (a loop)
+// ends rather than recurs.
+type inputWalker struct {
+	files   []string
+	visited map[string]bool // folders searched, by their real path
+}
+
+func (w *inputWalker) folder(dir string) error {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	if w.visited[real] {
+		return nil
+	}
+	w.visited[real] = true
+	if st, err := os.Lstat(dir); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		dir = real // WalkDir does not enter a link, even its root
+	}
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.Type()&fs.ModeSymlink != 0:
+			return w.link(path)
+		case d.IsDir() && path != dir:
+			if r, err := filepath.EvalSymlinks(path); err == nil {
+				w.visited[r] = true
+			}
+		case d.Type().IsRegular() && isPDFName(path):
+			w.files = append(w.files, path)
+		}
+		return nil
+	})
+}
+
+// link takes what a symbolic link found in a folder points to.
+func (w *inputWalker) link(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s: a symbolic link to nothing readable: %w", path, err)
+	}
+	switch {
+	case info.IsDir():
+		return w.folder(path)
+	case info.Mode().IsRegular() && isPDFName(path):
+		w.files = append(w.files, path)
+	case info.Mode().IsRegular():
+		if target, err := filepath.EvalSymlinks(path); err == nil && isPDFName(target) {
+			w.files = append(w.files, path)
+		}
+	}
+	return nil
+}
+
+func isPDFName(path string) bool { return strings.EqualFold(filepath.Ext(path), ".pdf") }
 
 // Build extracts files (see Inputs) into the corpus folder dir, creating it
 // when needed, and returns what happened to each file. See the package doc
 // for the contract.
 func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (*Report, error) {
 	if opts.Extract == nil {
-		return nil, errors.New("corpus.Build: no ExtractFunc")
+		return nil, errors.New("ingest.Build: no ExtractFunc")
 	}
 	old, err := existingManifest(dir)
 	if err != nil {
@@ -147,8 +181,8 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	if err := checkShardStore(dir, old, opts.Shard); err != nil {
 		return nil, err
 	}
-	if old != nil && old.Extractor.fromText() != opts.Extractor.fromText() {
-		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); extract PDFs into another corpus folder", dir, ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
+	if old != nil && old.Extractor.FromText() != opts.Extractor.FromText() {
+		return nil, fmt.Errorf("%s: %w: it holds page texts imported by %s %s (citecheck import-text); extract PDFs into another corpus folder", dir, corpus.ErrMixedCorpus, old.Extractor.Name, old.Extractor.Version)
 	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
@@ -176,7 +210,38 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 		}
 	}
 
-	results := make([]Document, len(jobs))
+	results, err := runJobs(ctx, absDir, jobs, opts)
+	if err != nil {
+		return nil, err
+	}
+
+	var kept []corpus.Document
+	report := &Report{}
+	for i := range results {
+		if !jobs[i].other {
+			kept = append(kept, results[i])
+			report.Results = append(report.Results, resultOf(&results[i], jobs[i].reuse != nil))
+		}
+	}
+	if opts.Shard.Count > 0 {
+		// A shard holds its share of these inputs and nothing else.
+		old = nil
+		if err := writeShardManifest(dir, opts.Shard, opts.Extractor, results); err != nil {
+			return nil, err
+		}
+	}
+	if err := commit(dir, old, opts.Extractor, jobNames(jobs), kept); err != nil {
+		return nil, err
+	}
+	committed = true
+	return report, nil
+}
+
+// runJobs runs every job, opts.Jobs at a time, reporting each as it
+// finishes (opts.Progress), and returns their documents by job index, so
+// that the result does not depend on scheduling.
+func runJobs(ctx context.Context, absDir string, jobs []job, opts BuildOptions) ([]corpus.Document, error) {
+	results := make([]corpus.Document, len(jobs))
 	errs := make([]error, len(jobs))
 	work := make(chan int)
 	done := make(chan int)
@@ -215,27 +280,7 @@ func Build(ctx context.Context, dir string, files []string, opts BuildOptions) (
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-
-	var kept []Document
-	report := &Report{}
-	for i := range results {
-		if !jobs[i].other {
-			kept = append(kept, results[i])
-			report.Results = append(report.Results, resultOf(&results[i], jobs[i].reuse != nil))
-		}
-	}
-	if opts.Shard.Count > 0 {
-		// A shard holds its share of these inputs and nothing else.
-		old = nil
-		if err := writeShardManifest(dir, opts.Shard, opts.Extractor, results); err != nil {
-			return nil, err
-		}
-	}
-	if err := commit(dir, old, opts.Extractor, jobNames(jobs), kept); err != nil {
-		return nil, err
-	}
-	committed = true
-	return report, nil
+	return results, nil
 }
 
 // jobNames is the set of the jobs' names.
@@ -248,11 +293,9 @@ func jobNames(jobs []job) map[string]bool {
 }
 
 // commit writes the manifest of a build: docs, and the documents of old
-// not named this time when old was made by the same extractor. It is
-// written last and atomically; page texts no document refers to any more
-// are removed after it.
-func commit(dir string, old *Manifest, ext ExtractorID, named map[string]bool, docs []Document) error {
-	m := &Manifest{Format: Format, Extractor: ext}
+// not named this time when old was made by the same extractor.
+func commit(dir string, old *corpus.Manifest, ext corpus.ExtractorID, named map[string]bool, docs []corpus.Document) error {
+	m := &corpus.Manifest{Format: corpus.Format, Extractor: ext}
 	if old != nil && old.Extractor.Equal(ext) {
 		// Documents not named this time stay, unless an input replaced them.
 		for _, d := range old.Documents {
@@ -262,23 +305,14 @@ func commit(dir string, old *Manifest, ext ExtractorID, named map[string]bool, d
 		}
 	}
 	m.Documents = append(m.Documents, docs...)
-	slices.SortFunc(m.Documents, func(a, b Document) int { return strings.Compare(a.Name, b.Name) })
-	if old != nil && old.QuoteIndex != nil && old.QuoteIndex.Sources == m.SourcesDigest() {
-		// Nothing the stored quote index was built from changed: it stays
-		// (its file is checked before it is trusted again).
-		m.QuoteIndex = old.QuoteIndex
-	}
-	b, err := encodeManifest(m)
-	if err != nil {
-		return err
-	}
-	if err := writeFileAtomic(filepath.Join(dir, ManifestFile), b); err != nil {
+	slices.SortFunc(m.Documents, func(a, b corpus.Document) int { return strings.Compare(a.Name, b.Name) })
+	if err := corpus.Commit(dir, old, m); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(dir, BuildingFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return removeUnreferencedTexts(dir, m)
+	return nil
 }
 
 // BuildingFile marks a corpus folder whose first build (extract,
@@ -298,6 +332,20 @@ func markBuilding(dir string) error {
 	return os.WriteFile(filepath.Join(dir, BuildingFile), []byte("a citecheck corpus being built: without manifest.json, what a build killed outright left\n"), 0o644)
 }
 
+// removeMade removes what a first build that did not finish, or was
+// killed outright (leftover), wrote into dir: dir itself, or its contents
+// when dir was there before.
+func removeMade(dir string, existed bool) {
+	if !existed {
+		os.RemoveAll(dir)
+		return
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
+}
+
 // leftover reports whether entries, a folder's without a manifest, are
 // what a first build killed outright left: its BuildingFile and nothing a
 // build does not write.
@@ -307,8 +355,8 @@ func leftover(entries []fs.DirEntry) bool {
 		switch name := e.Name(); {
 		case name == BuildingFile:
 			marked = true
-		case name == "text" || name == QuoteIndexDir || name == ShardFile ||
-			strings.HasPrefix(name, "."+ManifestFile+".tmp-") || strings.HasPrefix(name, "."+ShardFile+".tmp-"): // atomicfile's
+		case name == "text" || name == corpus.QuoteIndexDir || name == ShardFile ||
+			strings.HasPrefix(name, "."+corpus.ManifestFile+".tmp-") || strings.HasPrefix(name, "."+ShardFile+".tmp-"): // atomicfile's
 		default:
 			return false
 		}
@@ -316,14 +364,14 @@ func leftover(entries []fs.DirEntry) bool {
 	return marked
 }
 
-func resultOf(d *Document, reused bool) Result {
+func resultOf(d *corpus.Document, reused bool) Result {
 	return Result{Name: d.Name, Source: d.Source, Status: d.Status, Error: d.Error, Pages: len(d.Pages), Reused: reused}
 }
 
 // existingManifest returns the manifest in dir, nil when dir does not exist
 // or is empty (or held what a killed first build left, now removed), or
-// ErrNotCorpus when dir holds something else.
-func existingManifest(dir string) (*Manifest, error) {
+// corpus.ErrNotCorpus when dir holds something else.
+func existingManifest(dir string) (*corpus.Manifest, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -334,27 +382,31 @@ func existingManifest(dir string) (*Manifest, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, corpus.ManifestFile)); errors.Is(err, fs.ErrNotExist) {
 		if leftover(entries) {
 			removeMade(dir, true)
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%s: %w: it is not empty and has no %s", dir, ErrNotCorpus, ManifestFile)
+		return nil, fmt.Errorf("%s: %w: it is not empty and has no %s", dir, corpus.ErrNotCorpus, corpus.ManifestFile)
 	}
-	return readManifest(dir)
+	st, err := corpus.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return st.Manifest(), nil
 }
 
 // job is one input to extract or reuse.
 type job struct {
 	path   string // as given
 	name   string
-	source string    // relative to the corpus folder
-	reuse  *Document // the stored entry, when it may be reused
-	other  bool      // another shard's: hashed, not extracted
+	source string           // relative to the corpus folder
+	reuse  *corpus.Document // the stored entry, when it may be reused
+	other  bool             // another shard's: hashed, not extracted
 }
 
 // plan names every input and refuses name clashes before any work starts.
-func plan(absDir string, files []string, old *Manifest, ext ExtractorID) ([]job, error) {
+func plan(absDir string, files []string, old *corpus.Manifest, ext corpus.ExtractorID) ([]job, error) {
 	jobs := make([]job, 0, len(files))
 	for _, f := range files {
 		abs, err := filepath.Abs(f)
@@ -377,7 +429,7 @@ func pdfSource(absDir, abs string) string {
 		source = rel
 	}
 	source = filepath.ToSlash(source)
-	if strings.HasPrefix(source, TextSourcePrefix) {
+	if strings.HasPrefix(source, corpus.TextSourcePrefix) {
 		source = "./" + source // a PDF's path never reads as a page folder
 	}
 	return source
@@ -393,7 +445,7 @@ type clash struct {
 // sorted by description: inputs whose names differ at most in case, and an
 // input whose name is already in old from another source. For the other
 // inputs already in old, ok and from the same extractor, it sets reuse.
-func checkNames(jobs []job, old *Manifest, ext ExtractorID) []clash {
+func checkNames(jobs []job, old *corpus.Manifest, ext corpus.ExtractorID) []clash {
 	slices.SortStableFunc(jobs, func(a, b job) int { return strings.Compare(a.name, b.name) })
 
 	// Names that differ only in case clash too: a reference naming "a.pdf"
@@ -420,7 +472,7 @@ func checkNames(jobs []job, old *Manifest, ext ExtractorID) []clash {
 				switch {
 				case d.Source != jobs[i].source:
 					clashes = append(clashes, clash{jobs[i].path, fmt.Sprintf("%q (%s) and %q already in the corpus from %s", jobs[i].name, jobs[i].path, d.Name, d.Source)})
-				case d.Status == StatusOK && old.Extractor.Equal(ext):
+				case d.Status == corpus.StatusOK && old.Extractor.Equal(ext):
 					jobs[i].reuse = d
 				}
 			}
@@ -430,19 +482,19 @@ func checkNames(jobs []job, old *Manifest, ext ExtractorID) []clash {
 	return clashes
 }
 
-// clashError describes every clash in one ErrDuplicateName error.
+// clashError describes every clash in one corpus.ErrDuplicateName error.
 func clashError(clashes []clash) error {
 	texts := make([]string, len(clashes))
 	for i, c := range clashes {
 		texts[i] = c.text
 	}
-	return fmt.Errorf("%w: %s (names must be unique, ignoring case: rename one or build separate corpora)", ErrDuplicateName, strings.Join(texts, "; "))
+	return fmt.Errorf("%w: %s (names must be unique, ignoring case: rename one or build separate corpora)", corpus.ErrDuplicateName, strings.Join(texts, "; "))
 }
 
 // run reads, hashes and (unless unchanged) extracts one input, writing its
 // page texts into the corpus.
-func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document, error) {
-	doc := Document{Name: j.name, Source: j.source}
+func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (corpus.Document, error) {
+	doc := corpus.Document{Name: j.name, Source: j.source}
 	limit := opts.MaxFileBytes
 	if limit <= 0 {
 		limit = DefaultMaxFileBytes
@@ -453,16 +505,16 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 	}
 	doc.Bytes = size
 	if data == nil {
-		_, doc.BLAKE3, err = HashFile(j.path)
+		_, doc.BLAKE3, err = corpus.HashFile(j.path)
 		if err != nil {
 			return doc, fmt.Errorf("%s: %w", j.path, err)
 		}
-		doc.Status = StatusResourceLimit
+		doc.Status = corpus.StatusResourceLimit
 		doc.Error = fmt.Sprintf("file is %d bytes, over the %d-byte limit", size, limit)
 		j.other = opts.Shard.Count > 0 && !opts.Shard.Owns(doc.BLAKE3)
 		return doc, nil
 	}
-	doc.BLAKE3 = Hash(data)
+	doc.BLAKE3 = corpus.Hash(data)
 	if opts.Shard.Count > 0 && !opts.Shard.Owns(doc.BLAKE3) {
 		j.other = true
 		return doc, nil
@@ -476,145 +528,49 @@ func (j *job) run(ctx context.Context, dir string, opts BuildOptions) (Document,
 		return doc, err
 	}
 	if err := fill(&doc, ex); err != nil {
-		doc.Status, doc.Error, doc.PageCount, doc.Pages = StatusCrash, err.Error(), 0, nil
+		doc.Status, doc.Error, doc.PageCount, doc.Pages = corpus.StatusCrash, err.Error(), 0, nil
 		return doc, nil
 	}
-	w, err := newDocWriter(dir, doc.BLAKE3)
+	w, err := corpus.NewDocWriter(dir, doc.BLAKE3)
 	if err != nil {
 		return doc, err
 	}
-	for i, p := range ex.Pages[:len(doc.Pages)] {
-		rel, err := pageFile(doc.BLAKE3, i+1)
+	for i, p := range ex.Pages[:doc.PageCount] {
+		pg, err := w.WritePage(i+1, p)
 		if err != nil {
 			return doc, err
 		}
-		if err := w.write(rel, []byte(p.Text)); err != nil {
-			return doc, err
-		}
-		if len(p.Boxes) > 0 {
-			rel, err := boxesFile(doc.BLAKE3, i+1)
-			if err != nil {
-				return doc, err
-			}
-			if err := w.write(rel, compressBoxes(p.Boxes)); err != nil {
-				return doc, err
-			}
-			doc.Pages[i].Boxes = Hash(p.Boxes)
-		}
-		for k, alt := range p.Alts {
-			rel, err := altFile(doc.BLAKE3, i+1, k)
-			if err != nil {
-				return doc, err
-			}
-			if err := w.write(rel, []byte(alt)); err != nil {
-				return doc, err
-			}
-			doc.Pages[i].Alts = append(doc.Pages[i].Alts, Hash([]byte(alt)))
-		}
-		if len(p.Orders) > 0 {
-			rel, err := ordersFile(doc.BLAKE3, i+1)
-			if err != nil {
-				return doc, err
-			}
-			b := EncodeOrders(p.Orders)
-			if err := w.write(rel, b); err != nil {
-				return doc, err
-			}
-			doc.Pages[i].Orders = Hash(b)
-		}
+		doc.Pages = append(doc.Pages, pg)
 	}
 	return doc, nil
 }
 
-// fill copies an extraction into doc, enforcing the store's invariants. An
-// error means the extractor broke its contract.
-func fill(doc *Document, ex Extraction) error {
+// fill copies an extraction's outcome into doc, enforcing the store's
+// invariants on its pages, which the caller then stores. An error means
+// the extractor broke its contract.
+func fill(doc *corpus.Document, ex corpus.Extraction) error {
 	if !ex.Status.Valid() {
 		return fmt.Errorf("extractor returned unknown status %q", ex.Status)
 	}
 	doc.Status, doc.Error, doc.Warnings = ex.Status, ex.Error, ex.Warnings
-	if ex.Status != StatusOK {
+	if ex.Status != corpus.StatusOK {
 		if doc.Error == "" {
 			doc.Error = string(ex.Status)
 		}
 		return nil
 	}
 	if len(ex.Pages) == 0 {
-		doc.Status = StatusMalformed
+		doc.Status = corpus.StatusMalformed
 		doc.Error = "no pages found in a file that has content"
 		return nil
 	}
-	doc.PageCount = len(ex.Pages)
 	for i, p := range ex.Pages {
-		if err := checkPage(i+1, p); err != nil {
+		if err := corpus.ValidatePage(i+1, p); err != nil {
 			return fmt.Errorf("extractor returned %w", err)
 		}
-		doc.Pages = append(doc.Pages, pageEntry(i+1, p))
 	}
+	doc.PageCount = len(ex.Pages)
 	return nil
-}
-
-// checkPage checks one page (1-based) against the store's invariants: its
-// text valid UTF-8 without form feeds, its glyph boxes, alternative texts
-// and reading orders fitting it.
-func checkPage(page int, p PageText) error {
-	if !utf8.ValidString(p.Text) {
-		return fmt.Errorf("invalid UTF-8 on page %d", page)
-	}
-	if strings.ContainsRune(p.Text, '\f') {
-		return fmt.Errorf("a form feed on page %d", page)
-	}
-	if p.Boxes == nil {
-		// no geometry recorded
-	} else if err := ValidateBoxes(p.Boxes, utf8.RuneCountInString(p.Text)); err != nil {
-		return fmt.Errorf("bad glyph boxes on page %d: %v", page, err)
-	}
-	if err := ValidateAlts(p.Alts, p.Text); err != nil {
-		return fmt.Errorf("bad alternative texts on page %d: %v", page, err)
-	}
-	if err := ValidateOrders(p.Orders, p.Text); err != nil {
-		return fmt.Errorf("bad reading orders on page %d: %v", page, err)
-	}
-	return nil
-}
-
-// pageEntry describes a page's stored text for the manifest: its hash,
-// length in code points, and flags (the extractor's and pageFlags').
-func pageEntry(page int, p PageText) Page {
-	return Page{
-		Page:     page,
-		BLAKE3:   Hash([]byte(p.Text)),
-		Chars:    utf8.RuneCountInString(p.Text),
-		Label:    p.Label,
-		Flags:    pageFlags(p.Text, p.Flags),
-		Warnings: p.Warnings,
-	}
-}
-
-// pageFlags adds the flags that follow from the text to the extractor's.
-func pageFlags(text string, extra []string) []string {
-	flags := slices.Clone(extra)
-	visible, bad := 0, 0
-	for _, r := range text {
-		if unicode.IsSpace(r) {
-			continue
-		}
-		visible++
-		if r == utf8.RuneError || isPrivateUse(r) {
-			bad++
-		}
-	}
-	if visible == 0 {
-		flags = append(flags, FlagNoTextLayer)
-	} else if 2*bad >= visible {
-		flags = append(flags, FlagUnreliableText)
-	}
-	slices.Sort(flags)
-	return slices.Compact(flags)
-}
-
-func isPrivateUse(r rune) bool {
-	return (r >= 0xE000 && r <= 0xF8FF) || r >= 0xF0000
 }
 
 // readCapped reads a file unless it is larger than limit, in which case it
@@ -652,32 +608,4 @@ func readCapped(path string, limit int64) ([]byte, int64, error) {
 		}
 	}
 	return b, int64(len(b)), nil
-}
-
-// removeUnreferencedTexts deletes page-text folders no document refers to,
-// such as those of a PDF that changed. Only folders named like a hash are
-// touched.
-func removeUnreferencedTexts(dir string, m *Manifest) error {
-	keep := map[string]bool{}
-	for _, d := range m.Documents {
-		if h, err := hashHex(d.BLAKE3); err == nil {
-			keep[h] = true
-		}
-	}
-	entries, err := os.ReadDir(filepath.Join(dir, "text"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if _, err := hashHex("blake3:" + e.Name()); err != nil || keep[e.Name()] {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(dir, "text", e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package corpus_test
+package ingest_test
 
 import (
 	"bytes"
@@ -11,20 +11,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 )
 
 // TestShardManifestSchema: docs/schema/corpus-shard.schema.json accepts
 // the shard manifests Build writes, and refuses one with a key citecheck
 // does not know.
 func TestShardManifestSchema(t *testing.T) {
-	schema, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "docs", "schema", "corpus-shard.schema.json"))
+	schema, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "docs", "schema", "corpus-shard.schema.json"))
 	require.NoError(t, err)
 
 	in := t.TempDir()
 	for _, f := range []string{"a.pdf", "b.pdf", "c.pdf"} {
 		require.NoError(t, os.WriteFile(filepath.Join(in, f), []byte("content of "+f), 0o644))
 	}
-	files, err := corpus.Inputs([]string{in})
+	files, err := ingest.Inputs([]string{in})
 	require.NoError(t, err)
 	ext := corpus.ExtractorID{Name: "fake", Version: "1", Limits: map[string]int64{"timeout_ms": 1000}}
 	extract := func(context.Context, string, []byte) corpus.Extraction {
@@ -32,9 +33,9 @@ func TestShardManifestSchema(t *testing.T) {
 	}
 	for k := range 2 {
 		out := filepath.Join(t.TempDir(), "shard")
-		_, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: ext, Extract: extract, Shard: corpus.Shard{Index: k, Count: 2}})
+		_, err := ingest.Build(context.Background(), out, files, ingest.BuildOptions{Extractor: ext, Extract: extract, Shard: ingest.Shard{Index: k, Count: 2}})
 		require.NoError(t, err)
-		b, err := os.ReadFile(filepath.Join(out, corpus.ShardFile))
+		b, err := os.ReadFile(filepath.Join(out, ingest.ShardFile))
 		require.NoError(t, err)
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 		require.NoError(t, err)

@@ -1,4 +1,4 @@
-package corpus
+package ingest
 
 import (
 	"bytes"
@@ -12,10 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citecheck/citecheck/internal/shareddata"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/zeebo/blake3"
+
+	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/internal/shareddata"
 )
 
 // writeTree writes files under root; a key ending in "/" makes an empty
@@ -170,11 +172,11 @@ func TestImportTextRefuses(t *testing.T) {
 		{name: "name clash across DIRs",
 			reason: "names are unique in a corpus; the later folder is named",
 			files:  map[string]string{"a/doc.pdf/0001.txt": "1", "b/doc.pdf/0001.txt": "2"},
-			inputs: []string{"a", "b"}, is: ErrDuplicateName, file: "b/doc.pdf", offset: -1},
+			inputs: []string{"a", "b"}, is: corpus.ErrDuplicateName, file: "b/doc.pdf", offset: -1},
 		{name: "name clash ignoring case",
 			reason: "a reference naming doc.pdf must not silently match DOC.pdf",
 			files:  map[string]string{"a/DOC.pdf/0001.txt": "1", "b/doc.pdf/0001.txt": "2"},
-			inputs: []string{"a", "b"}, is: ErrDuplicateName, file: "b/doc.pdf", offset: -1},
+			inputs: []string{"a", "b"}, is: corpus.ErrDuplicateName, file: "b/doc.pdf", offset: -1},
 		{name: "name clash with the corpus",
 			reason: "a name already in the corpus from another folder",
 			files:  map[string]string{"b/a.pdf/0001.txt": "other"},
@@ -183,7 +185,7 @@ func TestImportTextRefuses(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			inputs: []string{"b"}, is: ErrDuplicateName, file: "b/a.pdf", offset: -1},
+			inputs: []string{"b"}, is: corpus.ErrDuplicateName, file: "b/a.pdf", offset: -1},
 		{name: "PDF corpus as --out",
 			reason: "a corpus is built from PDFs or from text, never mixed",
 			setup: func(t *testing.T, root, out string) {
@@ -193,13 +195,13 @@ func TestImportTextRefuses(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			inputs: []string{"ok"}, is: ErrMixedCorpus, file: "out/manifest.json", offset: -1},
+			inputs: []string{"ok"}, is: corpus.ErrMixedCorpus, file: "out/manifest.json", offset: -1},
 		{name: "foreign folder as --out",
 			reason: "a non-empty folder without a manifest is not written into",
 			setup: func(t *testing.T, root, out string) {
 				writeFiles(t, out, map[string]string{"thesis.tex": "precious"})
 			},
-			inputs: []string{"ok"}, is: ErrNotCorpus, file: "out", offset: -1},
+			inputs: []string{"ok"}, is: corpus.ErrNotCorpus, file: "out", offset: -1},
 		{name: "the first fault in name order",
 			reason: "a fault in a later document does not hide an earlier one, and nothing is written",
 			files:  map[string]string{"in/b.pdf/0001.txt": "\xff", "in/a.pdf/0002.txt": "gap"},
@@ -269,16 +271,16 @@ func TestImportTextRoundTrip(t *testing.T) {
 	}
 	require.Len(t, report.Results, 2)
 	require.Equal(t, "other.pdf", report.Results[0].Name, "the report is sorted by name")
-	require.Equal(t, []int{5, 2}, []int{report.Pages(), report.Count(StatusOK)}, "pages, documents ok")
-	store, err := Open(out)
+	require.Equal(t, []int{5, 2}, []int{report.Pages(), report.Count(corpus.StatusOK)}, "pages, documents ok")
+	store, err := corpus.Open(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := store.Manifest()
-	if !m.Extractor.Equal(TextExtractorID()) || m.Extractor.Limits == nil {
-		t.Errorf("extractor %+v, want %+v", m.Extractor, TextExtractorID())
+	if !m.Extractor.Equal(corpus.TextExtractorID()) || m.Extractor.Limits == nil {
+		t.Errorf("extractor %+v, want %+v", m.Extractor, corpus.TextExtractorID())
 	}
-	raw, _ := os.ReadFile(filepath.Join(out, ManifestFile))
+	raw, _ := os.ReadFile(filepath.Join(out, corpus.ManifestFile))
 	if !bytes.Contains(raw, []byte(`"name": "citecheck-import-text",`)) || !bytes.Contains(raw, []byte(`"limits": {}`)) {
 		t.Errorf("manifest extractor:\n%s", raw)
 	}
@@ -287,14 +289,14 @@ func TestImportTextRoundTrip(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s missing", name)
 		}
-		if want := independentHash(ps...); d.BLAKE3 != want || TextHash(ps) != want {
+		if want := independentHash(ps...); d.BLAKE3 != want || corpus.TextHash(ps) != want {
 			t.Errorf("%s: identity %s, independently %s", name, d.BLAKE3, want)
 		}
 		var size int64
 		for _, p := range ps {
 			size += int64(len(p))
 		}
-		if d.Bytes != size || d.Status != StatusOK || d.PageCount != len(ps) {
+		if d.Bytes != size || d.Status != corpus.StatusOK || d.PageCount != len(ps) {
 			t.Errorf("%s: bytes %d (want %d), status %s, page_count %d", name, d.Bytes, size, d.Status, d.PageCount)
 		}
 		if want := "text:../../in/" + name; d.Source != want {
@@ -305,20 +307,20 @@ func TestImportTextRoundTrip(t *testing.T) {
 			if err != nil || text != p {
 				t.Errorf("%s page %d: %q %v, want the exact bytes %q", name, i+1, text, err, p)
 			}
-			want := pageEntry(i+1, PageText{Text: p}) // as Build describes a page
+			want := corpus.DescribePage(i+1, corpus.PageText{Text: p}) // as Build describes a page
 			got := d.Pages[i]
 			assert.Equal(t, want.Flags, got.Flags, "%s page %d", name, i+1)
 			assert.Equal(t, want.Chars, got.Chars, "%s page %d", name, i+1)
-			assert.Equal(t, Hash([]byte(p)), got.BLAKE3, "%s page %d", name, i+1)
+			assert.Equal(t, corpus.Hash([]byte(p)), got.BLAKE3, "%s page %d", name, i+1)
 		}
 	}
 	scan, _ := m.Document("scan.pdf")
-	for i, want := range [][]string{nil, {FlagNoTextLayer}, {FlagNoTextLayer}, nil} {
+	for i, want := range [][]string{nil, {corpus.FlagNoTextLayer}, {corpus.FlagNoTextLayer}, nil} {
 		if !slices.Equal(scan.Pages[i].Flags, want) {
 			t.Errorf("scan.pdf page %d flags %v, want %v", i+1, scan.Pages[i].Flags, want)
 		}
 	}
-	if other, _ := m.Document("other.pdf"); !slices.Equal(other.Pages[0].Flags, []string{FlagUnreliableText}) {
+	if other, _ := m.Document("other.pdf"); !slices.Equal(other.Pages[0].Flags, []string{corpus.FlagUnreliableText}) {
 		t.Errorf("a page mostly of private-use characters is unreliable_text: %v", other.Pages[0].Flags)
 	}
 
@@ -391,7 +393,7 @@ func TestImportTextIdempotentAndReplaces(t *testing.T) {
 
 	// A damaged stored text is repaired by importing again.
 	a := mustDoc(t, out, "a.pdf")
-	rel, _ := pageFile(a.BLAKE3, 2)
+	rel := pageFile(a, 2)
 	writeFiles(t, out, map[string]string{rel: "damaged"})
 	if _, err := ImportText(out, in, ImportOptions{}); err != nil {
 		t.Fatal(err)
@@ -404,13 +406,13 @@ func TestImportTextIdempotentAndReplaces(t *testing.T) {
 	if _, err := ImportText(out, inputsUnder(root, "late"), ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := Open(out)
+	s, _ := corpus.Open(out)
 	if n := len(s.Manifest().Documents); n != 3 {
 		t.Fatalf("documents not named stay: %d documents", n)
 	}
 
 	// An updated page replaces the document; its old texts go.
-	oldHex, _ := hashHex(a.BLAKE3)
+	oldHex := hexOf(a)
 	writeFiles(t, root, map[string]string{"pages/a.pdf/0002.txt": "alpha 2, corrected\n"})
 	report, err = ImportText(out, in, ImportOptions{})
 	if err != nil {
@@ -425,7 +427,7 @@ func TestImportTextIdempotentAndReplaces(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "text", oldHex)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the old version's texts are removed: %v", err)
 	}
-	s, _ = Open(out)
+	s, _ = corpus.Open(out)
 	if text, err := s.Text(a2, 2); err != nil || text != "alpha 2, corrected\n" {
 		t.Errorf("updated page: %q %v", text, err)
 	}
@@ -450,52 +452,11 @@ func TestBuildRefusesTextCorpus(t *testing.T) {
 	before := snapshot(t, out)
 	fx := &fakeExtractor{pages: map[string][]string{"B": {"b"}}}
 	_, err := build(t, out, inputsUnder(root, "pdfs"), fx)
-	if !errors.Is(err, ErrMixedCorpus) || !strings.Contains(err.Error(), "import-text") {
+	if !errors.Is(err, corpus.ErrMixedCorpus) || !strings.Contains(err.Error(), "import-text") {
 		t.Errorf("extracting PDFs into an imported corpus: got %v, want ErrMixedCorpus", err)
 	}
 	if fx.calls.Load() != 0 || !maps(before, snapshot(t, out)) {
 		t.Error("nothing is extracted or written")
-	}
-}
-
-func TestManifestTextSources(t *testing.T) {
-	// An empty limits map round-trips through encoding, decoding and
-	// validation, and stays equal to TextExtractorID's.
-	m := &Manifest{Format: Format, Extractor: TextExtractorID(), Documents: []Document{{
-		Name: "a.pdf", Source: "text:../pages/a.pdf", Bytes: 1, BLAKE3: independentHash("a"), Status: StatusOK, PageCount: 1,
-		Pages: []Page{{Page: 1, BLAKE3: Hash([]byte("a")), Chars: 1}},
-	}}}
-	b, err := encodeManifest(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := decodeManifest(b, "manifest.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !got.Extractor.Equal(TextExtractorID()) || got.Extractor.Limits == nil {
-		t.Errorf("extractor after a round trip: %+v", got.Extractor)
-	}
-	if b2, _ := encodeManifest(got); !bytes.Equal(b, b2) {
-		t.Errorf("re-encoding changed the manifest:\n%s\n%s", b, b2)
-	}
-	if folder, ok := TextSource(got.Documents[0].Source); !ok || folder != "../pages/a.pdf" {
-		t.Errorf("TextSource: %q %v", folder, ok)
-	}
-
-	// Sources that do not match the extractor are refused.
-	mixed := *m
-	mixed.Documents = slices.Clone(m.Documents)
-	mixed.Documents[0].Source = "../pdfs/a.pdf"
-	b, _ = encodeManifest(&mixed)
-	if _, err := decodeManifest(b, "manifest.json"); !errors.Is(err, ErrMixedCorpus) {
-		t.Errorf("a PDF source in a text corpus: %v", err)
-	}
-	mixed.Extractor = testExtractor
-	mixed.Documents[0].Source = "text:../pages/a.pdf"
-	b, _ = encodeManifest(&mixed)
-	if _, err := decodeManifest(b, "manifest.json"); !errors.Is(err, ErrMixedCorpus) {
-		t.Errorf("a text source in a PDF corpus: %v", err)
 	}
 }
 
@@ -525,7 +486,7 @@ func TestImportSharedPages(t *testing.T) {
 	if len(report.Results) != len(want) || report.Pages() != 11 {
 		t.Fatalf("want 4 documents, 11 pages: %+v", report.Results)
 	}
-	store, err := Open(out)
+	store, err := corpus.Open(out)
 	if err != nil {
 		t.Fatal(err)
 	}
