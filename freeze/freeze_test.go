@@ -336,7 +336,7 @@ func TestToolchainDriftIsAWarning(t *testing.T) {
 	}
 }
 
-// TestDecisionProfileVersionWarns: quote/v2 replaced quote/v1 (issue 20);
+// TestDecisionProfileVersionWarns: quote/v2 replaced quote/v1;
 // a lock frozen under quote/v1 still checks (its evidence is unchanged) and
 // warns that verdicts computed now may differ: quote/v2 finds quotes
 // quote/v1 called fabricated.

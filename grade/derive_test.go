@@ -18,7 +18,7 @@ func TestDeriveIsGrades(t *testing.T) {
 		why string
 		rec func() Result
 	}{
-		{"pass, a failing extra citation beside it (A16)", func() Result {
+		{"pass, a failing extra citation beside it", func() Result {
 			return g.Grade(attempt("samples", "Samples: 12 samples per batch", good, bad), "t", AttemptOK, 1)
 		}},
 		{"unresolved field", func() Result {

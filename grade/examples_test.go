@@ -112,8 +112,9 @@ func outcome(p *grade.Outcome) string {
 }
 
 // TestWorkedExamples grades the 64 worked examples of ../shared/grading
-// (contested ones included, each decided by a reading of its README) and
-// compares every verdict, as check.py does; then runs check.py itself.
+// (contested ones included, each decided by a reading of docs/grading.md's
+// "Readings" table) and compares every verdict, as check.py does; then runs
+// check.py itself.
 func TestWorkedExamples(t *testing.T) {
 	shared := shareddata.Path(t, "grading")
 	out := gradeExamples(t, filepath.Join(shared, "runs.jsonl"))

@@ -337,12 +337,14 @@ func fieldOutcome(o Outcome) Outcome {
 }
 
 // gradeField grades one field of an answerable question from the parsed
-// response, the readings for labels (A17-A19, A25) first.
+// response, the rules for labels first (docs/grading.md, "Field values"):
+// several fields without labels are unresolved, a field given twice with
+// different values too.
 func (g *Grader) gradeField(qq *question, fr *fieldRef, resp Response, vs []Verdict) FieldVerdict {
 	values := resp.Values[fr.field]
 	switch {
 	case !resp.Labelled && len(qq.q.RequiredFields) > 1:
-		// Several fields asked, no labels (A19): a bare UNKNOWN or a
+		// Several fields asked, no labels: a bare UNKNOWN or a
 		// decline is still one; otherwise the values cannot be assigned.
 		v := textnorm.NormalizeValue(resp.Raw)
 		switch {
@@ -380,7 +382,7 @@ func (g *Grader) gradeOne(qq *question, fr *fieldRef, value string, vs []Verdict
 		return fv
 	}
 	// A complete source sentence or exact source passage holding the fact
-	// is accepted with linked support (policy), unresolved without (A02).
+	// is accepted with linked support (policy), unresolved without.
 	if o, reason, ok := g.sourcePassage(qq, fr, value, v, vs); ok {
 		fv.Verdict, fv.Reasons, fv.Details = o, []FieldReason{reason}, nil
 	}

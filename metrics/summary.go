@@ -128,7 +128,8 @@ type Group struct {
 	// ones; every result counts, and one that did not answer (error,
 	// timeout, interrupted, missing) or must not count (duplicate, extra)
 	// is a fail. Citations count emitted citations; MissingCitations the
-	// answers to answerable questions that emitted none (reading A28);
+	// answers to answerable questions that emitted none, outside
+	// precision's denominator (docs/grading.md, Readings);
 	// ExternalCitations the emitted citations of sources outside the
 	// corpus (external_source: a web page), counted apart since the frozen
 	// corpus cannot check them.

@@ -161,9 +161,9 @@ func TestDetectFormat(t *testing.T) {
 			delete(c, "finishReason")
 			return m
 		}), "gemini", "",
-			"the Python SDK's model_dump() writes snake_case keys, which the gemini adapter reads as well (issue 18)"},
+			"the Python SDK's model_dump() writes snake_case keys, which the gemini adapter reads as well"},
 		tc{"LangChain XML parser output", `{"arm": "D", "session": 1, "question": "q", "response": {"cited_answer": [{"answer": "x"}, {"citations": []}]}}`,
-			"langchain", "", "cited_answer is the XMLOutputParser's output of LangChain's citation guide (issue 18)"},
+			"langchain", "", "cited_answer is the XMLOutputParser's output of LangChain's citation guide"},
 		tc{"two vendors' shapes", editJSON(t, gemini, func(m map[string]any) any {
 			response(m)["source_nodes"] = []any{}
 			return m

@@ -136,7 +136,7 @@ func envelopeCases(t *testing.T, format string) []agreeCase {
 			{"web search citation", edit(func(m map[string]any) {
 				c := response(m)["content"].([]any)[1].(map[string]any)["citations"].([]any)[0].(map[string]any)
 				c["type"], c["url"], c["title"] = "web_search_result_location", "https://example.com/a", "A"
-			}), true, true, "a web page is an external source, never a refused file (issue 18)"},
+			}), true, true, "a web page is an external source, never a refused file"},
 			{"unknown citation type", edit(func(m map[string]any) {
 				c := response(m)["content"].([]any)[1].(map[string]any)["citations"].([]any)[0].(map[string]any)
 				c["type"] = "map_location"
@@ -180,7 +180,7 @@ func envelopeCases(t *testing.T, format string) []agreeCase {
 			{"chunk index beyond the chunks", edit(func(m map[string]any) {
 				gm := response(m)["candidates"].([]any)[0].(map[string]any)["groundingMetadata"].(map[string]any)
 				gm["groundingSupports"].([]any)[0].(map[string]any)["groundingChunkIndices"] = []any{9}
-			}), true, true, "that citation's document is unknown; the file is read (issue 18)"},
+			}), true, true, "that citation's document is unknown; the file is read"},
 			{"snake_case keys", edit(func(m map[string]any) {
 				c := response(m)["candidates"].([]any)[0].(map[string]any)
 				c["grounding_metadata"], c["finish_reason"] = c["groundingMetadata"], c["finishReason"]

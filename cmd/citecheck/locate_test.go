@@ -62,7 +62,7 @@ func TestLocateAndAudit(t *testing.T) {
 		}
 	})
 	t.Run("audit no citations read", func(t *testing.T) {
-		// Issue 18: a record whose answer cites ([1]) but from which the
+		// A record whose answer cites ([1]) but from which the
 		// adapter reads nothing is reported by line, and the audit never
 		// passes it; a file of such records alone is not "every citation
 		// is unique" (exit 0) either.
