@@ -12,7 +12,8 @@ import (
 )
 
 // DictionaryClass is one equivalence class: every form, as written or in
-// any case, stands for the canonical (expanded) form (spec §5.1).
+// any case, stands for the canonical (expanded) form (docs/typed.md,
+// Equivalence dictionary).
 type DictionaryClass struct {
 	Canonical string   `json:"canonical"`
 	Forms     []string `json:"forms"`

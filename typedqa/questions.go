@@ -17,11 +17,11 @@ import (
 type Type string
 
 const (
-	TypeBoolean       Type = "boolean"        // Y, N, illegible or blank (spec §3.1)
-	TypeInteger       Type = "integer"        // non-negative integer, exact (spec §3.2)
-	TypePairedInteger Type = "paired_integer" // "N | N", both exact (spec §3.3)
-	TypeString        Type = "string"         // character accuracy (spec §3.4)
-	TypeList          Type = "list"           // "|"-separated entries, F1 (spec §3.5)
+	TypeBoolean       Type = "boolean"        // Y, N, illegible or blank (docs/typed.md, Booleans)
+	TypeInteger       Type = "integer"        // non-negative integer, exact (docs/typed.md, Integers)
+	TypePairedInteger Type = "paired_integer" // "N | N", both exact (docs/typed.md, Paired integers)
+	TypeString        Type = "string"         // character accuracy (docs/typed.md, String)
+	TypeList          Type = "list"           // "|"-separated entries, F1 (docs/typed.md, Text arrays)
 )
 
 func (t Type) valid() bool {
@@ -33,8 +33,8 @@ func (t Type) valid() bool {
 }
 
 // Condition makes a question blank in the ground truth of a document when
-// another question's ground truth there equals a value (spec: "Q2 blank
-// when Q1 = N").
+// another question's ground truth there equals a value, as Q2 is blank
+// when Q1 = N (docs/typed.md, Question types).
 type Condition struct {
 	Question string `json:"question"`
 	Equals   string `json:"equals"`
@@ -51,7 +51,8 @@ type Question struct {
 	// nil keeps them all.
 	FirstWords *int `json:"first_words,omitempty"`
 	// PartialCreditMarker, for integers: an answer containing it is scored
-	// by character accuracy instead of exactly (spec §6, "?" on Q2).
+	// by character accuracy instead of exactly, as "?" on Q2 is
+	// (docs/typed.md, Question marks in answers).
 	PartialCreditMarker string `json:"partial_credit_marker,omitempty"`
 
 	equalsKey string // BlankWhen.Equals in the referenced question's canonical form
@@ -87,7 +88,7 @@ func (qs *Questions) lookup(id string) *Question {
 var defaultQuestionsJSON []byte
 
 // DefaultQuestionsJSON returns the shipped questions-default.json: Q1–Q22
-// as the spec assigns them.
+// as the rubric assigns them (docs/typed.md, Question types).
 func DefaultQuestionsJSON() []byte { return bytes.Clone(defaultQuestionsJSON) }
 
 // DefaultQuestions parses the shipped questions-default.json.
