@@ -78,6 +78,7 @@ fuzz-smoke:
 	$(GO) test -run=NONE -fuzz='^FuzzOpenIndex$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./citations/
 	$(GO) test -run=NONE -fuzz='^FuzzReadResponses$$' -fuzztime=$(FUZZTIME) ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzReadTruth$$' -fuzztime=$(FUZZTIME) ./typedqa/
+	$(GO) test -run=NONE -fuzz='^FuzzReadDecisions$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./review/
 	$(GO) test -run=NONE -fuzz='^FuzzReadConfig$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=3s ./typedqa/
 	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/strictjson/
 	$(GO) test -run=NONE -fuzz='^FuzzBuild$$' -fuzztime=$(FUZZTIME) ./internal/sais/

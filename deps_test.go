@@ -12,30 +12,44 @@ import (
 
 const module = "github.com/citecheck/citecheck"
 
-// allowed lists, for each package, the project packages it may import:
-// leaves first (the strict-JSON layer and the input-error kind every
-// reader wraps among them), then the formats, grading and the tally of
-// its results (metrics), then the reports and commands. A package missing
-// here may import nothing of the project until it is added, deliberately.
+// allowed lists, for each package, the project packages it may import.
+// The layers, lowest first: the leaves (atomic files, suffix arrays, the
+// strict-JSON layer and the input-error kind every reader wraps); the
+// corpus store and text normalization; the store's builders
+// (corpus/ingest), which the store's readers never need; what users write
+// (the reference, the plan, the lock, which re-reads imported page texts
+// as ingest reads them, the runs); the locator (citations), which knows quotes,
+// documents and pages but never run records; the run-facing audit and the
+// grader, which bring runs and the locator together; the tally of
+// grading's results (metrics), the source review of what grading left
+// unresolved (review, which metrics counts and the reports show) and the
+// reports. PDF extraction (pdftext, layout) only fills corpora, and the
+// commands import anything. A package missing here may import nothing of
+// the project until it is added, deliberately.
 var allowed = map[string][]string{
 	"internal/atomicfile":             {},
 	"corpus":                          {"internal/atomicfile", "internal/inputerr"},
+	"corpus/ingest":                   {"corpus", "internal/atomicfile", "internal/inputerr"},
 	"textnorm":                        {},
 	"internal/inputerr":               {},
+	"internal/suggest":                {},
 	"internal/shareddata":             {},
+	"internal/testbrowser":            {},
 	"internal/sais":                   {},
 	"typedqa":                         {"internal/inputerr", "internal/strictjson"},
 	"fixtures":                        {},
-	"internal/strictjson":             {"internal/inputerr"},
-	"spans":                           {"corpus", "textnorm", "internal/inputerr", "internal/strictjson"},
+	"internal/strictjson":             {"internal/inputerr", "internal/suggest"},
+	"spans":                           {"corpus", "textnorm", "internal/inputerr", "internal/strictjson", "internal/suggest"},
 	"plan":                            {"spans", "internal/inputerr", "internal/strictjson"},
-	"freeze":                          {"corpus", "internal/atomicfile", "internal/inputerr", "spans", "plan", "textnorm"},
+	"freeze":                          {"corpus", "corpus/ingest", "internal/atomicfile", "internal/inputerr", "spans", "plan", "textnorm"},
 	"runs":                            {"internal/inputerr", "internal/strictjson"},
-	"citations":                       {"corpus", "internal/inputerr", "internal/sais", "internal/strictjson", "runs", "spans", "textnorm"},
+	"citations":                       {"corpus", "internal/inputerr", "internal/sais", "internal/strictjson", "textnorm"},
+	"audit":                           {"citations", "runs"},
 	"absence":                         {"spans", "textnorm"},
-	"grade":                           {"absence", "citations", "corpus", "freeze", "internal/inputerr", "internal/strictjson", "plan", "runs", "spans", "textnorm"},
+	"grade":                           {"absence", "audit", "citations", "corpus", "freeze", "internal/inputerr", "internal/strictjson", "internal/suggest", "plan", "runs", "spans", "textnorm"},
 	"metrics":                         {"grade"},
-	"report":                          {"metrics", "grade", "corpus", "spans"},
+	"review":                          {"corpus", "grade", "internal/inputerr", "internal/strictjson", "metrics", "plan", "spans"},
+	"report":                          {"citations", "metrics", "grade", "corpus", "spans", "review"},
 	"pdftext/internal/fontenc":        {},
 	"pdftext/internal/cmap":           {"pdftext/internal/fontenc"},
 	"pdftext/internal/fontfile":       {"pdftext/internal/fontenc"},
@@ -44,8 +58,8 @@ var allowed = map[string][]string{
 	"internal/fidelity":               {"corpus", "textnorm"},
 	"internal/sweeps":                 {},
 	"internal/schematest":             {},
-	"internal/testcorpus":             {"corpus", "fixtures", "pdftext"},
-	"internal/cmd/citecheck-bench":    {"citations", "corpus", "internal/fidelity", "pdftext", "textnorm"},
+	"internal/testcorpus":             {"corpus", "corpus/ingest", "fixtures", "pdftext"},
+	"internal/cmd/citecheck-bench":    {"citations", "corpus", "corpus/ingest", "internal/fidelity", "pdftext", "textnorm"},
 	"internal/cmd/citecheck-locbench": {"citations", "corpus"},
 	"cmd/citecheck":                   {"*"},
 }

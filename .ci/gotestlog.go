@@ -50,7 +50,7 @@ func main() {
 	forbid := flag.String("forbid", "", "regexp of skip messages that fail CI")
 	allow := flag.String("allow", "", "regexp of tests that may skip whatever their message")
 	flag.Parse()
-	os.Exit(run(os.Stdin, os.Stdout, compile(*show), must, compile(*forbid), compile(*allow)))
+	os.Exit(run(os.Stdin, os.Stdout, filters{show: compile(*show), must: must, forbid: compile(*forbid), allow: compile(*allow)}))
 }
 
 func compile(expr string) *regexp.Regexp {
@@ -62,125 +62,156 @@ func compile(expr string) *regexp.Regexp {
 
 func matches(re *regexp.Regexp, s string) bool { return re != nil && re.MatchString(s) }
 
-func run(in io.Reader, out io.Writer, show *regexp.Regexp, must []*regexp.Regexp, forbid, allow *regexp.Regexp) int {
-	w := bufio.NewWriter(out)
-	defer w.Flush()
-	type key struct{ pkg, test string }
-	outputs := map[key]*strings.Builder{}
-	var passed, failed, skipped int
-	var badSkips []string
-	// mustRan[i]: a test must[i] matches passed or failed.
-	mustRan := make([]bool, len(must))
-	ran := func(test string) {
-		for i, re := range must {
-			mustRan[i] = mustRan[i] || re.MatchString(test)
-		}
-	}
-	isMust := func(test string) bool {
-		return slices.ContainsFunc(must, func(re *regexp.Regexp) bool { return re.MatchString(test) })
-	}
+// filters are the flags: which tests to show, which must run, which skip
+// messages fail CI and which tests may skip whatever they say.
+type filters struct {
+	show          *regexp.Regexp
+	must          []*regexp.Regexp
+	forbid, allow *regexp.Regexp
+}
+
+type key struct{ pkg, test string }
+
+// logger keeps what the events said until their tests end.
+type logger struct {
+	filters
+	w                       *bufio.Writer
+	outputs                 map[key]*strings.Builder
+	passed, failed, skipped int
+	badSkips                []string
+	mustRan                 []bool // mustRan[i]: a test must[i] matches passed or failed
+}
+
+func run(in io.Reader, out io.Writer, f filters) int {
+	l := &logger{filters: f, w: bufio.NewWriter(out), outputs: map[key]*strings.Builder{}, mustRan: make([]bool, len(f.must))}
+	defer l.w.Flush()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		var e event
-		if !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &e) != nil || e.Action == "" {
-			fmt.Fprintln(w, line)
-			w.Flush()
-			continue
+		switch {
+		case !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &e) != nil || e.Action == "":
+			fmt.Fprintln(l.w, line)
+		case e.Test == "":
+			l.packageEvent(e)
+		default:
+			l.testEvent(e)
 		}
-		if e.Test == "" {
-			// The package's own lines: "ok", "FAIL", a panic outside any
-			// test, build errors. The bare "PASS" of -v mode is noise.
-			if e.Action == "fail" || strings.HasPrefix(e.Output, "FAIL\t") {
-				// Tests still running when the package failed (the test
-				// binary's timeout, a crash) never end: print what they
-				// said, the timeout's panic included, and count them
-				// failed.
-				var open []key
-				for k := range outputs {
-					if k.pkg == e.Package {
-						open = append(open, k)
-					}
-				}
-				slices.SortFunc(open, func(a, b key) int { return strings.Compare(a.test, b.test) })
-				for _, k := range open {
-					fmt.Fprint(w, outputs[k].String())
-					delete(outputs, k)
-					failed++
-					ran(k.test)
-				}
-			}
-			if (e.Action == "output" || e.Action == "build-output") && e.Output != "PASS\n" {
-				fmt.Fprint(w, e.Output)
-			}
-			w.Flush()
-			continue
-		}
-		k := key{e.Package, e.Test}
-		switch e.Action {
-		case "output":
-			b := outputs[k]
-			if b == nil {
-				b = &strings.Builder{}
-				outputs[k] = b
-			}
-			b.WriteString(e.Output)
-		case "pass", "fail", "skip":
-			if e.Action != "skip" {
-				ran(e.Test)
-			}
-			text := ""
-			if b := outputs[k]; b != nil {
-				text = b.String()
-			}
-			delete(outputs, k)
-			switch e.Action {
-			case "pass":
-				passed++
-				if matches(show, e.Test) {
-					fmt.Fprint(w, text)
-				}
-			case "fail":
-				failed++
-				fmt.Fprint(w, text)
-			case "skip":
-				skipped++
-				fmt.Fprint(w, text)
-				if !matches(allow, e.Test) && (isMust(e.Test) || matches(forbid, text)) {
-					badSkips = append(badSkips, fmt.Sprintf("%s %s: %s", e.Package, e.Test, skipMessage(text)))
-				}
-			}
-			w.Flush()
-		}
+		l.w.Flush()
 	}
 	if err := sc.Err(); err != nil {
-		fmt.Fprintf(w, "gotestlog: reading the test output: %v\n", err)
+		fmt.Fprintf(l.w, "gotestlog: reading the test output: %v\n", err)
 		return 1
 	}
-	for k, b := range outputs {
-		// Tests that never ended in output that stopped short.
-		fmt.Fprint(w, b.String())
-		failed++
-		ran(k.test)
+	return l.finish()
+}
+
+func (l *logger) ran(test string) {
+	for i, re := range l.must {
+		l.mustRan[i] = l.mustRan[i] || re.MatchString(test)
 	}
-	fmt.Fprintf(w, "gotestlog: %d passed, %d failed, %d skipped\n", passed, failed, skipped)
+}
+
+func (l *logger) isMust(test string) bool {
+	return slices.ContainsFunc(l.must, func(re *regexp.Regexp) bool { return re.MatchString(test) })
+}
+
+// packageEvent prints the package's own lines: "ok", "FAIL", a panic
+// outside any test, build errors. The bare "PASS" of -v mode is noise.
+func (l *logger) packageEvent(e event) {
+	if e.Action == "fail" || strings.HasPrefix(e.Output, "FAIL\t") {
+		// Tests still running when the package failed (the test binary's
+		// timeout, a crash) never end: print what they said, the
+		// timeout's panic included, and count them failed.
+		var open []key
+		for k := range l.outputs {
+			if k.pkg == e.Package {
+				open = append(open, k)
+			}
+		}
+		slices.SortFunc(open, func(a, b key) int { return strings.Compare(a.test, b.test) })
+		for _, k := range open {
+			fmt.Fprint(l.w, l.outputs[k].String())
+			delete(l.outputs, k)
+			l.failed++
+			l.ran(k.test)
+		}
+	}
+	if (e.Action == "output" || e.Action == "build-output") && e.Output != "PASS\n" {
+		fmt.Fprint(l.w, e.Output)
+	}
+}
+
+// testEvent keeps a test's output until it ends, then prints it as go test
+// would and counts the outcome.
+func (l *logger) testEvent(e event) {
+	k := key{e.Package, e.Test}
+	switch e.Action {
+	case "output":
+		b := l.outputs[k]
+		if b == nil {
+			b = &strings.Builder{}
+			l.outputs[k] = b
+		}
+		b.WriteString(e.Output)
+		return
+	case "pass", "fail", "skip":
+	default:
+		return
+	}
+	if e.Action != "skip" {
+		l.ran(e.Test)
+	}
+	text := ""
+	if b := l.outputs[k]; b != nil {
+		text = b.String()
+	}
+	delete(l.outputs, k)
+	switch e.Action {
+	case "pass":
+		l.passed++
+		if matches(l.show, e.Test) {
+			fmt.Fprint(l.w, text)
+		}
+	case "fail":
+		l.failed++
+		fmt.Fprint(l.w, text)
+	case "skip":
+		l.skipped++
+		fmt.Fprint(l.w, text)
+		if !matches(l.allow, e.Test) && (l.isMust(e.Test) || matches(l.forbid, text)) {
+			l.badSkips = append(l.badSkips, fmt.Sprintf("%s %s: %s", e.Package, e.Test, skipMessage(text)))
+		}
+	}
+}
+
+// finish counts the tests that never ended, prints the totals and the
+// skips CI refuses, and returns the exit status.
+func (l *logger) finish() int {
+	for k, b := range l.outputs {
+		// Tests that never ended in output that stopped short.
+		fmt.Fprint(l.w, b.String())
+		l.failed++
+		l.ran(k.test)
+	}
+	fmt.Fprintf(l.w, "gotestlog: %d passed, %d failed, %d skipped\n", l.passed, l.failed, l.skipped)
 	status := 0
-	if len(badSkips) > 0 {
-		fmt.Fprintf(w, "gotestlog: %d tests that CI must run skipped:\n", len(badSkips))
-		for _, s := range badSkips {
-			fmt.Fprintf(w, "gotestlog:   %s\n", s)
+	if len(l.badSkips) > 0 {
+		fmt.Fprintf(l.w, "gotestlog: %d tests that CI must run skipped:\n", len(l.badSkips))
+		for _, s := range l.badSkips {
+			fmt.Fprintf(l.w, "gotestlog:   %s\n", s)
 		}
 		status = 1
 	}
-	for i, re := range must {
-		if !mustRan[i] {
-			fmt.Fprintf(w, "gotestlog: no test matching %q ran\n", re)
+	for i, re := range l.must {
+		if !l.mustRan[i] {
+			fmt.Fprintf(l.w, "gotestlog: no test matching %q ran\n", re)
 			status = 1
 		}
 	}
-	if passed+failed+skipped == 0 {
-		fmt.Fprintln(w, "gotestlog: no test ran")
+	if l.passed+l.failed+l.skipped == 0 {
+		fmt.Fprintln(l.w, "gotestlog: no test ran")
 		status = 1
 	}
 	return status

@@ -26,14 +26,14 @@ const (
 const (
 	ReasonCleanUnknown        = "clean_unknown"         // UNKNOWN for every field once, or one bare UNKNOWN
 	ReasonRegisteredAbsence   = "registered_absence"    // a registered documentary-absence statement
-	ReasonUnknownWithCitation = "unknown_with_citation" // UNKNOWN, but citations were emitted (A20)
-	ReasonIncompleteUnknown   = "incomplete_unknown"    // a field missing or repeated (A23)
-	ReasonExtraProse          = "extra_prose"           // prose beside the decline (S14)
+	ReasonUnknownWithCitation = "unknown_with_citation" // UNKNOWN, but citations were emitted
+	ReasonIncompleteUnknown   = "incomplete_unknown"    // a field missing or repeated
+	ReasonExtraProse          = "extra_prose"           // prose beside the decline
 	ReasonSpeculativeValue    = "speculative_value"     // a guessed or borrowed value
-	ReasonFactualZero         = "factual_zero"          // "no discount", "free of charge": a fact, not an omission (S12)
-	ReasonSourceSentence      = "source_sentence"       // a copied source sentence of another scope (A22)
-	ReasonUnregisteredAbsence = "unregistered_absence"  // absence prose not registered, or naming another source (A21)
-	ReasonOtherDecline        = "other_decline"         // decline wording other than UNKNOWN (A24)
+	ReasonFactualZero         = "factual_zero"          // "no discount", "free of charge": a fact, not an omission
+	ReasonSourceSentence      = "source_sentence"       // a copied source sentence of another scope
+	ReasonUnregisteredAbsence = "unregistered_absence"  // absence prose not registered, or naming another source
+	ReasonOtherDecline        = "other_decline"         // decline wording other than UNKNOWN
 	ReasonEmptyResponse       = "empty_response"        // nothing was answered
 )
 
@@ -103,27 +103,27 @@ func Grade(q *spans.Question, a Answer, src Sources) Verdict {
 }
 
 // Grade judges an answer to an unknown question (expected_abstention) by
-// the policy's abstention rules and the readings of ../shared/grading
-// (S12-S14, A20-A24), first match wins:
+// the policy's abstention rules as docs/grading.md states them ("Unknown
+// questions"), first match wins:
 //
 //  1. nothing answered: fail empty_response;
-//  2. one bare UNKNOWN, in any case (A01), for any number of fields (A23):
-//     pass clean_unknown, or unresolved unknown_with_citation when
-//     citations were emitted (A20);
+//  2. one bare UNKNOWN, in any case, for any number of fields: pass
+//     clean_unknown, or unresolved unknown_with_citation when citations
+//     were emitted;
 //  3. any field value (or the unlabelled response) with a guessed value:
 //     fail speculative_value (see guessed), unless it is a complete source
 //     sentence;
 //  4. every field once, each UNKNOWN or a registered statement, and no
 //     asserting preface: pass (clean_unknown or registered_absence); with
 //     an UNKNOWN and citations: unresolved unknown_with_citation;
-//     registered prose with citations still passes (A20);
+//     registered prose with citations still passes;
 //  5. every given value UNKNOWN or registered but a field missing or
-//     repeated: unresolved incomplete_unknown (A23);
+//     repeated: unresolved incomplete_unknown;
 //  6. otherwise, for the first other value: a complete source sentence is
-//     an additional assertion, unresolved source_sentence (A22); a
-//     factual zero fails (S12); decline wording other than UNKNOWN (A24),
-//     UNKNOWN with extra prose (S14) and unregistered absence prose (A21)
-//     are unresolved.
+//     an additional assertion, unresolved source_sentence; a factual zero
+//     fails; decline wording other than UNKNOWN, UNKNOWN with extra prose
+//     and unregistered absence prose (or prose naming another source) are
+//     unresolved.
 func (p *Question) Grade(a Answer, src Sources) Verdict {
 	q := p.q
 	memo := map[string]textnorm.Value{}
@@ -168,7 +168,7 @@ func (p *Question) Grade(a Answer, src Sources) Verdict {
 		items = append(items, item{"", a.Preface})
 	}
 	// Rule 3: a guessed value anywhere fails; a complete source sentence
-	// is not a guess but an additional assertion (A22, rule 6).
+	// is not a guess but an additional assertion (rule 6).
 	for _, it := range items {
 		if isSentence(it.text) && src.Sentence(strings.TrimSpace(it.text), nil) {
 			continue
@@ -186,7 +186,7 @@ func (p *Question) Grade(a Answer, src Sources) Verdict {
 		case it.field != "" && p.stated[it.field][withSources(v, p.names)]:
 			registered++
 		case it.field == "" && it.text == a.Preface && !asserts(v):
-			// A preface that asserts nothing is kept for review only (A18).
+			// A preface that asserts nothing is kept for review only.
 		default:
 			others = append(others, it)
 		}

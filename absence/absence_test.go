@@ -120,23 +120,25 @@ func TestGrade(t *testing.T) {
 	}
 }
 
-// TestDecisionBareUnknownAnyFields pins A23.
-func TestDecisionBareUnknownAnyFields(t *testing.T) {
+// TestReadingA23BareUnknownAnyFields: one bare UNKNOWN passes a
+// question of several fields; field-labelled UNKNOWN needs every field.
+func TestReadingA23BareUnknownAnyFields(t *testing.T) {
 	assert.Equal(t, Pass, Grade(&warrantyQ, answer(&warrantyQ, "unknown", 0), corpusSentences).Outcome)
 	assert.Equal(t, Unresolved, Grade(&warrantyQ, answer(&warrantyQ, "Claim deadline: UNKNOWN", 0), corpusSentences).Outcome)
 }
 
-// TestDecisionUnknownWithCitation pins A20.
-func TestDecisionUnknownWithCitation(t *testing.T) {
+// TestReadingA20UnknownWithCitation: UNKNOWN with a citation is
+// unresolved; registered absence prose with a citation still passes.
+func TestReadingA20UnknownWithCitation(t *testing.T) {
 	assert.Equal(t, Unresolved, Grade(&discountQ, answer(&discountQ, "Discount: UNKNOWN", 2), corpusSentences).Outcome)
 	reg := "Discount: The price list does not state a discount for orders of 200 boxes or more."
 	assert.Equal(t, Pass, Grade(&discountQ, answer(&discountQ, reg, 2), corpusSentences).Outcome)
 }
 
-// TestDecisionGuessedValue pins S12 and the guess rule: a value the
-// question lacks is a guess, unless it stands in unhedged absence prose
-// and the sources hold it.
-func TestDecisionGuessedValue(t *testing.T) {
+// TestReadingS12GuessedValue: a guessed value fails on an unknown
+// question; a value the question lacks is a guess, unless it stands in
+// unhedged absence prose and the sources hold it.
+func TestReadingS12GuessedValue(t *testing.T) {
 	q := &discountQ
 	for resp, want := range map[string]Outcome{
 		"Discount: 8%": Fail,
@@ -149,10 +151,10 @@ func TestDecisionGuessedValue(t *testing.T) {
 	}
 }
 
-// TestDecisionSourceSentence pins A22: a complete source sentence is an
+// TestReadingA22SourceSentence: a complete source sentence is an
 // additional assertion, even when it reads like a factual zero or holds a
 // value; the bare value borrowed from it fails.
-func TestDecisionSourceSentence(t *testing.T) {
+func TestReadingA22SourceSentence(t *testing.T) {
 	charge := &spans.Question{ID: "Q17", Question: "What delivery charge applies to orders shipped to Switzerland?", ExpectedAbstention: true,
 		RequiredFields: []spans.RequiredField{{Field: "charge", Label: "Delivery charge"}}}
 	assert.Equal(t, Unresolved, Grade(charge, answer(charge, "No delivery charge applies to orders shipped within Germany.", 0), corpusSentences).Outcome)
@@ -162,15 +164,17 @@ func TestDecisionSourceSentence(t *testing.T) {
 	assert.Equal(t, Fail, Grade(chilled, answer(chilled, "Storage temperature: -18 °C or colder", 0), corpusSentences).Outcome)
 }
 
-// TestDecisionOtherDecline pins A24.
-func TestDecisionOtherDecline(t *testing.T) {
+// TestReadingA24OtherDecline: only the word UNKNOWN declines cleanly;
+// other decline wording is unresolved.
+func TestReadingA24OtherDecline(t *testing.T) {
 	for _, resp := range []string{"I don't know.", "Cannot be determined.", "Discount: unclear"} {
 		assert.Equal(t, Unresolved, Grade(&discountQ, answer(&discountQ, resp, 0), corpusSentences).Outcome, resp)
 	}
 }
 
-// TestDecisionWrongSource pins A21.
-func TestDecisionWrongSource(t *testing.T) {
+// TestReadingA21WrongSource: absence prose naming another source than
+// the one registered is unresolved.
+func TestReadingA21WrongSource(t *testing.T) {
 	resp := "Discount: The warehouse SOP does not state a discount for orders of 200 boxes or more."
 	v := Grade(&discountQ, answer(&discountQ, resp, 0), corpusSentences)
 	assert.Equal(t, Unresolved, v.Outcome)

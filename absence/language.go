@@ -25,7 +25,7 @@ var hedges = set("probably", "likely", "possibly", "perhaps", "maybe", "presumab
 	"generally", "normally", "commonly", "approximately", "roughly", "estimate", "estimated", "guess",
 	"assume", "assumed", "might", "could", "may", "suppose", "expect", "expected", "likelihood")
 
-// zeroWords assert that something is nothing: a factual zero (S12).
+// zeroWords assert that something is nothing: a factual zero.
 var zeroWords = set("free", "nil", "nothing", "gratis", "zero")
 
 func set(ws ...string) map[string]bool {

@@ -18,6 +18,16 @@ func (ix *Index) LocateAll(qs []Query, workers int) []Result {
 	return out
 }
 
+// GroundAll grounds every citation, cs[i] under its run's mapping ms[i]
+// (Ground), on workers goroutines (0: GOMAXPROCS) and returns the results
+// in the citations' order. As with LocateAll, each result is what Ground
+// returns for its citation alone: the output does not depend on workers.
+func (ix *Index) GroundAll(cs []Citation, ms []map[string][]string, workers int) []Grounded {
+	out := make([]Grounded, len(cs))
+	parallel(len(cs), workers, func(i int) { out[i] = ix.Ground(cs[i], ms[i]) })
+	return out
+}
+
 // locateBatch is how many requests WriteLocated locates before writing
 // their records: output starts early and memory stays flat in the input's
 // size.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/testcorpus"
-	"github.com/citecheck/citecheck/runs"
 )
 
 // manyQueries are windows of every page of the test documents, each as
@@ -50,8 +49,8 @@ func queriesOf(srcs []corpus.MemoryDocument) []Query {
 }
 
 // TestLocateAllSameAsSequential: locating on several goroutines gives, in
-// input order, exactly what Locate gives for each query alone (issue 17,
-// item 3: the output must not depend on scheduling).
+// input order, exactly what Locate gives for each query alone: the output
+// must not depend on scheduling.
 func TestLocateAllSameAsSequential(t *testing.T) {
 	ix := testIndex(t)
 	qs := manyQueries()
@@ -72,31 +71,22 @@ func TestLocateAllSameAsSequential(t *testing.T) {
 	}
 }
 
-// TestAuditWorkersSameReport: an audit's report, entries and totals, is
-// the same on one goroutine and on several.
-func TestAuditWorkersSameReport(t *testing.T) {
+// TestGroundAllSameAsGround: grounding on several goroutines gives, in
+// input order, what Ground gives each citation alone, mappings included.
+func TestGroundAllSameAsGround(t *testing.T) {
 	ix := testIndex(t)
-	qs := manyQueries()
-	var recs []runs.Record
-	for i := 0; i < len(qs); i += 7 {
-		run := runs.Record{Arm: fmt.Sprint("A", i%3), Session: 1 + i%2, Question: fmt.Sprint("q", i), Status: "ok", Line: i/7 + 1}
-		for _, q := range qs[i:min(i+7, len(qs))] {
-			quote := q.Quote
-			var page *int
-			if q.Page > 0 {
-				page = ptr(q.Page)
+	var cs []Citation
+	var ms []map[string][]string
+	for i, q := range manyQueries() {
+		cs = append(cs, Citation{ID: fmt.Sprint(i), Document: q.Document, Quote: q.Quote, Page: q.Page})
+		ms = append(ms, map[string][]string{"supplier-policy.pdf": {"supplier-qa.pdf"}})
+	}
+	for _, workers := range []int{1, 3} {
+		got := ix.GroundAll(cs, ms, workers)
+		for i, c := range cs {
+			if want := ix.Ground(c, ms[i]); !reflect.DeepEqual(got[i], want) {
+				t.Fatalf("workers %d, citation %+v:\n got %+v\nwant %+v", workers, c, got[i], want)
 			}
-			run.Citations = append(run.Citations, runs.Citation{ID: fmt.Sprint("c", len(run.Citations)), Document: q.Document, Quote: &quote, Page: page})
-		}
-		recs = append(recs, run)
-	}
-	want := ix.AuditWorkers(recs, 1)
-	if len(want.Entries) != len(qs) {
-		t.Fatalf("%d entries for %d citations", len(want.Entries), len(qs))
-	}
-	for _, workers := range []int{0, 3, 8} {
-		if got := ix.AuditWorkers(recs, workers); !reflect.DeepEqual(got, want) {
-			t.Errorf("workers %d: the report differs from the sequential one", workers)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/testcorpus"
-	"github.com/citecheck/citecheck/runs"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -60,7 +59,7 @@ func TestDecisionLooseDocumentName(t *testing.T) {
 	if m := ix.Resolve("policy.pdf", nil); m.Resolution != DocResolved {
 		t.Errorf("exact name: %+v", m)
 	}
-	if m := ix.Resolve("file-x", runs.Mapping{"file-x": {"policy.pdf"}}); m.Resolution != DocResolved || m.Name != "policy.pdf" {
+	if m := ix.Resolve("file-x", map[string][]string{"file-x": {"policy.pdf"}}); m.Resolution != DocResolved || m.Name != "policy.pdf" {
 		t.Errorf("mapped: %+v", m)
 	}
 }

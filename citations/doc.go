@@ -1,9 +1,10 @@
 // Package citations locates the quotes an answer cited: a quote locator
-// over a corpus's page texts (Index, Locate), the reference-free grounding
-// of one citation (Ground: which document, which page, how many
-// locations) and its audit over whole runs (Audit) of the run records
-// package runs reads. Judging whether a located quote supports an answer is
-// package grade's job (grade.Classify).
+// over a corpus's page texts (Index, Locate) and the reference-free
+// grounding of one citation (Ground: which document, which page, how many
+// locations). It knows quotes, documents and pages, not run records:
+// package audit grounds the citations of whole runs, and judging whether a
+// located quote supports an answer is package grade's job
+// (grade.Classify).
 //
 // # Calling the locator from another tool
 //
@@ -18,7 +19,7 @@
 // goroutines. An Index is immutable; Locate is safe for concurrent use and
 // needs no locking.
 // LocateAll(queries, workers) locates many quotes on several goroutines,
-// results in the queries' order.
+// results in the queries' order; GroundAll grounds many citations so.
 //
 // # A persisted index
 //
@@ -110,17 +111,17 @@
 //
 // # Grounding
 //
-// Ground resolves the cited document (by name, hash or the run's
-// Mapping; a loose or conflicting match, or a mapping to two or more
-// candidate corpus documents, is ambiguous, never accepted; a title the
-// vendor gives that names a corpus document wins over a mapping that names
-// another, and Grounded.Note says so) and locates the quote there, in the
-// precedence the grader needs: a source outside the corpus (external,
-// never looked up), unknown document, ambiguous mapping, no quote, not
-// found (no text to search: unverifiable; in another document: wrong
-// document; nowhere: fabricated), wrong page or another page convention
-// (only where the citing format's page base is not its contract:
-// Citation.PagePhysical), several locations, one location.
+// Ground resolves the cited document (by name, hash or the run's mapping
+// of names, runs.Mapping; a loose or conflicting match, or a mapping to
+// two or more candidate corpus documents, is ambiguous, never accepted; a
+// title the vendor gives that names a corpus document wins over a mapping
+// that names another, and Grounded.Note says so) and locates the quote
+// there, in the precedence the grader needs: a source outside the corpus
+// (external, never looked up), unknown document, ambiguous mapping, no
+// quote, not found (no text to search: unverifiable; in another document:
+// wrong document; nowhere: fabricated), wrong page or another page
+// convention (only where the citing format's page base is not its
+// contract: Citation.PagePhysical), several locations, one location.
 // Covers reports whether a location holds a declared Passage, across a page
 // break too (only page furniture between).
 //
@@ -134,30 +135,30 @@
 // # Input formats and failure classes
 //
 // Locate requests (ReadLocateRequests), like run records (package runs),
-// are read strictly: invalid UTF-8, duplicate keys, keys differing only in case,
-// unknown keys (in vendor payloads: a known field spelled in another case),
-// missing required keys and invalid values are *InputError with file, line
-// and the JSON key path, input faults (inputerr.ErrInput) wrapping the
-// strict-JSON layer's sentinels as the run reader's do (internal/strictjson:
-// ErrInvalidUTF8, ErrDuplicateKey, ErrUnknownKey, ErrMissing, ErrValue or
-// ErrTooLarge). A locate request whose quote is longer than MaxQuoteBytes
-// (64 KiB) is refused as too long (ErrTooLarge), not searched: locating
-// costs memory in proportion to the quote's length. Run records are not capped per quote (only per line,
+// are read strictly: invalid UTF-8, duplicate keys, keys differing only in
+// case, unknown keys, missing required keys and invalid values are
+// *InputError with file, line and the JSON key path, input faults
+// (inputerr.ErrInput) wrapping the strict-JSON layer's sentinels as the
+// run reader's do (internal/strictjson: ErrInvalidUTF8, ErrDuplicateKey,
+// ErrUnknownKey, ErrMissing, ErrValue or ErrTooLarge). A locate request
+// whose quote is longer than MaxQuoteBytes (64 KiB) is refused as too
+// long (ErrTooLarge), not searched: locating costs memory in proportion to
+// the quote's length. Run records are not capped per quote (only per line,
 // runs.MaxLineBytes): a model's long quote is still graded. Build (and
 // NewIndex) returns what reading the texts returned, for a store
-// corpus.ErrIntegrity (wrapped) when a page text no longer matches its hash,
-// and ErrDuplicateDocument for a corpus.Texts that breaks its contract by
-// naming a document twice. Nothing else fails: an unknown document,
-// an empty quote or an unreadable document is a status or a note.
+// corpus.ErrIntegrity (wrapped) when a page text no longer matches its
+// hash, and ErrDuplicateDocument for a corpus.Texts that breaks its
+// contract by naming a document twice. Nothing else fails: an unknown
+// document, an empty quote or an unreadable document is a status or a
+// note.
 //
 // # Ordering
 //
-// Locations are sorted by document, then position; Elsewhere by document;
-// Audit entries follow the input (file, line, citation order); totals are
-// sorted by arm and session. Nothing depends on map order or scheduling:
-// LocateAll and Audit locate on GOMAXPROCS goroutines (LocateAll's and
-// AuditWorkers' workers) and place each result by its input's index, so
-// their results are those of one goroutine.
+// Locations are sorted by document, then position; Elsewhere by document.
+// Nothing depends on map order or scheduling: LocateAll, GroundAll and
+// WriteLocated work on several goroutines (their workers; 0: GOMAXPROCS)
+// and place each result by its input's index, so their results are those
+// of one goroutine.
 //
 // # What this package does not do
 //

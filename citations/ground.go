@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-
-	"github.com/citecheck/citecheck/runs"
 )
 
 // Citation is one citation an answer emitted, as the locator takes it.
@@ -49,8 +47,8 @@ const (
 const CauseChangedSymbol = "changed_symbol"
 
 // Grounded is where one citation's quote is, with no reference: the
-// reference-free half of citation checking, shared by Audit and the
-// grader's classifier.
+// reference-free half of citation checking, shared by the audit of runs
+// (package audit) and the grader's classifier.
 type Grounded struct {
 	Grounding Grounding
 	// Cause says why a citation is GroundedUnverifiable (a Cause constant).
@@ -72,8 +70,9 @@ type Grounded struct {
 // it (wrong page, or another page convention where the format's page base
 // is not its contract), several locations, and finally one location. A
 // title that names a corpus document wins over a documents list that
-// names another one (or none), and Note reports the disagreement.
-func (ix *Index) Ground(c Citation, m runs.Mapping) Grounded {
+// names another one (or none), and Note reports the disagreement. m is
+// the run's mapping of document names (runs.Mapping; see Resolve).
+func (ix *Index) Ground(c Citation, m map[string][]string) Grounded {
 	g := Grounded{Result: Result{Chosen: -1}}
 	set := func(gr Grounding, format string, args ...any) Grounded {
 		g.Grounding, g.Detail = gr, fmt.Sprintf(format, args...)

@@ -3,7 +3,6 @@ package citations
 import (
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
-	"github.com/citecheck/citecheck/runs"
 )
 
 // InputError is a fault in an input file: File and Line (1-based; 0 for a
@@ -11,12 +10,13 @@ import (
 // ("citations[1].page") when there is one.
 type InputError = inputerr.Error
 
-// MaxLineBytes caps one JSON Lines record of a locate request file, as
-// runs.MaxLineBytes caps a run record's; MaxInputBytes caps a whole input
-// file.
+// MaxLineBytes caps one JSON Lines record of a locate request file, at
+// the bound of a run record's line (runs.MaxLineBytes), so that a quote
+// a run may carry can also be asked about; MaxInputBytes caps a whole
+// input file, as it does a run file.
 const (
-	MaxLineBytes  = runs.MaxLineBytes
-	MaxInputBytes = runs.MaxInputBytes
+	MaxLineBytes  = 8 << 20
+	MaxInputBytes = 1 << 30
 )
 
 var lineLimits = strictjson.Limits{MaxBytes: MaxInputBytes, MaxLine: MaxLineBytes}

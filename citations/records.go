@@ -10,7 +10,7 @@ import (
 	"github.com/citecheck/citecheck/runs"
 )
 
-// LocateRequest is one input record of "citecheck locate" (DESIGN §2):
+// LocateRequest is one input record of "citecheck locate":
 // {"id": "...", "document": "name.pdf", "quote": "...", "page": 3}.
 // page (1-based), page_label and quote_from are optional; quote_from
 // "retrieval_result" (runs.QuoteFromRetrieval) says the quote is a
@@ -51,7 +51,7 @@ var locateShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"id": nil
 // field. Records keep input order.
 func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	var out []LocateRequest
-	err := strictjson.EachObject(r, file, lineLimits, locateShape, nil, func(n int, v *strictjson.Value, data []byte) error {
+	err := strictjson.Objects{Limits: lineLimits, Shape: locateShape}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
 		var req LocateRequest
 		if f, err := decodeLocateRequest(v, data, &req); err != nil {
@@ -80,8 +80,9 @@ func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 	return out, err
 }
 
-// LocateRecord is one output record of "citecheck locate", in DESIGN §2's
-// shape with the extra facts after it. Field order is fixed.
+// LocateRecord is one output record of "citecheck locate": the contract's
+// fields (id, status, pages, spans, match, crosses_page), then the extra
+// facts. Field order is fixed.
 type LocateRecord struct {
 	ID          string `json:"id"`
 	Status      Status `json:"status"`

@@ -5,8 +5,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-
-	"github.com/citecheck/citecheck/runs"
 )
 
 // Resolution is the outcome of mapping a cited document to the corpus.
@@ -45,9 +43,10 @@ func (m DocumentMatch) Why(ref string) string {
 // matches only loosely (case, a folder prefix, a missing ".pdf") is
 // ambiguous too, never silently accepted: the citation needs review. A
 // reference the mapping sends only to names the corpus lacks is unknown;
-// an empty list of candidates (an input error, see Record.Validate)
-// counts as no mapping.
-func (ix *Index) Resolve(ref string, m runs.Mapping) DocumentMatch {
+// an empty list of candidates (an input error, see runs.Record.Validate)
+// counts as no mapping. m maps how a run names a document to the corpus
+// names it may stand for (a run's runs.Mapping); it may be nil.
+func (ix *Index) Resolve(ref string, m map[string][]string) DocumentMatch {
 	got := map[int]bool{}
 	if d, ok := ix.docIndex(ref); ok {
 		got[d] = true

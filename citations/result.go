@@ -33,7 +33,7 @@ type Query struct {
 // Status is where a quote was found, relative to the document it names.
 type Status string
 
-// The statuses of DESIGN §2.
+// The statuses, as "citecheck locate" reports them.
 const (
 	StatusUnique             Status = "unique"                // one location in the named document (or one on the given page)
 	StatusAmbiguous          Status = "ambiguous"             // several locations; nothing given settles which

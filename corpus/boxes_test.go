@@ -1,12 +1,12 @@
 package corpus
 
 import (
-	"context"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,16 +83,8 @@ func FuzzDecodeBoxes(f *testing.F) {
 }
 
 func TestStoreBoxes(t *testing.T) {
-	dir := t.TempDir()
 	boxes := []GlyphBox{{Start: 0, End: 2, X0: 1, Y0: 2, X1: 3, Y1: 4}}
-	extract := func(_ context.Context, _ string, _ []byte) Extraction {
-		return Extraction{Status: StatusOK, Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes(boxes)}, {Text: "no boxes"}}}
-	}
-	pdf := filepath.Join(t.TempDir(), "a.pdf")
-	os.WriteFile(pdf, []byte("%PDF-1.4 a"), 0o644)
-	if _, err := Build(context.Background(), dir, []string{pdf}, BuildOptions{Extractor: ExtractorID{Name: "test", Version: "1"}, Extract: extract}); err != nil {
-		t.Fatal(err)
-	}
+	dir := storeOf(t, MemoryDocument{Name: "a.pdf", Pages: []PageText{{Text: "hi there", Boxes: EncodeBoxes(boxes)}, {Text: "no boxes"}}})
 	st, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -163,9 +155,15 @@ func FuzzBoxLineFast(f *testing.F) {
 		f.Add([]byte(line))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		fast, ok := boxLineFast(line)
+		fast, k, ok := boxLineFast(line)
 		if !ok {
 			return
+		}
+		if k < len(line) {
+			if line[k] != '\n' {
+				t.Fatalf("%q: the fast reader stops at %d, not at a line's end", line, k)
+			}
+			line = line[:k]
 		}
 		slow, err := boxLine(line, 2)
 		if err != nil {
@@ -217,5 +215,21 @@ func TestCentiClamps(t *testing.T) {
 		if got := centi(tc.v); got != tc.want {
 			t.Errorf("centi(%v) = %d, want %d", tc.v, got, tc.want)
 		}
+	}
+}
+
+// TestAppendBoxIntIsAppendInt: the box encoder's digits are
+// strconv.AppendInt's.
+func TestAppendBoxIntIsAppendInt(t *testing.T) {
+	check := func(v int64) {
+		if got, want := string(appendBoxInt([]byte("x"), v)), string(strconv.AppendInt([]byte("x"), v, 10)); got != want {
+			t.Fatalf("appendBoxInt(%d) = %q, want %q", v, got, want)
+		}
+	}
+	for v := int64(-20000); v <= 20000; v++ {
+		check(v)
+	}
+	for _, v := range []int64{math.MinInt64, math.MaxInt64, -1 << 50, 1 << 50, 99999, -99999, 100000} {
+		check(v)
 	}
 }

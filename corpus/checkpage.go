@@ -83,7 +83,7 @@ func (c *checker) pagePath(d *Document, page int) {
 // reports whether it hashes to recorded. The bytes are valid until the
 // next read.
 func (c *checker) read(recorded string, alt int, suffix string) ([]byte, bool) {
-	want, ok := digestBytes(recorded)
+	want, ok := ParseHash(recorded)
 	if !ok {
 		return nil, false
 	}
@@ -101,32 +101,4 @@ func (c *checker) read(recorded string, alt int, suffix string) ([]byte, bool) {
 		return nil, false
 	}
 	return b, blake3.Sum256(b) == want
-}
-
-// digestBytes decodes a "blake3:<64 lower-case hex digits>" digest without
-// allocating.
-func digestBytes(digest string) (sum [32]byte, ok bool) {
-	h, ok := strings.CutPrefix(digest, "blake3:")
-	if !ok || len(h) != 64 {
-		return sum, false
-	}
-	for i := range sum {
-		hi, ok1 := fromHex(h[2*i])
-		lo, ok2 := fromHex(h[2*i+1])
-		if !ok1 || !ok2 {
-			return sum, false
-		}
-		sum[i] = hi<<4 | lo
-	}
-	return sum, true
-}
-
-func fromHex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	}
-	return 0, false
 }

@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,11 +27,11 @@ func TestCheckPageRefusesAsTheReaders(t *testing.T) {
 		read   func(s *Store, d *Document) error
 	}{
 		{"a page text edited", func(t *testing.T, dir string, d *Document) {
-			writeFiles(t, dir, map[string]string{stored(t, d, "0001.txt"): "hi thEre"})
+			writeStored(t, dir, stored(t, d, "0001.txt"), "hi thEre")
 		}, text},
 		{"a page text removed", func(t *testing.T, dir string, d *Document) { removeStored(t, dir, d, "0001.txt") }, text},
 		{"an alternative text changed in one byte", func(t *testing.T, dir string, d *Document) {
-			writeFiles(t, dir, map[string]string{stored(t, d, "0001.alt1.txt"): "hi thErE"})
+			writeStored(t, dir, stored(t, d, "0001.alt1.txt"), "hi thErE")
 		}, alts},
 		{"an alternative text removed", func(t *testing.T, dir string, d *Document) { removeStored(t, dir, d, "0001.alt1.txt") }, alts},
 		{"a page length the alternative text, hashing as recorded, no longer fits", func(t *testing.T, dir string, d *Document) {
@@ -86,12 +85,7 @@ func TestCheckPage(t *testing.T) {
 // encodeManifest wrote (hashed as they are) or the same manifest written
 // otherwise (encoded again), and a changed page record changes it.
 func TestSourcesDigestFromBytes(t *testing.T) {
-	in, out := t.TempDir(), filepath.Join(t.TempDir(), "corpus")
-	writeFiles(t, in, map[string]string{"a.pdf": "A"})
-	fx := &fakeExtractor{pages: map[string][]string{"A": {"alpha one", "alpha two"}}}
-	if _, err := build(t, out, []string{in}, fx); err != nil {
-		t.Fatal(err)
-	}
+	out := storeOf(t, MemoryDocument{Name: "a.pdf", Pages: []PageText{{Text: "alpha one"}, {Text: "alpha two"}}})
 	st, err := Open(out)
 	if err != nil {
 		t.Fatal(err)
@@ -133,33 +127,23 @@ func TestSourcesDigestFromBytes(t *testing.T) {
 // 1,000 reading orders, 200 alternative texts): the per-file cost, the
 // files being small, against the readers Text, AltTexts and CheckOrders.
 func BenchmarkCheckPage(b *testing.B) {
-	in, dir := b.TempDir(), b.TempDir()
-	var paths []string
-	for d := range 100 {
-		p := filepath.Join(in, fmt.Sprintf("doc%03d.pdf", d))
-		if err := os.WriteFile(p, fmt.Appendf(nil, "%%PDF-1.4 %d", d), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
 	alt := strings.Replace(orderPage, "one", "onE", 1)
-	extract := func(context.Context, string, []byte) Extraction {
-		ex := Extraction{Status: StatusOK}
-		for p := range 20 {
-			pt := PageText{Text: orderPage}
-			if p%2 == 0 {
-				pt.Orders = []Order{layoutOrder()}
-			}
-			if p%10 == 0 {
-				pt.Alts = []string{alt}
-			}
-			ex.Pages = append(ex.Pages, pt)
+	var pages []PageText
+	for p := range 20 {
+		pt := PageText{Text: orderPage}
+		if p%2 == 0 {
+			pt.Orders = []Order{layoutOrder()}
 		}
-		return ex
+		if p%10 == 0 {
+			pt.Alts = []string{alt}
+		}
+		pages = append(pages, pt)
 	}
-	if _, err := Build(context.Background(), dir, paths, BuildOptions{Extractor: ExtractorID{Name: "test", Version: "1"}, Extract: extract}); err != nil {
-		b.Fatal(err)
+	var docs []MemoryDocument
+	for d := range 100 {
+		docs = append(docs, MemoryDocument{Name: fmt.Sprintf("doc%03d.pdf", d), Pages: pages})
 	}
+	dir := storeOf(b, docs...)
 	open := func(b *testing.B) *Store {
 		st, err := Open(dir)
 		if err != nil {

@@ -1,17 +1,21 @@
 // Package corpus is the store of extracted page texts that everything after
 // extraction reads: a folder holding a versioned manifest.json and one UTF-8
-// file per page. It imports no PDF library; PDFs are turned into text by an
-// ExtractFunc the caller supplies (package pdftext in the citecheck command),
-// or page texts are imported as they are (ImportText).
+// file per page. This package defines the store's format, reads it (Open,
+// Store, Texts, Memory) and checks every file it reads; it also holds the
+// primitives a builder writes a store with (DocWriter, Commit), so that
+// the format is written in one place. Building a store, from PDFs through
+// an extractor, from page texts, or from shards, is package corpus/ingest's.
+// It imports no PDF library: an extractor (package pdftext) hands a
+// builder each document as an Extraction of PageTexts.
 //
 // # Units and identities
 //
 // Pages are 1-based physical page indices. Text lengths ("chars") count
 // Unicode code points, the unit of every offset citecheck reports. A document
 // is identified by the BLAKE3-256 hash of its bytes (for a document imported
-// from page texts, of its pages: see ImportText below) and named by its file
-// name; names are unique within a corpus. Digests are written
-// "blake3:<64 lower-case hex digits>" (see Hash).
+// from page texts, of its pages: TextHash) and named by its file name;
+// names are unique within a corpus. Digests are written
+// "blake3:<64 lower-case hex digits>" (see Hash, ParseHash).
 //
 // # On-disk format, version "citecheck-corpus/1"
 //
@@ -34,9 +38,10 @@
 // then the manifest's quote_index record (format, file, bytes, BLAKE3, the
 // writer's digest of its blocks, and Manifest.SourcesDigest, the hash of the manifest without that record,
 // which names every text the index was built from), each atomically;
-// Build, ImportText and Merge keep the record only when nothing it was
-// built from changed (the same SourcesDigest), and otherwise write a
-// manifest without it (the citecheck verbs then store a new index). Store.QuoteIndexPath refuses an
+// Commit, through which every builder writes its manifest, keeps the
+// record only when nothing it was built from changed (the same
+// SourcesDigest), and otherwise writes a manifest without it (the
+// citecheck verbs then store a new index). Store.QuoteIndexPath refuses an
 // index built from other texts (stale), missing or of another size, and
 // Store.CheckQuoteIndex one that no longer hashes as recorded, with
 // ErrQuoteIndex, which wraps ErrIntegrity. Store.CheckPage checks one
@@ -61,102 +66,26 @@
 // Nothing in the format depends on time or absolute paths; building the same
 // inputs twice gives identical bytes.
 //
-// # Contract of Build
+// A corpus holds documents extracted from PDFs or documents imported from
+// page texts, never both (ErrMixedCorpus): the manifest of an imported
+// corpus names TextExtractorID as its extractor, and each of its
+// documents' sources is "text:" (TextSourcePrefix) and the path of its
+// page folder (TextSource); a manifest whose sources do not all match its
+// extractor does not open.
 //
-//   - Inputs are PDF files and folders (searched recursively for *.pdf, in
-//     sorted order). Two inputs with the same file name, or an input whose
-//     name is already in the corpus from another source path, are refused
-//     with ErrDuplicateName before anything is extracted.
-//   - A document whose bytes hash as the stored entry's did, extracted "ok"
-//     by the same extractor, is not extracted again. Failed documents are
-//     retried (a password may since have been supplied).
-//   - Extraction runs in parallel; results are placed by input index, so
-//     the output does not depend on scheduling.
-//   - A document that extracts "ok" with zero pages is recorded as
-//     "malformed": zero pages is never an empty success.
-//   - Pages are flagged FlagNoTextLayer when they hold no visible text and
-//     FlagUnreliableText when at least half of their non-space characters
-//     are U+FFFD or private-use code points.
-//   - The manifest is written last and atomically (temporary file and
-//     rename); page texts are written before it. An interrupted Build leaves
-//     the previous manifest in force.
+// # Writing a store
 //
-// # Sharded extraction: Build with a Shard, then Merge
-//
-// A corpus too large for one machine is extracted in N shards, each by
-// Build with BuildOptions.Shard{Index: K, Count: N} into a folder of its
-// own, and merged by Merge into the store one Build of all the inputs
-// would have written, byte for byte.
-//
-//   - A document belongs to shard K of N when the first 8 bytes of its
-//     BLAKE3, read as a big-endian integer, leave K when divided by N
-//     (Shard.Owns): its content decides, so documents added to a corpus
-//     leave the others in their shards, and every shard is given all the
-//     inputs. Each shard reads and hashes every input and extracts its
-//     own; names clash across all inputs as in one Build.
-//   - A shard's folder is a corpus store holding its documents only (none
-//     carried over from an earlier build, unchanged ones reused), plus
-//     ShardFile, format "citecheck-shard/1" (ShardManifest): the shard,
-//     N, the folder it was extracted into, the extractor, and every input
-//     of the extraction with its size, hash and shard. Build refuses a
-//     shard into a folder holding a whole corpus, and a whole corpus into
-//     a shard's folder (ErrNotShard).
-//   - Merge refuses, before writing anything, shards that are not exactly
-//     the N shards of one extraction: made by extractors that are not
-//     Equal (version, limits) or from other inputs (ErrShardMismatch), a
-//     shard given twice or a document held by a shard it does not belong
-//     to (ErrShardOverlap), a shard not given or a document its shard does
-//     not hold (ErrShardMissing), a folder without a shard manifest
-//     (ErrNotShard); each in a *ShardError naming the folder. It copies
-//     every stored file, checked against its shard's manifest (an
-//     *IntegrityError otherwise, and what it wrote is removed), compresses
-//     glyph boxes again as Build does, and makes each document's source
-//     relative to the output folder, as Build would have: the PDF's path
-//     is its source read from the folder the shard was extracted into,
-//     which the shard manifest records, so shard folders may move before
-//     the merge and the PDFs may not. Documents of the output corpus not
-//     among the inputs stay, as with Build.
-//
-// # Contract of ImportText: a corpus from page texts
-//
-// ImportText makes a corpus from text that needs no extraction: the output
-// of OCR on scanned PDFs, or text the user already trusts.
-//
-//   - Each input DIR holds only folders, one per document: DIR/<document
-//     name>/NNNN.txt, NNNN the 1-based page number in exactly four digits.
-//     The folder's name is the document's name. Pages must run 0001 to N
-//     with none missing; a folder holding anything else (another name, page
-//     0000, a subfolder), an empty folder, or a file directly in DIR is an
-//     input error (ErrPageName, ErrPageGap, ErrNotTextFolder).
-//   - Page files are kept byte for byte: they must be valid UTF-8
-//     (ErrInvalidUTF8Page, with the byte offset) without a form feed
-//     (ErrFormFeedPage). Nothing is normalized: a byte-order mark, CR LF line
-//     ends or NUL bytes are stored, and counted in offsets, as they are.
-//   - The document's identity (its "blake3") is the BLAKE3-256 of its page
-//     texts in page order, each followed by one form feed U+000C (TextHash):
-//     for pages "a" and "b", BLAKE3("a\fb\f"). Stored texts never hold a
-//     form feed, so the identity determines the pages. Its "bytes" is the
-//     sum of the page files' sizes.
-//   - Its "source" is "text:" (TextSourcePrefix) and the slash-separated
-//     path of the document's folder relative to the corpus folder, for
-//     example "text:../pages/supplier-qa.pdf". "freeze" re-hashes that
-//     folder as it re-hashes a PDF (ReadTextDocument).
-//   - The manifest's extractor is {"name": "citecheck-import-text",
-//     "version": "1", "limits": {}} (TextExtractorID). A corpus is built from
-//     PDFs or from page texts, never both: ImportText into a corpus made by
-//     Build, and Build into one made by ImportText, are refused with
-//     ErrMixedCorpus, and a manifest whose sources do not all match its
-//     extractor does not open.
-//   - Every status is "ok". Page flags are computed as Build computes them
-//     (FlagNoTextLayer, FlagUnreliableText); pages have no label, boxes or
-//     alternative texts.
-//   - Names clash as in Build: the same name (ignoring case) under two
-//     inputs, or a name already in the corpus from another folder, is
-//     ErrDuplicateName. Documents of the corpus not named this time stay.
-//   - Every input is read and checked before anything is written; every
-//     input fault is an *ImportError naming the file (the first fault in
-//     input, name and page order). Importing the same folders again gives the
-//     same bytes; a folder whose pages changed replaces its document.
+// What a builder stores passes ValidatePage first: a page text valid UTF-8
+// without a form feed, glyph boxes, alternative texts and reading orders
+// that fit it; a page that does not is the extractor's fault, and the
+// store never holds it. DocWriter writes one document's files (WritePage
+// records each page as DescribePage describes it: hashes, lengths, flags
+// FlagNoTextLayer when it holds no visible text and FlagUnreliableText when
+// at least half of its non-space characters are U+FFFD or private-use code
+// points); Commit then writes the manifest last and atomically (temporary
+// file and rename), so that an interrupted build leaves the previous
+// manifest in force, and removes the page texts no document refers to any
+// more.
 //
 // # Reading page texts: Texts
 //
@@ -166,31 +95,24 @@
 // alternative texts and reading orders. *Store implements it, every read
 // checked against the manifest (below). *Memory is Texts held in memory,
 // for tests and tools: NewMemory takes documents as page texts (PageText,
-// what an extractor returns) and describes them exactly as Build would
-// record them (hashes, lengths, flags, "malformed" for an "ok" document
+// what an extractor returns) and describes them exactly as a builder
+// records them (hashes, lengths, flags, "malformed" for an "ok" document
 // without pages, TextHash as the identity unless one is given), refusing
-// pages Build would refuse; MemoryOf takes plain page strings.
+// pages ValidatePage refuses; MemoryOf takes plain page strings.
 //
 // # Failure classes
 //
-// Per-document outcomes are data (Status), not errors. Build returns an
-// error only for faults that stop the whole job: unreadable inputs,
-// ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus (the output folder holds
-// something else), ErrNotShard, the context's error when interrupted, or
-// I/O errors writing the store; a first Build into a folder that does not
-// finish removes what it wrote (an existing corpus keeps its manifest), as
-// a failing Merge does, so that the next one can run. Merge returns a
-// *ShardError, ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus,
-// an *IntegrityError, or an I/O error. ImportText returns an
-// *ImportError for every fault of its inputs (the Err* input errors above,
-// ErrDuplicateName, ErrMixedCorpus, ErrNotCorpus, an unreadable file) and a
-// plain error for I/O errors writing the store. Store.Text, Store.AltTexts
-// (and AltText), Store.Boxes and Store.Orders check every stored file they read against
-// the manifest and return an *IntegrityError, wrapping ErrIntegrity, when
-// it is missing, no longer matches the hash the manifest records (for
-// glyph boxes, the hash of the uncompressed data: a boxes file that does
-// not decompress is an integrity failure too) or no longer fits the page's
-// recorded length (for orders, the page text).
+// Per-document outcomes are data (Status), not errors. Open returns
+// ErrNotCorpus for a folder without a manifest (saying how to make one of
+// what it holds) and an input error (an *inputerr.Error) for a manifest
+// that does not decode or breaks the format's invariants. Store.Text,
+// Store.AltTexts (and AltText), Store.Boxes and Store.Orders check every
+// stored file they read against the manifest and return an
+// *IntegrityError, wrapping ErrIntegrity, when it is missing, no longer
+// matches the hash the manifest records (for glyph boxes, the hash of the
+// uncompressed data: a boxes file that does not decompress is an integrity
+// failure too) or no longer fits the page's recorded length (for orders,
+// the page text).
 //
 // This package does not parse PDFs, normalize text or locate quotes.
 package corpus

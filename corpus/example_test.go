@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 )
 
 // A corpus is a folder of page texts and the manifest that pins them by
@@ -28,7 +29,7 @@ func ExampleOpen() {
 			log.Fatal(err)
 		}
 	}
-	if _, err := corpus.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(dir, "pages")}, corpus.ImportOptions{}); err != nil {
+	if _, err := ingest.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(dir, "pages")}, ingest.ImportOptions{}); err != nil {
 		log.Fatal(err)
 	}
 

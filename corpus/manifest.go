@@ -66,9 +66,9 @@ type ExtractorID struct {
 	Limits  map[string]int64 `json:"limits"`
 }
 
-// fromText reports whether e is ImportText's: the corpus holds page texts
-// imported as they are, not extracted from PDFs.
-func (e ExtractorID) fromText() bool { return e.Name == TextExtractorName }
+// FromText reports whether e is TextExtractorID's: the corpus holds page
+// texts imported as they are, not extracted from PDFs.
+func (e ExtractorID) FromText() bool { return e.Name == TextExtractorName }
 
 // Equal reports whether two extractors would produce the same texts.
 func (e ExtractorID) Equal(o ExtractorID) bool {
@@ -84,7 +84,7 @@ func (e ExtractorID) Equal(o ExtractorID) bool {
 }
 
 // Document is one PDF of the corpus, or one folder of page texts
-// (ImportText).
+// (ingest.ImportText).
 type Document struct {
 	Name      string   `json:"name"`   // file (or page folder) name, unique in the corpus
 	Source    string   `json:"source"` // path of the PDF relative to the corpus folder, slash-separated; "text:" and the page folder's path for imported text (TextSource)
@@ -143,13 +143,42 @@ func HashFile(path string) (size int64, digest string, err error) {
 	return size, "blake3:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// ParseHash decodes a digest written as Hash writes it, "blake3:<64
+// lower-case hex digits>", without allocating; ok is false for anything
+// else.
+func ParseHash(digest string) (sum [32]byte, ok bool) {
+	h, ok := strings.CutPrefix(digest, "blake3:")
+	if !ok || len(h) != 64 {
+		return sum, false
+	}
+	for i := range sum {
+		hi, ok1 := fromHex(h[2*i])
+		lo, ok2 := fromHex(h[2*i+1])
+		if !ok1 || !ok2 {
+			return sum, false
+		}
+		sum[i] = hi<<4 | lo
+	}
+	return sum, true
+}
+
+func fromHex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
+}
+
 // hashHex returns the hex part of a "blake3:<hex>" digest.
 func hashHex(digest string) (string, error) {
 	h, ok := strings.CutPrefix(digest, "blake3:")
 	if !ok || len(h) != 64 {
 		return "", fmt.Errorf("bad digest %q: want blake3:<64 hex digits>", digest)
 	}
-	if _, ok := digestBytes(digest); !ok { // lower-case hex, checked without allocating
+	if _, ok := ParseHash(digest); !ok { // lower-case hex, checked without allocating
 		return "", fmt.Errorf("bad digest %q: want blake3:<64 lower-case hex digits>", digest)
 	}
 	return h, nil
@@ -164,13 +193,13 @@ func pageFile(docHash string, page int) (string, error) {
 	return fmt.Sprintf("text/%s/%04d.txt", h, page), nil
 }
 
-// validate checks the invariants Build guarantees, so that a hand-edited or
-// damaged manifest is refused rather than half-read.
+// validate checks the invariants every builder keeps, so that a
+// hand-edited or damaged manifest is refused rather than half-read.
 func (m *Manifest) validate() error {
 	if m.Format != Format {
 		return fmt.Errorf("format %q: this citecheck reads %q", m.Format, Format)
 	}
-	fromText := m.Extractor.fromText()
+	fromText := m.Extractor.FromText()
 	if m.QuoteIndex != nil {
 		if err := m.QuoteIndex.validate(); err != nil {
 			return err
@@ -236,9 +265,10 @@ var ErrDuplicateName = inputerr.New("two documents with the same name")
 
 // ErrMixedCorpus reports an attempt to add documents extracted from PDFs to
 // a corpus of imported page texts, or the reverse: a corpus is built from
-// PDFs (Build) or from page texts (ImportText), never both.
+// PDFs (ingest.Build) or from page texts (ingest.ImportText), never both.
 var ErrMixedCorpus = inputerr.New("a corpus is built from PDFs or from page texts, never both")
 
-// ErrNotCorpus reports an output folder that exists, is not empty and holds
-// no corpus manifest: Build refuses to write into it.
+// ErrNotCorpus reports a folder that holds no corpus manifest: Open
+// refuses to read it, and a builder to write into it when it exists and is
+// not empty.
 var ErrNotCorpus = inputerr.New("folder is not a citecheck corpus")

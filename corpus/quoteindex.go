@@ -102,12 +102,7 @@ func (m *Manifest) sourcesDigestOf(b []byte) string {
 
 // SourcesDigest is the manifest's SourcesDigest, computed once per Store
 // (the quote_index record does not change it).
-func (s *Store) SourcesDigest() string {
-	if s.digest == nil { // a Store made inside this package, not by Open
-		return s.manifest.SourcesDigest()
-	}
-	return s.digest()
-}
+func (s *Store) SourcesDigest() string { return s.digest() }
 
 // ErrQuoteIndex reports a stored quote index that cannot be used: missing,
 // changed since the manifest recorded it, or built from other texts

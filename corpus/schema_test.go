@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -35,10 +36,10 @@ func validateManifest(t *testing.T, s *jsonschema.Schema, text string) error {
 }
 
 // schemaPending lists, by Go type, the manifest keys docs/schema lags
-// behind: Page.orders (issue 20: the page's reading orders, hash of
-// <page>.orders.txt) waits for docs/schema/corpus-manifest.schema.json,
-// which another change owns; until then a store with orders writes a
-// manifest the schema refuses, and builtStore makes none.
+// behind: Page.orders (the hash of the page's reading orders,
+// <page>.orders.txt) waits for docs/schema/corpus-manifest.schema.json to
+// describe it; until then a store with orders writes a manifest the schema
+// refuses, and builtStore makes none.
 var schemaPending = map[string][]string{"Page": {"orders"}}
 
 // builtStore makes a corpus with Build: a document whose pages have a
@@ -71,7 +72,7 @@ func builtStore(t *testing.T) string {
 		}}
 	}
 	dir := t.TempDir()
-	if _, err := corpus.Build(context.Background(), dir, paths, corpus.BuildOptions{
+	if _, err := ingest.Build(context.Background(), dir, paths, ingest.BuildOptions{
 		Extractor: corpus.ExtractorID{Name: "citecheck-pdftext", Version: "test", Limits: map[string]int64{"timeout_ms": 30000}},
 		Extract:   extract}); err != nil {
 		t.Fatal(err)
@@ -95,7 +96,7 @@ func importedStore(t *testing.T) string {
 		}
 	}
 	dir := t.TempDir()
-	if _, err := corpus.ImportText(dir, []string{pages}, corpus.ImportOptions{}); err != nil {
+	if _, err := ingest.ImportText(dir, []string{pages}, ingest.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/citecheck/citecheck/internal/atomicfile"
@@ -127,7 +128,7 @@ func readManifestBytes(dir string) (*Manifest, []byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s: %w (no %s)", dir, ErrNotCorpus, ManifestFile)
+			return nil, nil, fmt.Errorf("%s: %w (no %s)%s", dir, ErrNotCorpus, ManifestFile, notCorpusHint(dir))
 		}
 		return nil, nil, err
 	}
@@ -204,52 +205,6 @@ func encodeManifest(m *Manifest) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// docWriter writes the stored files of one document (Build, ImportText,
-// Merge). Into the document's folder made by this writer, which no
-// manifest can refer to before the build commits its own, each file is
-// written in place; into a folder that was there, each goes through a
-// temporary file and a rename (writeFileAtomic), as a manifest may refer
-// to it. Writing in place saves a rename, a chmod and a stat per file:
-// on ext4, a quarter of extract's system calls.
-type docWriter struct {
-	dir, folder string // the corpus; the document's folder, in it
-	made, ready bool
-}
-
-// newDocWriter writes the files of the document hashed docHash into the
-// corpus folder dir; nothing is created before the first write.
-func newDocWriter(dir, docHash string) (*docWriter, error) {
-	rel, err := pageFile(docHash, 1)
-	if err != nil {
-		return nil, err
-	}
-	return &docWriter{dir: dir, folder: filepath.Join(dir, filepath.Dir(filepath.FromSlash(rel)))}, nil
-}
-
-// write stores b as rel, a path inside the document's folder.
-func (w *docWriter) write(rel string, b []byte) error {
-	if !w.ready {
-		if err := os.MkdirAll(filepath.Dir(w.folder), 0o755); err != nil {
-			return err
-		}
-		switch err := os.Mkdir(w.folder, 0o755); {
-		case err == nil:
-			w.made = true
-		case !errors.Is(err, fs.ErrExist):
-			return err
-		}
-		w.ready = true
-	}
-	path := filepath.Join(w.dir, filepath.FromSlash(rel))
-	if filepath.Dir(path) != w.folder {
-		return fmt.Errorf("corpus: %s is not in its document's folder %s", rel, w.folder)
-	}
-	if !w.made {
-		return atomicfile.Write(path, b)
-	}
-	return os.WriteFile(path, b, 0o644)
-}
-
 // writeFileAtomic writes b to path, creating its folder, so that a reader
 // never sees a half-written file.
 func writeFileAtomic(path string, b []byte) error {
@@ -257,4 +212,30 @@ func writeFileAtomic(path string, b []byte) error {
 		return err
 	}
 	return atomicfile.Write(path, b)
+}
+
+// notCorpusHint says how to make a corpus of what a folder that is not one
+// holds: PDFs are extracted, page texts imported.
+func notCorpusHint(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ": there is no such folder"
+	}
+	if err != nil {
+		return ""
+	}
+	pdfs := 0
+	for _, e := range entries {
+		if strings.EqualFold(filepath.Ext(e.Name()), ".pdf") {
+			pdfs++
+		}
+	}
+	if pdfs > 0 {
+		files := "files"
+		if pdfs == 1 {
+			files = "file"
+		}
+		return fmt.Sprintf(": it holds %d PDF %s; make a corpus of them first with \"citecheck extract --out CORPUS %s\", then give --corpus CORPUS", pdfs, files, dir)
+	}
+	return fmt.Sprintf(": make one first, from PDFs with \"citecheck extract --out %s PDF...\" or from page texts with \"citecheck import-text --out %s DIR\"", dir, dir)
 }

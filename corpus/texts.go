@@ -47,7 +47,7 @@ func TextOf(t Texts, name string, page int) (string, error) {
 }
 
 // Memory is Texts held in memory: documents a test or a tool supplies,
-// described as Build would record them (NewMemory). Its reads fail only for
+// described as a builder records them (NewMemory). Its reads fail only for
 // a page out of range.
 type Memory struct {
 	manifest Manifest              // its Documents, sorted by name
@@ -59,7 +59,7 @@ type Memory struct {
 type MemoryDocument struct {
 	Name string
 	// BLAKE3 is the document's identity, "blake3:<hex>"; "" records its
-	// TextHash, as ImportText would.
+	// TextHash, as importing page texts would.
 	BLAKE3 string
 	// Status is the extraction's outcome; "" means StatusOK. Pages of a
 	// document whose Status is not ok are not recorded.
@@ -68,7 +68,7 @@ type MemoryDocument struct {
 }
 
 // NewMemory returns a Memory of docs, given in any order. Each is recorded
-// as Build records an extraction: a document "ok" without pages is
+// as a builder records an extraction: a document "ok" without pages is
 // "malformed"; a page's hash, length and stored files' hashes are those of
 // its text, glyph boxes, alternative texts and reading orders; its flags
 // are its Flags and those its text implies (FlagNoTextLayer,
@@ -104,10 +104,10 @@ func NewMemory(docs ...MemoryDocument) (*Memory, error) {
 		if d.Status == StatusOK {
 			d.PageCount = len(md.Pages)
 			for k, p := range md.Pages {
-				if err := checkPage(k+1, p); err != nil {
+				if err := ValidatePage(k+1, p); err != nil {
 					return nil, fmt.Errorf("corpus: %q: %w", md.Name, err)
 				}
-				d.Pages = append(d.Pages, memoryPage(k+1, p))
+				d.Pages = append(d.Pages, DescribePage(k+1, p))
 				texts = append(texts, p.Text)
 			}
 			m.pages[md.Name] = md.Pages
@@ -120,22 +120,6 @@ func NewMemory(docs ...MemoryDocument) (*Memory, error) {
 		}
 	}
 	return m, nil
-}
-
-// memoryPage describes a page as Build records it, with the hashes of the
-// files it would store.
-func memoryPage(page int, p PageText) Page {
-	pg := pageEntry(page, p)
-	if len(p.Boxes) > 0 {
-		pg.Boxes = Hash(p.Boxes)
-	}
-	for _, alt := range p.Alts {
-		pg.Alts = append(pg.Alts, Hash([]byte(alt)))
-	}
-	if len(p.Orders) > 0 {
-		pg.Orders = Hash(EncodeOrders(p.Orders))
-	}
-	return pg
 }
 
 // MemoryOf returns the Memory of documents given as plain page texts: each

@@ -1,6 +1,7 @@
 package freeze
 
 import (
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/internal/atomicfile"
 	"github.com/citecheck/citecheck/internal/inputerr"
 
@@ -27,6 +28,8 @@ type Inputs struct {
 	ReferencePath string
 	PlanPath      string // optional
 	Toolchain     Toolchain
+	// Reviews are decisions files to pin (package review), optional.
+	Reviews []string
 }
 
 // Frozen is the outcome of Build.
@@ -47,6 +50,8 @@ var (
 	// alternative text or glyph-box file is missing or no longer matches
 	// its hash (corpus.ErrIntegrity).
 	ErrStaleCorpus = errors.New("the corpus does not match its PDFs or page folders")
+	// ErrReviewsTwice: one decisions file named twice.
+	ErrReviewsTwice = inputerr.New("a decisions file is given twice")
 )
 
 // Build validates the reference against the corpus (spans.Validate; any
@@ -58,18 +63,6 @@ func Build(in Inputs) (*Frozen, error) {
 	if err != nil {
 		return nil, fmt.Errorf("freeze: %w", err)
 	}
-	rel := func(p string) (string, error) {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return "", err
-		}
-		r, err := filepath.Rel(lockDir, abs)
-		if err != nil {
-			return "", fmt.Errorf("freeze: %s cannot be named relative to the lock's folder %s: %w", p, lockDir, err)
-		}
-		return filepath.ToSlash(r), nil
-	}
-
 	store, err := corpus.Open(in.CorpusDir)
 	if err != nil {
 		return nil, fmt.Errorf("freeze: %w", err)
@@ -94,125 +87,191 @@ func Build(in Inputs) (*Frozen, error) {
 		return fr, fmt.Errorf("freeze: %w: %s", ErrReferenceInvalid, plural(rep.Count(spans.Error), "error"))
 	}
 
-	l := &Lock{}
-	add := func(kind string, fields ...string) { l.Records = append(l.Records, Record{kind, fields}) }
-
-	corpusRel, err := rel(in.CorpusDir)
-	if err != nil {
+	b := &lockBuilder{lockDir: lockDir, lock: &Lock{}}
+	if err := b.addCorpus(store, in.CorpusDir, manifest); err != nil {
 		return nil, err
 	}
-	add("corpus", corpusRel, corpus.Hash(manifest))
+	if err := b.addReference(in.ReferencePath, ref); err != nil {
+		return nil, err
+	}
+	if in.PlanPath != "" {
+		if fr.Plan, err = b.addPlan(in.PlanPath, ref); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.addReviews(in.Reviews); err != nil {
+		return nil, err
+	}
+	b.lock.Records = append(b.lock.Records, in.Toolchain.records()...)
+	b.lock.seal()
+	fr.Lock = b.lock
+	return fr, nil
+}
+
+// lockBuilder gathers a lock's records, naming every file relative to the
+// lock's folder lockDir.
+type lockBuilder struct {
+	lockDir string
+	lock    *Lock
+}
+
+func (b *lockBuilder) add(kind string, fields ...string) {
+	b.lock.Records = append(b.lock.Records, Record{kind, fields})
+}
+
+// rel names p relative to the lock's folder, with forward slashes.
+func (b *lockBuilder) rel(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	r, err := filepath.Rel(b.lockDir, abs)
+	if err != nil {
+		return "", fmt.Errorf("freeze: %s cannot be named relative to the lock's folder %s: %w", p, b.lockDir, err)
+	}
+	return filepath.ToSlash(r), nil
+}
+
+// addCorpus pins the corpus in dir: its manifest, extractor, every
+// document and page, and its quote index, each re-hashed first.
+func (b *lockBuilder) addCorpus(store *corpus.Store, dir string, manifest []byte) error {
+	corpusRel, err := b.rel(dir)
+	if err != nil {
+		return err
+	}
+	b.add("corpus", corpusRel, corpus.Hash(manifest))
 	m := store.Manifest()
-	add("extractor", m.Extractor.Name, m.Extractor.Version)
+	b.add("extractor", m.Extractor.Name, m.Extractor.Version)
 	for k, v := range m.Extractor.Limits {
-		add("extractor.limit", k, strconv.FormatInt(v, 10))
+		b.add("extractor.limit", k, strconv.FormatInt(v, 10))
 	}
 	for i := range m.Documents {
 		d := &m.Documents[i]
-		if folder, ok := corpus.TextSource(d.Source); ok {
-			// Imported page texts: the folder is re-hashed as ImportText
-			// hashed it.
-			folderPath := filepath.Join(in.CorpusDir, filepath.FromSlash(folder))
-			td, err := corpus.ReadTextDocument(folderPath, corpus.ImportOptions{})
-			if err != nil {
-				return nil, fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
-			}
-			if td.BLAKE3 != d.BLAKE3 || td.Bytes != d.Bytes {
-				return nil, fmt.Errorf("freeze: %w: %s (%s) has changed since it was imported: run citecheck import-text again", ErrStaleCorpus, d.Name, folderPath)
-			}
-			fr, err := rel(folderPath)
-			if err != nil {
-				return nil, err
-			}
-			add("text", d.Name, strconv.FormatInt(d.Bytes, 10), d.BLAKE3, fr)
-		} else {
-			pdfPath := filepath.Join(in.CorpusDir, filepath.FromSlash(d.Source))
-			size, sum, err := corpus.HashFile(pdfPath)
-			if err != nil {
-				return nil, fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
-			}
-			if sum != d.BLAKE3 || size != d.Bytes {
-				return nil, fmt.Errorf("freeze: %w: %s (%s) has changed since it was extracted: run citecheck extract again", ErrStaleCorpus, d.Name, pdfPath)
-			}
-			pr, err := rel(pdfPath)
-			if err != nil {
-				return nil, err
-			}
-			add("pdf", d.Name, string(d.Status), strconv.FormatInt(d.Bytes, 10), d.BLAKE3, pr)
+		if err := b.addSource(dir, d); err != nil {
+			return err
 		}
-		for _, p := range d.Pages {
-			if _, err := store.Text(d, p.Page); err != nil {
-				return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
-			}
-			add("page", d.Name, strconv.Itoa(p.Page), strconv.Itoa(p.Chars), p.BLAKE3)
-			// Read as the verbs read them, so what is frozen is what they accept.
-			if _, err := store.AltTexts(d, p.Page); err != nil {
-				return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
-			}
-			for k, sum := range p.Alts {
-				add("alt", d.Name, strconv.Itoa(p.Page), strconv.Itoa(k+1), sum)
-			}
-			if p.Boxes != "" {
-				if _, err := store.Boxes(d, p.Page); err != nil {
-					return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
-				}
-				add("boxes", d.Name, strconv.Itoa(p.Page), p.Boxes)
-			}
-			if p.Orders != "" {
-				if _, err := store.Orders(d, p.Page); err != nil {
-					return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
-				}
-				add("layout", d.Name, strconv.Itoa(p.Page), p.Orders)
-			}
+		if err := b.addPages(store, d); err != nil {
+			return err
 		}
 	}
 	if q := m.QuoteIndex; q != nil {
 		// Re-hashed as freeze --verify re-hashes it: a changed index is
 		// not frozen.
 		if err := store.CheckQuoteIndex(); err != nil {
-			return nil, fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+			return fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
 		}
-		add("quote-index", q.File, q.Format, strconv.FormatInt(q.Bytes, 10), q.BLAKE3, q.Sources)
+		b.add("quote-index", q.File, q.Format, strconv.FormatInt(q.Bytes, 10), q.BLAKE3, q.Sources)
 	}
+	return nil
+}
 
-	refRel, err := rel(in.ReferencePath)
-	if err != nil {
-		return nil, err
+// addSource pins what document d was made from, in the corpus in dir: a
+// folder of imported page texts or a PDF, refused when it changed since.
+func (b *lockBuilder) addSource(dir string, d *corpus.Document) error {
+	if folder, ok := corpus.TextSource(d.Source); ok {
+		// Imported page texts: the folder is re-hashed as ImportText
+		// hashed it.
+		folderPath := filepath.Join(dir, filepath.FromSlash(folder))
+		td, err := ingest.ReadTextDocument(folderPath, ingest.ImportOptions{})
+		if err != nil {
+			return fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
+		}
+		if td.BLAKE3 != d.BLAKE3 || td.Bytes != d.Bytes {
+			return fmt.Errorf("freeze: %w: %s (%s) has changed since it was imported: run citecheck import-text again", ErrStaleCorpus, d.Name, folderPath)
+		}
+		fr, err := b.rel(folderPath)
+		if err != nil {
+			return err
+		}
+		b.add("text", d.Name, strconv.FormatInt(d.Bytes, 10), d.BLAKE3, fr)
+		return nil
 	}
-	add("reference", refRel, corpus.Hash(ref.Raw()), corpus.Hash(ref.Canonical()))
+	pdfPath := filepath.Join(dir, filepath.FromSlash(d.Source))
+	size, sum, err := corpus.HashFile(pdfPath)
+	if err != nil {
+		return fmt.Errorf("freeze: %w: %s: %w", ErrStaleCorpus, d.Name, err)
+	}
+	if sum != d.BLAKE3 || size != d.Bytes {
+		return fmt.Errorf("freeze: %w: %s (%s) has changed since it was extracted: run citecheck extract again", ErrStaleCorpus, d.Name, pdfPath)
+	}
+	pr, err := b.rel(pdfPath)
+	if err != nil {
+		return err
+	}
+	b.add("pdf", d.Name, string(d.Status), strconv.FormatInt(d.Bytes, 10), d.BLAKE3, pr)
+	return nil
+}
+
+// addPages pins every page of d: its text, alternative texts, glyph boxes
+// and reading orders, each read as the verbs read them, so that what is
+// frozen is what they accept.
+func (b *lockBuilder) addPages(store *corpus.Store, d *corpus.Document) error {
+	for _, p := range d.Pages {
+		if _, err := store.Text(d, p.Page); err != nil {
+			return fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+		}
+		b.add("page", d.Name, strconv.Itoa(p.Page), strconv.Itoa(p.Chars), p.BLAKE3)
+		if _, err := store.AltTexts(d, p.Page); err != nil {
+			return fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+		}
+		for k, sum := range p.Alts {
+			b.add("alt", d.Name, strconv.Itoa(p.Page), strconv.Itoa(k+1), sum)
+		}
+		if p.Boxes != "" {
+			if _, err := store.Boxes(d, p.Page); err != nil {
+				return fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+			}
+			b.add("boxes", d.Name, strconv.Itoa(p.Page), p.Boxes)
+		}
+		if p.Orders != "" {
+			if _, err := store.Orders(d, p.Page); err != nil {
+				return fmt.Errorf("freeze: %w: %w", ErrStaleCorpus, err)
+			}
+			b.add("layout", d.Name, strconv.Itoa(p.Page), p.Orders)
+		}
+	}
+	return nil
+}
+
+// addReference pins the reference at path, whole and question by
+// question.
+func (b *lockBuilder) addReference(path string, ref *spans.Reference) error {
+	refRel, err := b.rel(path)
+	if err != nil {
+		return err
+	}
+	b.add("reference", refRel, corpus.Hash(ref.Raw()), corpus.Hash(ref.Canonical()))
 	for i := range ref.Questions {
 		q := &ref.Questions[i]
-		add("question", q.ID, corpus.Hash(spans.CanonicalQuestion(q)))
-		for part, b := range spans.QuestionParts(q) {
+		b.add("question", q.ID, corpus.Hash(spans.CanonicalQuestion(q)))
+		for part, sum := range spans.QuestionParts(q) {
 			if part != "id" { // the question record names it already
-				add("question.part", q.ID, part, corpus.Hash(b))
+				b.add("question.part", q.ID, part, corpus.Hash(sum))
 			}
 		}
 	}
+	return nil
+}
 
-	if in.PlanPath != "" {
-		p, raw, err := plan.ReadFile(in.PlanPath)
-		if err != nil {
-			return nil, err
-		}
-		if err := MatchPlan(p, ref); err != nil {
-			return nil, fmt.Errorf("freeze: %w: %v", ErrPlanMismatch, err)
-		}
-		fr.Plan = p
-		planRel, err := rel(in.PlanPath)
-		if err != nil {
-			return nil, err
-		}
-		add("plan", planRel, corpus.Hash(raw))
-		for _, o := range p.Orders {
-			add("plan.order", strconv.Itoa(o.Repetition), orderHash(o))
-		}
+// addPlan pins the plan at path, refused when it was made for other
+// questions than ref's, and returns it.
+func (b *lockBuilder) addPlan(path string, ref *spans.Reference) (*plan.Plan, error) {
+	p, raw, err := plan.ReadFile(path)
+	if err != nil {
+		return nil, err
 	}
-
-	l.Records = append(l.Records, in.Toolchain.records()...)
-	l.seal()
-	fr.Lock = l
-	return fr, nil
+	if err := MatchPlan(p, ref); err != nil {
+		return nil, fmt.Errorf("freeze: %w: %v", ErrPlanMismatch, err)
+	}
+	planRel, err := b.rel(path)
+	if err != nil {
+		return nil, err
+	}
+	b.add("plan", planRel, corpus.Hash(raw))
+	for _, o := range p.Orders {
+		b.add("plan.order", strconv.Itoa(o.Repetition), orderHash(o))
+	}
+	return p, nil
 }
 
 // Write builds the lock and writes it to in.LockPath through a temporary

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/spans"
 )
@@ -38,7 +39,14 @@ type Report struct {
 	PDFs, Texts, Pages, Alts, Boxes, Layouts, Questions, Orders int
 	// QuoteIndexes is 1 when the stored quote index was re-hashed.
 	QuoteIndexes int
-	Lock         *Lock `json:"-"`
+	// Moved, when set, says why every input looks changed: neither the
+	// corpus nor the reference is where the lock names them, relative to
+	// its folder, as when a lock is copied away from what it pins.
+	Moved string `json:"moved,omitempty"`
+	Lock  *Lock  `json:"-"`
+
+	// Reviews counts the decisions files re-hashed.
+	Reviews int
 }
 
 // OK reports whether every frozen input matches the lock.
@@ -102,8 +110,30 @@ func Check(lockPath string, tc Toolchain) (*Report, error) {
 	c.corpus()
 	c.reference()
 	c.plan()
+	c.reviews()
 	c.toolchain(tc)
+	c.rep.Moved = c.moved()
 	return c.rep, nil
+}
+
+// moved says, when neither the corpus nor the reference is where the lock
+// names them, that its paths are relative to its own folder and where it
+// looked: a lock moved away from what it pins otherwise reads as every
+// input changed.
+func (c *checker) moved() string {
+	rec, ok := c.l.one("corpus")
+	ref, ok2 := c.l.one("reference")
+	if !ok || !ok2 {
+		return ""
+	}
+	corpusAt, refAt := c.path(rec.Fields[0]), c.path(ref.Fields[0])
+	for _, p := range []string{filepath.Join(corpusAt, corpus.ManifestFile), refAt} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the lock names what it pins by paths relative to its own folder (%s); it looked for the corpus at %s and the reference at %s and found neither: was the lock moved or copied away from them? Give the lock where freeze wrote it, or freeze again where it is now",
+		c.dir, corpusAt, refAt)
 }
 
 type checker struct {
@@ -460,7 +490,7 @@ func docKind(d *corpus.Document) string {
 }
 
 // texts re-hashes every folder of imported page texts the lock pins, as
-// ImportText hashed it (corpus.ReadTextDocument), naming the pages that
+// ImportText hashed it (ingest.ReadTextDocument), naming the pages that
 // changed, went missing or were added, and compares it with its corpus
 // entry.
 func (c *checker) texts(m *corpus.Manifest, frozenDocs map[string]bool) {
@@ -484,7 +514,7 @@ func (c *checker) texts(m *corpus.Manifest, frozenDocs map[string]bool) {
 		c.rep.Texts++
 		in := "text " + name
 		folder := c.path(rel)
-		td, err := corpus.ReadTextDocument(folder, corpus.ImportOptions{})
+		td, err := ingest.ReadTextDocument(folder, ingest.ImportOptions{})
 		if info, serr := os.Stat(folder); errors.Is(serr, os.ErrNotExist) {
 			c.change(in, "missing: no folder at %s", rel)
 		} else if serr == nil && !info.IsDir() {
@@ -508,10 +538,10 @@ func (c *checker) texts(m *corpus.Manifest, frozenDocs map[string]bool) {
 	}
 }
 
-// relative names the file of an *corpus.ImportError relative to the
+// relative names the file of an *ingest.ImportError relative to the
 // lock's folder, as the lock names paths.
 func (c *checker) relative(err error) error {
-	var ie *corpus.ImportError
+	var ie *ingest.ImportError
 	if !errors.As(err, &ie) {
 		return err
 	}
@@ -530,8 +560,8 @@ func (c *checker) relative(err error) error {
 func pageChanges(folder string, frozen map[int]string) string {
 	var out []string
 	for page := 1; page <= len(frozen); page++ {
-		name := corpus.TextPageName(page)
-		b, err := readCapped(filepath.Join(folder, name), corpus.DefaultMaxPageBytes)
+		name := ingest.TextPageName(page)
+		b, err := readCapped(filepath.Join(folder, name), ingest.DefaultMaxPageBytes)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			out = append(out, name+" missing")
@@ -543,7 +573,7 @@ func pageChanges(folder string, frozen map[int]string) string {
 	}
 	if entries, err := os.ReadDir(folder); err == nil {
 		for _, e := range entries {
-			if page, ok := corpus.ParseTextPageName(e.Name()); ok && page > len(frozen) {
+			if page, ok := ingest.ParseTextPageName(e.Name()); ok && page > len(frozen) {
 				out = append(out, e.Name()+" added")
 			}
 		}

@@ -1,9 +1,8 @@
 // Package freeze writes and verifies lock files: a line-oriented, sorted,
 // versioned record of everything an evaluation's grading depends on, in the
-// spirit of go.sum, closed by a root hash (DESIGN §4, "Lock"). Freezing
-// refuses a reference with span errors; verifying re-hashes every pinned
-// input and names each one that changed. Grading calls Check before it
-// reads anything.
+// spirit of go.sum, closed by a root hash. Freezing refuses a reference
+// with span errors; verifying re-hashes every pinned input and names each
+// one that changed. Grading calls Check before it reads anything.
 //
 //	fr, err := freeze.Write(freeze.Inputs{LockPath: "eval.lock", CorpusDir: "corpus",
 //	        ReferencePath: "refs.json", PlanPath: "plan.json", Toolchain: freeze.CurrentToolchain()})
@@ -30,7 +29,7 @@
 //	extractor.limit NAME VALUE                     one per extraction limit
 //	pdf             DOC STATUS BYTES BLAKE3 PATH   every corpus document and its PDF
 //	text            DOC BYTES BLAKE3 PATH          instead of pdf, a document imported from page
-//	                                               texts (corpus.ImportText): BYTES and BLAKE3 as
+//	                                               texts (ingest.ImportText): BYTES and BLAKE3 as
 //	                                               the manifest's (corpus.TextHash), PATH its folder
 //	page            DOC PAGE CHARS BLAKE3          every stored page text (chars in code points)
 //	alt             DOC PAGE K BLAKE3              every stored alternative text (<page>.alt<K>.txt,
@@ -47,6 +46,8 @@
 //	question.part   ID FIELD BLAKE3                spans.QuestionParts (not "id"), to name what changed
 //	plan            PATH BLAKE3                    the plan file's bytes (only with a plan)
 //	plan.order      REPETITION BLAKE3              the ids of one order, one per line
+//	reviews         PATH BLAKE3                    a decisions file of source review (package
+//	                                               review; freeze --reviews), its bytes
 //	tool            MODULE VERSION                 the running binary (runtime/debug)
 //	tool.vcs        REVISION[+dirty]               when the build recorded it
 //	module          PATH VERSION                   every module linked in
@@ -65,7 +66,7 @@
 // a root that does not match the records, records out of order or
 // repeated; the corpus manifest, extractor and limits; every PDF re-hashed
 // at its recorded path (missing, changed) and compared with its corpus
-// entry; every folder of imported page texts re-read as corpus.ImportText
+// entry; every folder of imported page texts re-read as ingest.ImportText
 // reads it (missing, no longer importable, changed), naming each page file
 // changed, missing or added, and compared with its corpus entry; documents
 // added to the corpus; every page text (its manifest
@@ -83,7 +84,8 @@
 // the lock does not pin, or a pin the corpus no longer has, too); the reference's
 // raw and canonical hashes, and each question by id (added, removed, or
 // which parts changed); the plan's hash, its decoding (an edited order is
-// refused with the positions that moved) and each repetition's order. A
+// refused with the positions that moved) and each repetition's order;
+// every decisions file (reviews), re-hashed at its path. A
 // difference in the toolchain records (tool, tool.vcs, module, go,
 // unicode, normalization) is a Warning only: the frozen evidence is intact,
 // though verdicts should be recomputed by the freezing toolchain. Check

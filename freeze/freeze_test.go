@@ -14,10 +14,13 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/internal/testcorpus"
 	"github.com/citecheck/citecheck/textnorm"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -86,7 +89,7 @@ func evaluation(t *testing.T) string {
 
 // withAlt wraps an extractor to give page 1 of price-list.pdf an
 // alternative text: its hyphens read as minus signs.
-func withAlt(extract corpus.ExtractFunc) corpus.ExtractFunc {
+func withAlt(extract ingest.ExtractFunc) ingest.ExtractFunc {
 	return func(ctx context.Context, name string, pdf []byte) corpus.Extraction {
 		ex := extract(ctx, name, pdf)
 		if name == "price-list.pdf" && len(ex.Pages) > 0 {
@@ -128,6 +131,29 @@ func TestVerifyUnchanged(t *testing.T) {
 	if rep.PDFs != 3 || rep.Pages != 6 || rep.Alts != 1 || rep.Boxes != 6 || rep.Questions != 6 || rep.Orders != 3 {
 		t.Errorf("re-hashed %d PDFs, %d pages, %d alternative texts, %d glyph-box files, %d questions, %d orders", rep.PDFs, rep.Pages, rep.Alts, rep.Boxes, rep.Questions, rep.Orders)
 	}
+}
+
+// TestMovedLockSaysSo: a lock copied away from what it pins reads as every
+// input changed; the report says why, where it looked, and what to do. A
+// lock whose inputs are only changed has no such hint.
+func TestMovedLockSaysSo(t *testing.T) {
+	dir := frozen(t)
+	elsewhere := filepath.Join(t.TempDir(), "eval.lock")
+	data, err := os.ReadFile(filepath.Join(dir, "eval.lock"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(elsewhere, data, 0o644))
+	rep, err := freeze.Check(elsewhere, testToolchain)
+	require.NoError(t, err)
+	require.False(t, rep.OK())
+	assert.Contains(t, rep.Moved, "paths relative to its own folder ("+filepath.Dir(elsewhere)+")")
+	assert.Contains(t, rep.Moved, "it looked for the corpus at "+filepath.Join(filepath.Dir(elsewhere), "corpus"))
+	assert.Contains(t, rep.Moved, "was the lock moved")
+
+	require.NoError(t, os.Remove(filepath.Join(dir, "reference.json")))
+	rep, err = freeze.Check(filepath.Join(dir, "eval.lock"), testToolchain)
+	require.NoError(t, err)
+	assert.False(t, rep.OK())
+	assert.Empty(t, rep.Moved, "the corpus is where the lock says: only the reference is gone")
 }
 
 // TestLockGolden pins the format on the fixtures, and that the lock is
@@ -310,7 +336,7 @@ func TestToolchainDriftIsAWarning(t *testing.T) {
 	}
 }
 
-// TestDecisionProfileVersionWarns: quote/v2 replaced quote/v1 (issue 20);
+// TestDecisionProfileVersionWarns: quote/v2 replaced quote/v1;
 // a lock frozen under quote/v1 still checks (its evidence is unchanged) and
 // warns that verdicts computed now may differ: quote/v2 finds quotes
 // quote/v1 called fabricated.

@@ -41,6 +41,7 @@ var kinds = map[string]struct {
 	"question.part":   {3, false}, // question id, field name, blake3 of that field's canonical encoding
 	"plan":            {2, false}, // path (relative to the lock), blake3
 	"plan.order":      {2, false}, // repetition, blake3 of its order
+	"reviews":         {2, false}, // decisions file (relative to the lock), blake3 of its bytes
 	"tool":            {2, true},  // main module path, version
 	"tool.vcs":        {1, true},  // VCS revision, "+dirty" when modified
 	"module":          {2, true},  // dependency module path, version

@@ -16,6 +16,8 @@ type Evaluation struct {
 	CorpusDir string
 	Reference *spans.Reference
 	Plan      *plan.Plan // nil when the lock pins no plan
+	// Reviews are the decisions files the lock pins, verified.
+	Reviews []ReviewFile
 	// Report is the verification Open ran; its Warnings name toolchain
 	// drift.
 	Report *Report
@@ -57,6 +59,7 @@ func Open(lockPath string, tc Toolchain) (*Evaluation, error) {
 	if ev.Reference, err = spans.Decode(data, path(r.Fields[0])); err != nil {
 		return ev, err
 	}
+	ev.Reviews = reviewFiles(l, lockPath)
 	if p, ok := l.one("plan"); ok {
 		data, err := readCapped(path(p.Fields[0]), plan.MaxPlanBytes)
 		if err != nil {

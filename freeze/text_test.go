@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/freeze"
 )
 
 // textEvaluation returns an evaluation folder whose corpus was imported
-// from page texts (corpus.ImportText): pages/<document>/NNNN.txt hold the
+// from page texts (ingest.ImportText): pages/<document>/NNNN.txt hold the
 // texts the fixture PDFs extract to, so the fixture reference and plan fit
 // it as they fit the extracted corpus.
 func textEvaluation(t *testing.T) string {
@@ -35,7 +36,7 @@ func textEvaluation(t *testing.T) string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(dir, "pages", d.Name, corpus.TextPageName(p)), []byte(text), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, "pages", d.Name, ingest.TextPageName(p)), []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -43,7 +44,7 @@ func textEvaluation(t *testing.T) string {
 	if err := os.RemoveAll(filepath.Join(dir, "corpus")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := corpus.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(dir, "pages")}, corpus.ImportOptions{}); err != nil {
+	if _, err := ingest.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(dir, "pages")}, ingest.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -119,7 +120,7 @@ func TestTextLock(t *testing.T) {
 // that changed named.
 func TestTextTamper(t *testing.T) {
 	pageFile := func(dir, doc string, page int) string {
-		return filepath.Join(dir, "pages", doc, corpus.TextPageName(page))
+		return filepath.Join(dir, "pages", doc, ingest.TextPageName(page))
 	}
 	tests := []struct {
 		name    string

@@ -31,7 +31,7 @@ const (
 // Reason is the machine-readable reason of a citation verdict.
 type Reason string
 
-// The citation reasons, by outcome (DESIGN §5; the unresolved reasons after
+// The citation reasons, by outcome (the unresolved reasons after
 // the first four are the cases "the rules cannot settle", named so that
 // they can be counted).
 const (
@@ -60,6 +60,7 @@ const (
 	ReasonNoText                   = Reason("no_text")                    // not found, and the document or page has no reliable text
 	ReasonNoReferenceEvidence      = Reason("no_reference_evidence")      // the reference declares neither spans nor values
 	ReasonExternalSource           = Reason("external_source")            // a source outside the corpus (a web page): the frozen corpus cannot check it
+	ReasonMalformedCitation        = Reason("malformed_citation")         // the citation's own values cannot be read as given (a page 0): kept, never looked up
 )
 
 // Reasons lists every citation reason with its outcome, in report order.
@@ -75,6 +76,7 @@ var Reasons = []struct {
 	{ReasonUnmappedGlyphs, Unresolved},
 	{ReasonGlyphCodes, Unresolved}, {ReasonReordered, Unresolved}, {ReasonPageConvention, Unresolved}, {ReasonNoQuote, Unresolved},
 	{ReasonNoText, Unresolved}, {ReasonNoReferenceEvidence, Unresolved}, {ReasonExternalSource, Unresolved},
+	{ReasonMalformedCitation, Unresolved},
 }
 
 // EvidenceSpan is a declared, exact supporting span of the reference.
@@ -117,6 +119,16 @@ type Verdict struct {
 	// that would otherwise pass).
 	Covered []EvidenceSpan
 	Detail  string
+}
+
+// MalformedCitation is the verdict of a citation whose own values cannot
+// be read as given (runs.Citation.Fault: a page 0, a range that ends
+// before it starts, no document): unresolved, never looked up, the fault
+// in its detail. What the citation says is left to review rather than
+// guessed, and the record's other citations are graded as usual.
+func MalformedCitation(id, fault string) Verdict {
+	return Verdict{CitationID: id, Outcome: Unresolved, Reason: ReasonMalformedCitation, Detail: "malformed citation: " + fault,
+		Grounded: citations.Grounded{Result: citations.Result{Chosen: -1}}}
 }
 
 // MissingCitation is the verdict reported, in place of citation verdicts,

@@ -124,6 +124,11 @@ func TestClassify(t *testing.T) {
 		t.Errorf("missing_citation: %+v", v)
 	}
 	seen[ReasonMissingCitation] = true
+	if v := MalformedCitation("c1", "page 0: pages are 1-based"); v.Outcome != Unresolved || v.Reason != ReasonMalformedCitation ||
+		v.Detail != "malformed citation: page 0: pages are 1-based" || v.Grounded.Result.Found() {
+		t.Errorf("malformed_citation: %+v", v)
+	}
+	seen[ReasonMalformedCitation] = true
 	for _, r := range Reasons {
 		if !seen[r.Reason] {
 			t.Errorf("reason %s has no table case", r.Reason)
@@ -150,7 +155,7 @@ func TestDecisionReorderedNeverPasses(t *testing.T) {
 	assert.Equal(t, citations.Reordered, v.Grounded.Result.Level)
 }
 
-// TestDecisionJoinedWordsNeverPasses pins DESIGN §6 and reading A09: a
+// TestDecisionJoinedWordsNeverPasses pins reading A09: a
 // quote found only with word joins ignored is unresolved joined_words,
 // whether or not it holds a declared span.
 func TestDecisionJoinedWordsNeverPasses(t *testing.T) {

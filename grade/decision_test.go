@@ -14,7 +14,8 @@ import (
 )
 
 // The decision tests grade against this small bank: page texts and
-// questions written for the tests, in the shape of ../shared/grading.
+// questions written for the tests, in the shape of the worked examples'
+// reference (the shared test data, internal/shareddata).
 var decisionDocuments = []corpus.MemoryDocument{
 	{Name: "qa.pdf", Pages: []corpus.PageText{
 		{Text: "QUALITY AGREEMENT QA-1 | Rev. B\n4.1 The supplier shall draw 12 samples per batch for dimensional checks.\n4.2 The flatness of plate P-220 must not exceed 0.5 mm.\n4.3 Deviations require written approval from the buyer before dispatch.\nqa.pdf Page 1"},
@@ -235,9 +236,9 @@ func TestDecisionFields(t *testing.T) {
 	}
 }
 
-// TestDecisionSourcePassage: a source passage holding the fact is correct
-// with a passing citation that contains it, unresolved without (A02).
-func TestDecisionSourcePassage(t *testing.T) {
+// TestReadingA02SourcePassage: a source passage holding the fact is
+// correct with a passing citation that contains it, unresolved without.
+func TestReadingA02SourcePassage(t *testing.T) {
 	g := decisionGrader(t)
 	sentence := "The flatness of plate P-220 must not exceed 0.5 mm."
 	r := g.Grade(attempt("flatness", sentence, cite("qa.pdf", sentence, 1)), "t", AttemptOK, 1)
@@ -274,7 +275,8 @@ func TestDecisionStructuredFields(t *testing.T) {
 }
 
 // TestDerivedVerdicts: missing_citation, the three-valued ANDs, and a
-// failing extra citation that does not undo support (A16).
+// failing extra citation that does not undo support another citation
+// proves (citation precision takes the loss).
 func TestDerivedVerdicts(t *testing.T) {
 	g := decisionGrader(t)
 	good := cite("qa.pdf", "The supplier shall draw 12 samples per batch for dimensional checks.", 1)
@@ -284,7 +286,7 @@ func TestDerivedVerdicts(t *testing.T) {
 	require.Len(t, r.Citations, 2)
 	assert.Equal(t, Pass, r.Citations[0].Verdict)
 	assert.Equal(t, ReasonFabricatedQuote, r.Citations[1].Reason)
-	assert.Equal(t, Pass, *r.Supported, "A16: precision takes the loss, support stays")
+	assert.Equal(t, Pass, *r.Supported, "precision takes the loss, support stays")
 	r = g.Grade(attempt("samples", "Samples: UNKNOWN"), "t", AttemptOK, 1)
 	require.Len(t, r.Citations, 1)
 	assert.Nil(t, r.Citations[0].ID)
@@ -328,12 +330,12 @@ func TestDecisionClaimValuesOfOneClaimOnly(t *testing.T) {
 	assert.Equal(t, Correct, gradeValue(&refs[0], "4.75 a piece").Verdict, "the only claim's legacy accepted value")
 }
 
-// TestDecisionUnknownQuestionRelaxedLevel pins the A20 citation verdict at
-// every match level: no passage supports an answer to an unknown question,
-// so a citation on one that the locator finds, however relaxed the level,
-// fails wrong_fact as an exact one does, instead of staying open for the
-// level; on an answerable question the relaxed level still leaves it
-// unresolved (A09).
+// TestDecisionUnknownQuestionRelaxedLevel pins the citation verdict on an
+// unknown question at every match level: no passage supports an answer to
+// an unknown question, so a citation on one that the locator finds, however
+// relaxed the level, fails wrong_fact as an exact one does, instead of
+// staying open for the level; on an answerable question the relaxed level
+// still leaves it unresolved (joined words are never a pass).
 func TestDecisionUnknownQuestionRelaxedLevel(t *testing.T) {
 	g := decisionGrader(t)
 	exact := "Frozen goods must be stored at -18 °C or colder."

@@ -12,6 +12,7 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/shareddata"
@@ -27,7 +28,7 @@ func gradeExamples(t *testing.T, recs string) string {
 	t.Helper()
 	shared := shareddata.Path(t, "grading")
 	dir := t.TempDir()
-	_, err := corpus.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(shared, "pages")}, corpus.ImportOptions{})
+	_, err := ingest.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(shared, "pages")}, ingest.ImportOptions{})
 	require.NoError(t, err)
 	ref, err := os.ReadFile(filepath.Join(shared, "reference.json"))
 	require.NoError(t, err)
@@ -111,8 +112,9 @@ func outcome(p *grade.Outcome) string {
 }
 
 // TestWorkedExamples grades the 64 worked examples of ../shared/grading
-// (contested ones included, each decided by a reading of its README) and
-// compares every verdict, as check.py does; then runs check.py itself.
+// (contested ones included, each decided by a reading of docs/grading.md's
+// "Readings" table) and compares every verdict, as check.py does; then runs
+// check.py itself.
 func TestWorkedExamples(t *testing.T) {
 	shared := shareddata.Path(t, "grading")
 	out := gradeExamples(t, filepath.Join(shared, "runs.jsonl"))
@@ -157,7 +159,7 @@ func TestWorkedExamples(t *testing.T) {
 func BenchmarkGradeExamples(b *testing.B) {
 	shared := shareddata.Path(b, "grading")
 	dir := b.TempDir()
-	_, err := corpus.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(shared, "pages")}, corpus.ImportOptions{})
+	_, err := ingest.ImportText(filepath.Join(dir, "corpus"), []string{filepath.Join(shared, "pages")}, ingest.ImportOptions{})
 	require.NoError(b, err)
 	store, err := corpus.Open(filepath.Join(dir, "corpus"))
 	require.NoError(b, err)

@@ -38,8 +38,8 @@ func (e *MissingOffsetsError) Error() string {
 // abstention_evidence is not evidence here: the policy keeps it for the
 // author's source audit, and a clean abstention cites nothing. An unknown
 // question therefore has no evidence and no values and sets Abstain: its
-// grounded citations fail wrong_fact (reading A20,
-// TestDecisionUnknownQuestionEvidence).
+// grounded citations fail wrong_fact at any match level (docs/grading.md,
+// Readings; TestDecisionUnknownQuestionEvidence).
 // Spans without offsets are an error (*MissingOffsetsError), never
 // silently dropped.
 func ExpectedFor(q *spans.Question) (Expected, error) {

@@ -88,9 +88,9 @@ func TestExpectedForMissingOffsets(t *testing.T) {
 	}
 }
 
-// TestDecisionUnknownQuestionEvidence pins reading A20: abstention
-// evidence is for the author's audit, not a supporting span, so a grounded
-// citation on an answer to an unknown question fails wrong_fact.
+// TestDecisionUnknownQuestionEvidence: abstention evidence is for the
+// author's audit, not a supporting span, so a grounded citation on an
+// answer to an unknown question fails wrong_fact.
 func TestDecisionUnknownQuestionEvidence(t *testing.T) {
 	start, end := 0, 15
 	q := &spans.Question{ID: "Q5", ExpectedAbstention: true, AnswerFields: map[string]string{"f": spans.Unknown},

@@ -234,7 +234,8 @@ func optional(t []textnorm.Token, ctx context) []FieldReason {
 	// of/for/between/in/on whose words the question clause or label holds
 	// contiguously. Values, conditions, bases, stages and dates are never
 	// shortened (policy: "Event/condition/basis words ... cannot be
-	// removed"; reading A15 for identifiers).
+	// removed"), nor is a phrase holding an identifier ("for bracket
+	// QA-7731").
 	for k := 0; k < len(t)-1; k++ {
 		if t[k].Kind != textnorm.TokWord || !scopePrepositions[t[k].Text] {
 			continue
@@ -396,8 +397,8 @@ func compare(ans textnorm.Value, tg *target, ctx context, source bool) (Outcome,
 }
 
 // moved finds the target elements deleted in one place and inserted in
-// another: the answer says them, in another order (reading A07's "the
-// weekdays in the other order"). It marks them in movedTarget and
+// another: the answer says them, in another order ("Friday and Tuesday"
+// for "Tuesday and Friday"), which may say the same. It marks them in movedTarget and
 // movedAnswer, which the differences then leave out.
 func (c *comparison) moved(ops []op, movedTarget, movedAnswer map[int]bool) []finding {
 	var fs []finding
@@ -485,7 +486,8 @@ var orderReasons = setOf(FieldWrongNumber, FieldWrongUnit, FieldWrongIdentifier,
 	FieldMissingBasis, FieldMissingNegation, FieldMissingStage, FieldReplacedWeekday, FieldReplacedMonth, FieldReplacedDay)
 
 // reordered turns the findings of elements that only moved into one
-// unresolved "reordered" (reading A07: "the weekdays in the other order").
+// unresolved "reordered": the same elements in another order may say the
+// same, so they are neither correct nor incorrect.
 func reordered(fs []finding) []finding {
 	var out []finding
 	moved := false
@@ -668,7 +670,8 @@ func (c *comparison) block(dropped, inserted []int) []finding {
 	}
 	run.wordDates()
 	run.contraryElements()
-	// Another number in another unit is a converted value (S4).
+	// Another number in another unit is a converted value, incorrect:
+	// values are never converted from one unit to another.
 	if hasReason(run.findings, FieldWrongNumber) && hasReason(run.findings, FieldWrongUnit) {
 		run.add(Incorrect, FieldUnitConversion, "")
 	}
@@ -679,8 +682,8 @@ func (c *comparison) block(dropped, inserted []int) []finding {
 }
 
 // identifierVariant finds an identifier written another way ("QA 7735"
-// for "QA-7735", A04): the inserted tokens spell a dropped identifier but
-// for hyphens.
+// for "QA-7735", an unregistered variant: unresolved): the inserted tokens
+// spell a dropped identifier but for hyphens.
 func (g *gap) identifierVariant() bool {
 	if len(g.inserted) == 0 {
 		return false
@@ -728,7 +731,9 @@ func (g *gap) wordDates() {
 
 // contraryElements pairs each dropped closed-class element with the first
 // inserted one of its family and grades what the answer says in its place
-// (S1-S5, A03, A08).
+// (docs/grading.md, "Field values": dropped with nothing in its place or
+// replaced by another of its class is incorrect, other wording that may
+// say the same unresolved).
 func (g *gap) contraryElements() {
 	for n, j := range g.dropped {
 		want := g.target[j]

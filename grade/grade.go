@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/citecheck/citecheck/absence"
+	"github.com/citecheck/citecheck/audit"
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
@@ -160,6 +161,15 @@ func New(ix *citations.Index, ref *spans.Reference, frozen bool) (*Grader, error
 // Known reports whether the reference has a question with this id.
 func (g *Grader) Known(id string) bool { _, ok := g.questions[id]; return ok }
 
+// questionIDs are the reference's question ids, in its order.
+func (g *Grader) questionIDs() []string {
+	ids := make([]string, len(g.ref.Questions))
+	for i := range g.ref.Questions {
+		ids[i] = g.ref.Questions[i].ID
+	}
+	return ids
+}
+
 // Grade grades one run record, read from file, as the attempt status says
 // (AttemptOK for a record the plan expects, or AttemptDuplicate /
 // AttemptExtra). The record's question must be known (Known); position is
@@ -187,8 +197,10 @@ func (g *Grader) Grade(rec *runs.Record, file string, attempt string, position i
 	// Citations first: support and linked source passages need them.
 	var verdicts []Verdict
 	for _, rc := range rec.Citations {
-		c := citations.FromRun(rc)
-		v := Classify(g.ix, c, rec.Documents, qq.exp)
+		v := MalformedCitation(rc.ID, rc.Fault)
+		if rc.Fault == "" {
+			v = Classify(g.ix, audit.FromRun(rc), rec.Documents, qq.exp)
+		}
 		verdicts = append(verdicts, v)
 		r.Citations = append(r.Citations, citationResult(rc, v, q))
 	}
@@ -325,12 +337,14 @@ func fieldOutcome(o Outcome) Outcome {
 }
 
 // gradeField grades one field of an answerable question from the parsed
-// response, the readings for labels (A17-A19, A25) first.
+// response, the rules for labels first (docs/grading.md, "Field values"):
+// several fields without labels are unresolved, a field given twice with
+// different values too.
 func (g *Grader) gradeField(qq *question, fr *fieldRef, resp Response, vs []Verdict) FieldVerdict {
 	values := resp.Values[fr.field]
 	switch {
 	case !resp.Labelled && len(qq.q.RequiredFields) > 1:
-		// Several fields asked, no labels (A19): a bare UNKNOWN or a
+		// Several fields asked, no labels: a bare UNKNOWN or a
 		// decline is still one; otherwise the values cannot be assigned.
 		v := textnorm.NormalizeValue(resp.Raw)
 		switch {
@@ -368,7 +382,7 @@ func (g *Grader) gradeOne(qq *question, fr *fieldRef, value string, vs []Verdict
 		return fv
 	}
 	// A complete source sentence or exact source passage holding the fact
-	// is accepted with linked support (policy), unresolved without (A02).
+	// is accepted with linked support (policy), unresolved without.
 	if o, reason, ok := g.sourcePassage(qq, fr, value, v, vs); ok {
 		fv.Verdict, fv.Reasons, fv.Details = o, []FieldReason{reason}, nil
 	}

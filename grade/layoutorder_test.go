@@ -15,7 +15,7 @@ import (
 // order (its lines drawn apart in the content stream, as two columns are)
 // passes when its pieces in the page text cover a declared span, and
 // nothing else changes: a quote covering no declared span is still a
-// wrong fact (issue 20, item 4).
+// wrong fact.
 func TestLayoutOrderCitationPasses(t *testing.T) {
 	// Two columns drawn a line of each at a time; the layout order reads
 	// the left column, then the right.

@@ -16,7 +16,7 @@ const (
 	FlagDuplicateLabel    = "duplicate_label"    // a label given more than once
 	FlagMissingLabel      = "missing_label"      // a required field without its label
 	FlagExtraOutput       = "extra_output"       // unlabelled lines after a labelled value
-	FlagUnlabelled        = "unlabelled_fields"  // several fields asked, no label given (reading A19)
+	FlagUnlabelled        = "unlabelled_fields"  // several fields asked, no label given
 	FlagUnknownField      = "unknown_field"      // a structured field the question does not ask for
 )
 
@@ -42,8 +42,8 @@ type Response struct {
 // is a line that starts, after optional markdown (a bullet, a number,
 // "#", "**" or "__"), with a field's display label, compared with case
 // folded and white space collapsed, then a colon; its value is the rest of
-// the line and the following lines up to the next label line (reading A25:
-// trailing output stays in the last field's value). Structured fields, when
+// the line and the following lines up to the next label line (so trailing
+// output stays in the last field's value). Structured fields, when
 // the run gave them, are used instead of the prose.
 func ParseResponse(q *spans.Question, raw string, structured map[string]string) Response {
 	return parseResponse(q, labelKeys(q), raw, structured)

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/citecheck/citecheck/internal/inputerr"
+	"github.com/citecheck/citecheck/internal/suggest"
 	"github.com/citecheck/citecheck/plan"
 	"github.com/citecheck/citecheck/runs"
 )
@@ -165,7 +166,7 @@ func (g *Grader) Run(inputs []Input, out io.Writer, opts RunOptions) error {
 		err := in.Each(func(rec *runs.Record) error {
 			if !g.Known(rec.Question) {
 				return &runs.InputError{File: in.File, Line: rec.Line, Field: "question",
-					Err: fmt.Errorf("%w: %q", ErrUnknownQuestion, rec.Question)}
+					Err: fmt.Errorf("%w: %q%s", ErrUnknownQuestion, rec.Question, suggest.Phrase(g.questionIDs(), rec.Question))}
 			}
 			j := s.place(rec)
 			j.seq, j.rec, j.file = seq, rec, in.File
@@ -464,4 +465,30 @@ func (r *Result) Passes() bool {
 		}
 	}
 	return true
+}
+
+// ArmHint says which field of an arm's records likely disagrees with the
+// plan p when every record of the arm was extra (none answered a planned
+// attempt), given the sessions its records name; "" when nothing stands
+// out. A run record's session is the arm's repetition, which a user who
+// copied a session's place in the plan's running order gets wrong.
+func ArmHint(p *plan.Plan, arm string, sessions []int) string {
+	if p == nil {
+		return ""
+	}
+	if !slices.Contains(p.Arms, arm) {
+		return fmt.Sprintf("arm %q: every record is extra: the plan has no arm %q%s (its arms: %s); check the records' \"arm\"",
+			arm, arm, suggest.Phrase(p.Arms, arm), strings.Join(p.Arms, ", "))
+	}
+	var beyond []string
+	for _, s := range sessions {
+		if s > p.Repetitions {
+			beyond = append(beyond, fmt.Sprint(s))
+		}
+	}
+	if len(beyond) > 0 {
+		return fmt.Sprintf("arm %q: every record is extra: its records give session %s, the plan has %d repetitions; a record's \"session\" is the arm's repetition (1 to %d: arm %s's second session is \"session\": 2), not the session's \"order\" in the plan",
+			arm, strings.Join(beyond, ", "), p.Repetitions, p.Repetitions, arm)
+	}
+	return fmt.Sprintf("arm %q: every record is extra: its records' \"session\" and \"question\" match no attempt the plan has for it", arm)
 }

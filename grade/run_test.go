@@ -241,6 +241,11 @@ func TestRunInputErrors(t *testing.T) {
 	assert.Equal(t, 2, ie.Line)
 	assert.Contains(t, err.Error(), "runs.jsonl:2")
 
+	// A question id in another case is offered the reference's.
+	err = g.Run([]Input{recordsInput("runs.jsonl", []*runs.Record{attempt("SAMPLES", "x")})}, &buf, RunOptions{})
+	require.ErrorIs(t, err, ErrUnknownQuestion)
+	assert.Contains(t, err.Error(), `no such question in the reference: "SAMPLES" (did you mean "samples"?)`)
+
 	broken := Input{File: "b.jsonl", Each: func(fn func(*runs.Record) error) error {
 		return runs.EachRun(strings.NewReader(`{"arm": "A"`+"\n"), "b.jsonl", "run", fn)
 	}}

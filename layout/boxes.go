@@ -113,15 +113,68 @@ type pairCodec[K any] interface {
 	sort(run []K)
 }
 
-// packed keys: d+off in the high 44 bits, the ids in 10 bits each.
-type packed struct{ off int64 }
+// packed keys: d+off in the high 44 bits, the ids in 10 bits each. tmp
+// is radixSort's buffer.
+type packed struct {
+	off int64
+	tmp *[]uint64
+}
 
 func (c packed) key(d int64, a, b int32) uint64 {
 	return uint64(d+c.off)<<20 | uint64(a)<<10 | uint64(b)
 }
 func (packed) ids(k uint64) (a, b int32) { return int32(k >> 10 & 1023), int32(k & 1023) }
 func (packed) less(x, y uint64) bool     { return x < y }
-func (packed) sort(run []uint64)         { slices.Sort(run) }
+func (c packed) sort(run []uint64) {
+	if len(run) < radixMin {
+		slices.Sort(run)
+		return
+	}
+	*c.tmp = radixSort(run, (*c.tmp)[:0])
+}
+
+// radixMin is the shortest run radixSort sorts; shorter ones go to
+// slices.Sort.
+const radixMin = 512
+
+// radixSort sorts keys in place, a byte at a time from the lowest, with
+// tmp (grown as needed and returned) as the other buffer; a byte all keys
+// share costs no pass. Keys are distinct (their ids are), so any sort gives
+// slices.Sort's order; a page's first run holds every pair of its boxes,
+// tens of thousands on a table, where comparison sorting mispredicts its
+// branches half the time.
+func radixSort(keys, tmp []uint64) []uint64 {
+	var count [8][256]int
+	for _, k := range keys {
+		for b := range 8 {
+			count[b][byte(k>>(8*b))]++
+		}
+	}
+	tmp = slices.Grow(tmp[:0], len(keys))[:len(keys)]
+	src, dst := keys, tmp
+	for b := range 8 {
+		c := &count[b]
+		if c[byte(src[0]>>(8*b))] == len(src) {
+			continue
+		}
+		sum := 0
+		for i, n := range c {
+			c[i] = sum
+			sum += n
+		}
+		shift := uint(8 * b)
+		for _, k := range src {
+			d := byte(k >> shift)
+			dst[c[d]] = k
+			c[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
+	return tmp
+}
 
 type wideKey struct {
 	d    int64
@@ -246,7 +299,7 @@ func (h *runHeap[K]) down(i int) {
 // (TestGroupAsOneHeap), pairs of merged elements are dropped as a run is
 // read instead of each costing a heap pop, and a run sorts as integers
 // where the page allows (packed keys): sorting is most of the work.
-func group(boxes []*elem, buf *[]uint64) *elem {
+func group(boxes []*elem, buf, tmp *[]uint64) *elem {
 	if len(boxes) == 0 {
 		return nil
 	}
@@ -257,7 +310,7 @@ func group(boxes []*elem, buf *[]uint64) *elem {
 	// Every distance lies within the area around all boxes, either sign;
 	// 2n-1 ids fit 10 bits.
 	if area := (x1 - x0) * (y1 - y0); area < 1<<42 && 2*len(boxes) <= 1<<10 {
-		root, keys := groupBy(boxes, packed{off: area}, *buf)
+		root, keys := groupBy(boxes, packed{off: area, tmp: tmp}, *buf)
 		*buf = keys[:0]
 		return root
 	}
@@ -417,7 +470,7 @@ func (p *page) boxes() Order {
 	var sorted []*elem
 	switch {
 	case len(boxes) <= maxGrouped:
-		sorted = walk(group(boxes, &p.s.keys), nil)
+		sorted = walk(group(boxes, &p.s.keys, &p.s.radix), nil)
 	default:
 		sorted = slices.Clone(boxes)
 		slices.SortStableFunc(sorted, func(a, b *elem) int { return cmpInt(flowKey(a), flowKey(b)) })

@@ -4,7 +4,7 @@
 // page text itself (pdftext) keeps the content stream's order, as pdf.js
 // and MuPDF do; pdftotext and pdfminer order a page by its layout, and a
 // quote copied from their text is found contiguously only in such an
-// order (issue 20). An Order maps each of its code points to the page
+// order (docs/extraction.md, "Reading orders"). An Order maps each of its code points to the page
 // text's, so that a match in it is reported in the page text's offsets.
 //
 // # Contract

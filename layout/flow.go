@@ -229,111 +229,118 @@ func buildBlocks(ws []*word) []*block {
 		// words are a stretch of one array, grown in place.
 		blk.ws = arena[:0:len(arena)]
 		blk.add(w0)
-		fs := w0.fs
-		minBase, maxBase := w0.base, w0.base
-		colSpace1, colSpace2 := fs*3/10, fs // minColSpacing1, minColSpacing2
-		lineSpace, intra := fs*3/2, fs/2    // maxLineSpacingDelta, maxIntraLineDelta
-		sizeWithin := func(w *word, num, den int64) bool { return abs(w.fs-fs)*den < fs*num }
-		for {
-			found := false
-			// Words on the line above the block's top and below its bottom,
-			// overlapping it horizontally.
-			newMin := minBase
-			p.span(minBase-lineSpace, minBase, true, func(k int) {
-				for i := 0; i < len(p.lists[k]); {
-					w := p.lists[k][i]
-					if w.x0 >= blk.x1 {
-						break // a band is sorted by x0: no word after w overlaps
-					}
-					if w.base < minBase && w.base >= minBase-lineSpace && w.x0 < blk.x1 && w.x1 > blk.x0 && sizeWithin(w, 5, 100) {
-						blk.add(p.take(k, i))
-						found, newMin = true, w.base
-						continue
-					}
-					i++
-				}
-			})
-			minBase = newMin
-			newMax := maxBase
-			p.span(maxBase, maxBase+lineSpace, false, func(k int) {
-				for i := 0; i < len(p.lists[k]); {
-					w := p.lists[k][i]
-					if w.x0 >= blk.x1 {
-						break // a band is sorted by x0: no word after w overlaps
-					}
-					if w.base > maxBase && w.base <= maxBase+lineSpace && w.x0 < blk.x1 && w.x1 > blk.x0 && sizeWithin(w, 5, 100) {
-						blk.add(p.take(k, i))
-						found, newMax = true, w.base
-						continue
-					}
-					i++
-				}
-			})
-			maxBase = newMax
-			// Words on the block's lines, overlapping it give or take
-			// colSpace1.
-			p.span(minBase-intra, maxBase+intra, false, func(k int) {
-				for i := 0; i < len(p.lists[k]); {
-					w := p.lists[k][i]
-					if w.x0 >= blk.x1+colSpace1 {
-						break // a band is sorted by x0: no word after w overlaps
-					}
-					if w.base >= minBase-intra && w.base <= maxBase+intra &&
-						w.x0 < blk.x1+colSpace1 && w.x1 > blk.x0-colSpace1 && sizeWithin(w, 6, 10) {
-						blk.add(p.take(k, i))
-						found = true
-						continue
-					}
-					i++
-				}
-			})
-			if found {
-				continue
-			}
-			// Up to three outlying words beside the block, left then right.
-			for _, left := range []bool{true, false} {
-				near := func(w *word) bool {
-					if w.base < minBase-intra || w.base > maxBase+intra || !sizeWithin(w, 2, 10) {
-						return false
-					}
-					if left {
-						return w.x1 <= blk.x0 && w.x1 > blk.x0-colSpace2
-					}
-					return w.x0 >= blk.x1 && w.x0 < blk.x1+colSpace2
-				}
-				n := 0
-				p.span(minBase-intra, maxBase+intra, false, func(k int) {
-					if slices.ContainsFunc(p.lists[k], near) {
-						n++
-					}
-				})
-				if n == 0 || n > 3 {
-					continue
-				}
-				lo, hi := minBase-intra, maxBase+intra
-				p.span(lo, hi, false, func(k int) {
-					if i := slices.IndexFunc(p.lists[k], near); i >= 0 {
-						w := p.take(k, i)
-						blk.add(w)
-						if w.base < minBase {
-							minBase = w.base
-						} else if w.base > maxBase {
-							maxBase = w.base
-						}
-						found = true
-					}
-				})
-			}
-			if !found {
-				break
-			}
-		}
+		growBlock(p, blk, w0)
 		n := len(blk.ws)
 		blk.ws, arena = blk.ws[:n:n], arena[n:]
 		blk.buildLines()
 		blocks = append(blocks, blk)
 	}
 	return blocks
+}
+
+// growBlock adds to blk, which holds w0, the words of p that join it, as
+// TextPage::coalesce grows a block: lines above and below, words on its
+// lines, then up to three outlying words beside it, until none joins.
+func growBlock(p *pool, blk *block, w0 *word) {
+	fs := w0.fs
+	minBase, maxBase := w0.base, w0.base
+	colSpace1, colSpace2 := fs*3/10, fs // minColSpacing1, minColSpacing2
+	lineSpace, intra := fs*3/2, fs/2    // maxLineSpacingDelta, maxIntraLineDelta
+	sizeWithin := func(w *word, num, den int64) bool { return abs(w.fs-fs)*den < fs*num }
+	for {
+		found := false
+		// Words on the line above the block's top and below its bottom,
+		// overlapping it horizontally.
+		newMin := minBase
+		p.span(minBase-lineSpace, minBase, true, func(k int) {
+			for i := 0; i < len(p.lists[k]); {
+				w := p.lists[k][i]
+				if w.x0 >= blk.x1 {
+					break // a band is sorted by x0: no word after w overlaps
+				}
+				if w.base < minBase && w.base >= minBase-lineSpace && w.x0 < blk.x1 && w.x1 > blk.x0 && sizeWithin(w, 5, 100) {
+					blk.add(p.take(k, i))
+					found, newMin = true, w.base
+					continue
+				}
+				i++
+			}
+		})
+		minBase = newMin
+		newMax := maxBase
+		p.span(maxBase, maxBase+lineSpace, false, func(k int) {
+			for i := 0; i < len(p.lists[k]); {
+				w := p.lists[k][i]
+				if w.x0 >= blk.x1 {
+					break // a band is sorted by x0: no word after w overlaps
+				}
+				if w.base > maxBase && w.base <= maxBase+lineSpace && w.x0 < blk.x1 && w.x1 > blk.x0 && sizeWithin(w, 5, 100) {
+					blk.add(p.take(k, i))
+					found, newMax = true, w.base
+					continue
+				}
+				i++
+			}
+		})
+		maxBase = newMax
+		// Words on the block's lines, overlapping it give or take
+		// colSpace1.
+		p.span(minBase-intra, maxBase+intra, false, func(k int) {
+			for i := 0; i < len(p.lists[k]); {
+				w := p.lists[k][i]
+				if w.x0 >= blk.x1+colSpace1 {
+					break // a band is sorted by x0: no word after w overlaps
+				}
+				if w.base >= minBase-intra && w.base <= maxBase+intra &&
+					w.x0 < blk.x1+colSpace1 && w.x1 > blk.x0-colSpace1 && sizeWithin(w, 6, 10) {
+					blk.add(p.take(k, i))
+					found = true
+					continue
+				}
+				i++
+			}
+		})
+		if found {
+			continue
+		}
+		// Up to three outlying words beside the block, left then right.
+		for _, left := range []bool{true, false} {
+			near := func(w *word) bool {
+				if w.base < minBase-intra || w.base > maxBase+intra || !sizeWithin(w, 2, 10) {
+					return false
+				}
+				if left {
+					return w.x1 <= blk.x0 && w.x1 > blk.x0-colSpace2
+				}
+				return w.x0 >= blk.x1 && w.x0 < blk.x1+colSpace2
+			}
+			n := 0
+			p.span(minBase-intra, maxBase+intra, false, func(k int) {
+				if slices.ContainsFunc(p.lists[k], near) {
+					n++
+				}
+			})
+			if n == 0 || n > 3 {
+				continue
+			}
+			lo, hi := minBase-intra, maxBase+intra
+			p.span(lo, hi, false, func(k int) {
+				if i := slices.IndexFunc(p.lists[k], near); i >= 0 {
+					w := p.take(k, i)
+					blk.add(w)
+					if w.base < minBase {
+						minBase = w.base
+					} else if w.base > maxBase {
+						maxBase = w.base
+					}
+					found = true
+				}
+			})
+		}
+		if !found {
+			break
+		}
+	}
 }
 
 // buildLines is TextBlock::coalesce: the block's words into lines, each

@@ -126,7 +126,7 @@ func TestGroupAsOneHeap(t *testing.T) {
 			return bs
 		}
 		want := shape(groupOneHeap(build()), nil)
-		if got := shape(group(build(), new([]uint64)), nil); !slices.Equal(got, want) {
+		if got := shape(group(build(), new([]uint64), new([]uint64)), nil); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%d boxes): merged as %v, one heap as %v", trial, n, got, want)
 		}
 		wideRoot, _ := groupBy(build(), wide{}, nil)
@@ -182,7 +182,7 @@ func BenchmarkGroup(b *testing.B) {
 	for _, f := range []struct {
 		name string
 		fn   func([]*elem) *elem
-	}{{"runs", func(bs []*elem) *elem { return group(bs, new([]uint64)) }}, {"oneHeap", groupOneHeap}} {
+	}{{"runs", func(bs []*elem) *elem { return group(bs, new([]uint64), new([]uint64)) }}, {"oneHeap", groupOneHeap}} {
 		b.Run(f.name, func(b *testing.B) {
 			for b.Loop() {
 				f.fn(build())
@@ -211,6 +211,34 @@ func TestPoolKeyOrdersAsBandThenX0(t *testing.T) {
 			}
 			if got := cmpInt(a.pk, b.pk); got != want {
 				t.Fatalf("band %d x0 %d vs band %d x0 %d: pk compares %d, want %d", a.band, a.x0, b.band, b.x0, got, want)
+			}
+		}
+	}
+}
+
+// TestRadixSortIsSort: radixSort orders distinct keys as slices.Sort does,
+// whichever bytes they share.
+func TestRadixSortIsSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var tmp []uint64
+	for _, n := range []int{1, 2, 511, 512, 5000, 40000} {
+		for _, mask := range []uint64{^uint64(0), 0xFFFF, 0xFF00FF0000FF, 1<<54 - 1} {
+			seen := map[uint64]bool{}
+			var keys []uint64
+			for len(keys) < n {
+				k := r.Uint64()&mask | 0x0100000000000000
+				if !seen[k] {
+					seen[k] = true
+					keys = append(keys, k)
+				}
+				if len(seen) == int(mask&0xFFFF)+1 && mask == 0xFFFF {
+					break
+				}
+			}
+			want := slices.Sorted(slices.Values(keys))
+			tmp = radixSort(keys, tmp)
+			if !slices.Equal(keys, want) {
+				t.Fatalf("n %d mask %x: radixSort differs from slices.Sort", n, mask)
 			}
 		}
 	}

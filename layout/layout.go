@@ -94,6 +94,7 @@ type scratch struct {
 	text      []rune
 	gs, frame []glyph
 	keys      []uint64 // group's packed pairs
+	radix     []uint64 // and radixSort's buffer
 	buf       []byte   // a writer's text, copied out by order
 }
 
@@ -112,6 +113,9 @@ func (s *scratch) release() {
 	}
 	if cap(s.keys)*8 > maxScratch {
 		s.keys = nil
+	}
+	if cap(s.radix)*8 > maxScratch {
+		s.radix = nil
 	}
 	if cap(s.buf) > maxScratch {
 		s.buf = nil

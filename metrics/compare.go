@@ -288,8 +288,11 @@ func sd(x []float64) float64 {
 }
 
 // millerSE is the clustered standard error of the mean item difference
-// with questions as clusters (as ../shared/vectors/gen_vectors.py computes
-// it); ok is false when a cluster's repeats differ between the arms.
+// with questions as clusters: over the n item differences e (each less
+// their mean), sqrt(var(e)/n + sum over questions of ((sum e)^2 - sum
+// e^2)/n^2), var with ddof 1 (TestBootstrapVectors checks it against the
+// shared reference vectors); ok is false when a cluster's repeats differ
+// between the arms.
 func millerSE(a, b [][]float64) (float64, bool) {
 	var items []float64
 	for q := range a {

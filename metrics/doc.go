@@ -16,7 +16,7 @@
 // timed out, was interrupted or is missing fails, and so do duplicate and
 // extra records (they are listed in Group.Failures by id). Citation
 // precision counts emitted citations; answers that cited nothing are
-// counted apart (MissingCitations, grading reading A28), and so are
+// counted apart (MissingCitations; docs/grading.md, Readings), and so are
 // citations of sources outside the corpus (ExternalCitations: reason
 // external_source), which the frozen corpus cannot check.
 //

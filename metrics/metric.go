@@ -13,7 +13,8 @@ const Z975 = 1.959963984540054
 
 // Metric counts one metric's verdicts and bounds it: the lower bound
 // counts unresolved verdicts as failures, the upper bound as passes
-// (DESIGN §7). N is every verdict counted; with N = 0 there is no bound.
+// (docs/cli.md, report). N is every verdict counted; with N = 0 there is
+// no bound.
 type Metric struct {
 	Pass       int `json:"pass"`
 	Fail       int `json:"fail"`

@@ -162,6 +162,11 @@ func TestSummarySchema(t *testing.T) {
 		{metrics.Side{}, obj("$defs", "side")},
 		{metrics.Bin{}, obj("$defs", "side", "properties", "histogram", "items")},
 		{metrics.Latency{}, obj("$defs", "latency")},
+		{metrics.Reviewed{}, obj("$defs", "reviewed")},
+		{metrics.Reviews{}, obj("$defs", "reviews")},
+		{metrics.ReviewFile{}, obj("$defs", "reviews", "properties", "files", "items")},
+		{metrics.Disagreement{}, obj("$defs", "reviews", "properties", "disagreements", "items")},
+		{metrics.Agreement{}, obj("$defs", "reviews", "properties", "agreement", "items")},
 	} {
 		var props []string
 		for k := range tc.object["properties"].(map[string]any) {

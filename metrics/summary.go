@@ -128,7 +128,8 @@ type Group struct {
 	// ones; every result counts, and one that did not answer (error,
 	// timeout, interrupted, missing) or must not count (duplicate, extra)
 	// is a fail. Citations count emitted citations; MissingCitations the
-	// answers to answerable questions that emitted none (reading A28);
+	// answers to answerable questions that emitted none, outside
+	// precision's denominator (docs/grading.md, Readings);
 	// ExternalCitations the emitted citations of sources outside the
 	// corpus (external_source: a web page), counted apart since the frozen
 	// corpus cannot check them.
@@ -151,6 +152,9 @@ type Group struct {
 	// Qualified and Qualification: sessions only.
 	Qualified     *bool    `json:"qualified,omitempty"`
 	Qualification []string `json:"qualification,omitempty"`
+	// Reviewed: the figures after source review, when reviews were
+	// applied (Summary.AddReviewed).
+	Reviewed *Reviewed `json:"reviewed,omitempty"`
 
 	sup, fac, abs, cit Metric
 	frozen             bool
@@ -284,6 +288,8 @@ type Summary struct {
 	Comparison  *Comparison      `json:"comparison,omitempty"`
 	Latency     []Latency        `json:"latency"`
 	StopReason  map[string]Tally `json:"stop_reasons"`
+	// Reviews: the reviews applied (AddReviewed); absent without.
+	Reviews *Reviews `json:"reviews,omitempty"`
 }
 
 // ThresholdsJSON are the thresholds a summary applied.

@@ -202,8 +202,8 @@ func TestFloat6PrintsSixDecimals(t *testing.T) {
 }
 
 // TestExternalCitationsCountedApart: a citation of a source outside the
-// corpus (external_source, issue 18) is counted apart, never in the
-// emitted-citation precision the frozen corpus measures.
+// corpus (external_source: a web page a run cited) is counted apart, never
+// in the emitted-citation precision the frozen corpus measures.
 func TestExternalCitationsCountedApart(t *testing.T) {
 	r := result("A", 1, "Q01", grade.AttemptOK, "pass", "", "pass", "unresolved")
 	r.Citations[1].Reason = grade.ReasonExternalSource

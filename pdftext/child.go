@@ -101,6 +101,7 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 		return 3
 	}
 	fresh := virtualSize()
+	var enc encoder
 	for {
 		line, err := in.ReadBytes('\n')
 		if err == io.EOF && len(line) == 0 {
@@ -119,11 +120,11 @@ func ChildMain(stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pdftext child: reading PDF: %v\n", err)
 			return 3
 		}
-		resp := extractResponse(data, req.Passwords, lim)
+		resp := enc.extract(data, req.Passwords, lim)
 		if fresh > 0 {
 			resp.Grown = max(virtualSize()-fresh, 0)
 		}
-		if err := writeFrame(stdout, resp); err != nil {
+		if err := enc.writeFrame(stdout, resp); err != nil {
 			fmt.Fprintf(stderr, "pdftext child: writing response: %v\n", err)
 			return 3
 		}
@@ -157,6 +158,64 @@ func limitProcess(lim Limits) error {
 	return setRlimits(lim)
 }
 
+// encoder extracts documents into response frames, encoding each page
+// into the frame as soon as it is extracted: neither the pages' boxes nor
+// the whole response are kept in another form, and its buffers serve the
+// worker's next documents.
+type encoder struct {
+	pages []byte // the encoded pages of the document
+	n     int    // how many
+	head  []byte
+	boxes []byte
+}
+
+// extract extracts one document into e.pages and returns the response
+// without its pages, which writeFrame sends after it.
+func (e *encoder) extract(data []byte, passwords []string, lim Limits) response {
+	e.pages, e.n = e.pages[:0], 0
+	warnings, err := extractPages(data, Options{Passwords: passwords, Limits: lim}, true, func(p Page) {
+		w := wirePage{Text: p.Text, Alts: p.Alts, Label: p.Label, Flags: p.Flags, Warnings: p.Warnings}
+		if len(p.Boxes) > 0 {
+			e.boxes = corpus.AppendBoxes(e.boxes[:0], p.Boxes)
+			w.Boxes = e.boxes
+		}
+		if len(p.Orders) > 0 {
+			w.Orders = corpus.EncodeOrders(p.Orders)
+		}
+		e.pages = w.encode(e.pages)
+		e.n++
+	})
+	if err != nil {
+		e.pages, e.n = e.pages[:0], 0
+		return response{Status: statusOf(err), Error: err.Error()}
+	}
+	return response{Status: corpus.StatusOK, Warnings: warnings}
+}
+
+// writeFrame writes the frame of resp followed by the pages extract
+// encoded: the same bytes as writeFrame of the whole response.
+func (e *encoder) writeFrame(w io.Writer, resp response) error {
+	const room = 24 // for the length line
+	e.head = resp.encodeHead(append(e.head[:0], make([]byte, room)...), e.n)
+	lenLine := strconv.AppendInt(nil, int64(len(e.head)-room+len(e.pages)), 10)
+	lenLine = append(lenLine, '\n')
+	start := room - len(lenLine)
+	copy(e.head[start:], lenLine)
+	if _, err := w.Write(e.head[start:]); err != nil {
+		return err
+	}
+	_, err := w.Write(e.pages)
+	if cap(e.pages) > maxKeptFrame {
+		e.pages = nil // a rare huge document's buffer is not kept for the next
+	}
+	return err
+}
+
+// maxKeptFrame is the largest page buffer a worker keeps between documents.
+const maxKeptFrame = 64 << 20
+
+// extractResponse is the whole response of one document at once, as
+// encoder sends it page by page; the tests compare the two.
 func extractResponse(data []byte, passwords []string, lim Limits) response {
 	doc, err := Extract(data, Options{Passwords: passwords, Limits: lim})
 	if err != nil {

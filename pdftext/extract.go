@@ -62,6 +62,21 @@ type Page struct {
 // Extract in a child process. Errors wrap ErrEncrypted, ErrMalformed,
 // ErrUnsupported or ErrResourceLimit.
 func Extract(data []byte, opts Options) (*Document, error) {
+	doc := &Document{}
+	warnings, err := extractPages(data, opts, false, func(p Page) { doc.Pages = append(doc.Pages, p) })
+	if err != nil {
+		return nil, err
+	}
+	doc.Warnings = warnings
+	return doc, nil
+}
+
+// extractPages extracts the PDF in data page by page, handing each page
+// to keep as it is done, and returns the document's warnings. With
+// borrowed, a page's Boxes are the interpreter's buffer, valid until keep
+// returns: a worker encodes them at once instead of keeping a copy of
+// every page's boxes to the end of the document.
+func extractPages(data []byte, opts Options, borrowed bool, keep func(Page)) ([]string, error) {
 	lim := opts.Limits
 	if lim == (Limits{}) {
 		lim = DefaultLimits
@@ -77,9 +92,9 @@ func Extract(data []byte, opts Options) (*Document, error) {
 		return nil, fmt.Errorf("%w: no pages found in a file that has content", ErrMalformed)
 	}
 	labels := obj.pageLabels(len(pages))
-	doc := &Document{Warnings: warnings}
 	x := newInterp(obj, lim)
 	x.keepCopies = opts.KeepCopies
+	x.scratch.borrowed = borrowed
 	var total int64
 	for i, p := range pages {
 		page, err := extractPage(x, p)
@@ -93,9 +108,9 @@ func Extract(data []byte, opts Options) (*Document, error) {
 		if total > lim.MaxOutput {
 			return nil, fmt.Errorf("%w: more than %d bytes of text", ErrResourceLimit, lim.MaxOutput)
 		}
-		doc.Pages = append(doc.Pages, page)
+		keep(page)
 	}
-	return doc, nil
+	return warnings, nil
 }
 
 // extractPage runs one page. A panic in the interpreter or the object layer
@@ -104,7 +119,7 @@ func Extract(data []byte, opts Options) (*Document, error) {
 func extractPage(x *interp, p pageInfo) (page Page, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			text, boxes, alts := layout(x.glyphs, x.keepCopies)
+			text, boxes, alts := x.scratch.layout(x.glyphs, x.keepCopies)
 			page = Page{
 				Text:     text,
 				Alts:     alts,
@@ -123,7 +138,7 @@ func extractPage(x *interp, p pageInfo) (page Page, err error) {
 		}
 		warnings = append(warnings, err.Error())
 	}
-	text, boxes, alts := layout(glyphs, x.keepCopies)
+	text, boxes, alts := x.scratch.layout(glyphs, x.keepCopies)
 	return Page{Text: text, Alts: alts, Boxes: boxes, Orders: orders(text, boxes, p.rotate), Warnings: warnings}, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/internal/fidelity"
 	"github.com/citecheck/citecheck/internal/shareddata"
 )
@@ -124,13 +125,13 @@ func TestFidelityRatchet(t *testing.T) {
 	}
 	t.Logf("reference extractors: %s; each bounded to %s", strings.Join(ids, " "), fidelity.Bounds())
 
-	files, err := corpus.Inputs([]string{dir})
+	files, err := ingest.Inputs([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	store := t.TempDir()
 	r := testRunner(t, "extract", Limits{})
-	if _, err := corpus.Build(context.Background(), store, files, corpus.BuildOptions{Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: 2}); err != nil {
+	if _, err := ingest.Build(context.Background(), store, files, ingest.BuildOptions{Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: 2}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := corpus.Open(store)

@@ -47,6 +47,8 @@ type font struct {
 	// byteWidths: a simple font read through a 2-byte CMap (cp936Font)
 	// keeps its /Widths for 1-byte codes.
 	byteWidths bool
+	// decoded remembers the composite codes read so far (decode).
+	decoded map[uint64]glyphCode
 }
 
 // glyphCode is one code of a shown string.
@@ -72,45 +74,67 @@ func (f *font) decode(dst []glyphCode, s []byte) []glyphCode {
 			code.Len = 1
 		}
 		s = s[min(code.Len, len(s)):]
-		g := glyphCode{wordSpace: code.Len == 1 && code.Value == 32}
-		var ok bool
-		if f.toUnicode != nil {
-			g.text, ok = toUnicodeText(f.toUnicode, code)
-		}
-		if !ok && f.encoding.CodesAreUnicode() {
-			g.text, ok = f.encoding.Unicode(code)
-		}
-		cid, _ := f.encoding.CID(code)
-		if !ok && f.cidText != nil {
-			g.text, ok = f.cidText.Unicode(cmap.Code{Value: cid, Len: 2, Valid: true})
-		}
-		if !ok && f.gidText != nil {
-			gid, inRange := cid, true
-			if f.cidToGID != nil {
-				inRange = int(cid)*2+2 <= len(f.cidToGID)
-				if inRange {
-					gid = uint32(f.cidToGID[2*cid])<<8 | uint32(f.cidToGID[2*cid+1])
-				}
-			}
-			if r, found := f.gidText[uint16(gid)]; inRange && gid <= 0xFFFF && found {
-				g.text, ok = string(r), true
-			}
-		}
+		// A code's text and width depend on its length and value alone.
+		k := uint64(code.Len)<<32 | uint64(code.Value)
+		g, ok := f.decoded[k]
 		if !ok {
-			g.text = replacement
-		}
-		if f.vertical {
-			g.width = f.dw2
-		} else if w, ok := f.cidWidth[cid]; ok {
-			g.width = w
-		} else if f.byteWidths && code.Len == 1 {
-			g.width = f.width[byte(code.Value)]
-		} else {
-			g.width = f.dw
+			g = f.compositeCode(code)
+			if len(f.decoded) < maxDecodedCodes {
+				if f.decoded == nil {
+					f.decoded = map[uint64]glyphCode{}
+				}
+				f.decoded[k] = g
+			}
 		}
 		dst = append(dst, g)
 	}
 	return dst
+}
+
+// maxDecodedCodes bounds the codes a composite font remembers: a hostile
+// string of distinct 4-byte codes must not grow the table past what a
+// real font uses.
+const maxDecodedCodes = 1 << 16
+
+// compositeCode reads one code of a composite font.
+func (f *font) compositeCode(code cmap.Code) glyphCode {
+	g := glyphCode{wordSpace: code.Len == 1 && code.Value == 32}
+	var ok bool
+	if f.toUnicode != nil {
+		g.text, ok = toUnicodeText(f.toUnicode, code)
+	}
+	if !ok && f.encoding.CodesAreUnicode() {
+		g.text, ok = f.encoding.Unicode(code)
+	}
+	cid, _ := f.encoding.CID(code)
+	if !ok && f.cidText != nil {
+		g.text, ok = f.cidText.Unicode(cmap.Code{Value: cid, Len: 2, Valid: true})
+	}
+	if !ok && f.gidText != nil {
+		gid, inRange := cid, true
+		if f.cidToGID != nil {
+			inRange = int(cid)*2+2 <= len(f.cidToGID)
+			if inRange {
+				gid = uint32(f.cidToGID[2*cid])<<8 | uint32(f.cidToGID[2*cid+1])
+			}
+		}
+		if r, found := f.gidText[uint16(gid)]; inRange && gid <= 0xFFFF && found {
+			g.text, ok = string(r), true
+		}
+	}
+	if !ok {
+		g.text = replacement
+	}
+	if f.vertical {
+		g.width = f.dw2
+	} else if w, ok := f.cidWidth[cid]; ok {
+		g.width = w
+	} else if f.byteWidths && code.Len == 1 {
+		g.width = f.width[byte(code.Value)]
+	} else {
+		g.width = f.dw
+	}
+	return g
 }
 
 // loadFont reads a font dictionary. It never fails: what it cannot read
@@ -323,47 +347,69 @@ func first(a types.Array) types.Object {
 	return a[0]
 }
 
-func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cmap.CMap, warn func(string, ...any)) {
-	o := x.obj
-	std, isStd := fontenc.StandardFont(f.name)
-	desc := o.dictEntry(d, "FontDescriptor")
-	flags := int(o.numberEntry(desc, "Flags", 0))
-	symbolic := flags&4 != 0 && flags&32 == 0
-	zapf := isStd && std.FontName == "ZapfDingbats"
+// simpleFont is one simple font being loaded: its dictionaries, and the
+// encoding its widths and text are read through.
+type simpleFont struct {
+	f        *font
+	d, desc  types.Dict
+	subtype  string
+	std      *fontenc.Metrics // the standard font it names, if any
+	zapf     bool             // ZapfDingbats, whose glyph names are its own
+	baseName string           // the base encoding the dictionary names
+	enc      *fontenc.Encoding
+	base     fontenc.Encoding // before Differences: the fallback for names nobody knows
+	// fromBuiltin: the code's name is the embedded program's own.
+	fromBuiltin [256]bool
+}
 
-	// Base encoding: the named one, else the font's own.
-	var enc *fontenc.Encoding
-	encObj := o.get(d, "Encoding")
-	baseName, _ := o.name(encObj)
-	if ed := o.dict(encObj); ed != nil {
-		baseName = o.nameEntry(ed, "BaseEncoding")
+func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cmap.CMap, warn func(string, ...any)) {
+	sf := &simpleFont{f: f, d: d, desc: x.obj.dictEntry(d, "FontDescriptor"), subtype: subtype}
+	if std, ok := fontenc.StandardFont(f.name); ok {
+		sf.std, sf.zapf = std, std.FontName == "ZapfDingbats"
 	}
-	if baseName != "" {
-		enc, _ = fontenc.BaseEncoding(baseName)
+	x.simpleEncoding(sf, warn)
+	x.simpleWidths(sf)
+	x.simpleText(sf, toUnicode, warn)
+}
+
+// simpleEncoding reads a simple font's encoding: the base encoding the
+// dictionary names, else the embedded program's own, else the standard
+// font's or a default; then the dictionary's Differences; then the
+// program's own names for the codes still empty.
+func (x *interp) simpleEncoding(sf *simpleFont, warn func(string, ...any)) {
+	o := x.obj
+	flags := int(o.numberEntry(sf.desc, "Flags", 0))
+	symbolic := flags&4 != 0 && flags&32 == 0
+	encObj := o.get(sf.d, "Encoding")
+	sf.baseName, _ = o.name(encObj)
+	if ed := o.dict(encObj); ed != nil {
+		sf.baseName = o.nameEntry(ed, "BaseEncoding")
+	}
+	if sf.baseName != "" {
+		sf.enc, _ = fontenc.BaseEncoding(sf.baseName)
 	}
 	// The embedded program's own encoding is the base when the dictionary
 	// names none, and fills codes the dictionary leaves empty (as poppler
 	// does: TeX's math fonts rely on it).
-	builtin := x.builtinEncoding(desc, f.name, warn)
-	var fromBuiltin [256]bool // the code's name is the program's own
-	if enc == nil && builtin != nil {
+	builtin := x.builtinEncoding(sf.desc, sf.f.name, warn)
+	if sf.enc == nil && builtin != nil {
 		cp := *builtin
-		enc = &cp
-		for c := range enc {
-			fromBuiltin[c] = enc[c] != ""
+		sf.enc = &cp
+		for c := range sf.enc {
+			sf.fromBuiltin[c] = sf.enc[c] != ""
 		}
 	}
-	if enc == nil {
+	if sf.enc == nil {
 		switch {
-		case isStd:
-			enc = std.Encoding()
-		case subtype == "TrueType" && !symbolic:
-			enc, _ = fontenc.BaseEncoding("WinAnsiEncoding")
+		case sf.std != nil:
+			sf.enc = sf.std.Encoding()
+		case sf.subtype == "TrueType" && !symbolic:
+			sf.enc, _ = fontenc.BaseEncoding("WinAnsiEncoding")
 		default:
-			enc, _ = fontenc.BaseEncoding("StandardEncoding")
+			sf.enc, _ = fontenc.BaseEncoding("StandardEncoding")
 		}
 	}
-	base := *enc // before Differences: the fallback for names nobody knows
+	sf.base = *sf.enc
 	if ed := o.dict(encObj); ed != nil {
 		code := 0
 		for _, v := range o.arrayEntry(ed, "Differences") {
@@ -372,40 +418,43 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 				continue
 			}
 			if name, ok := o.name(v); ok && code >= 0 && code < 256 {
-				enc[code] = name
-				fromBuiltin[code] = false
+				sf.enc[code] = name
+				sf.fromBuiltin[code] = false
 				code++
 			}
 		}
 	}
-
 	if builtin != nil {
 		for c, name := range builtin {
-			if enc[c] == "" {
-				enc[c] = name
-				fromBuiltin[c] = name != ""
+			if sf.enc[c] == "" {
+				sf.enc[c] = name
+				sf.fromBuiltin[c] = name != ""
 			}
 		}
 	}
+}
 
-	// Widths: /Widths, else the standard font's metrics, else MissingWidth.
+// simpleWidths reads a simple font's widths: /Widths, else the standard
+// font's metrics, else MissingWidth.
+func (x *interp) simpleWidths(sf *simpleFont) {
+	o := x.obj
 	scale := 1.0
-	if subtype == "Type3" {
+	if sf.subtype == "Type3" {
 		// Type3 widths are in glyph space; FontMatrix maps them to text
 		// space, where 1000 units make one em.
-		fm := o.matrixOf(o.get(d, "FontMatrix"), matrix{0.001, 0, 0, 0.001, 0, 0})
+		fm := o.matrixOf(o.get(sf.d, "FontMatrix"), matrix{0.001, 0, 0, 0.001, 0, 0})
 		scale = fm[0] * 1000
 	}
-	missing := o.numberEntry(desc, "MissingWidth", 0)
-	firstChar := int(o.numberEntry(d, "FirstChar", 0))
-	widths := o.arrayEntry(d, "Widths")
+	missing := o.numberEntry(sf.desc, "MissingWidth", 0)
+	firstChar := int(o.numberEntry(sf.d, "FirstChar", 0))
+	widths := o.arrayEntry(sf.d, "Widths")
 	for c := range 256 {
 		w, ok := 0.0, false
 		if i := c - firstChar; i >= 0 && i < len(widths) {
 			w, ok = o.number(widths[i])
 		}
-		if !ok && isStd {
-			w, ok = std.Width(enc[c])
+		if !ok && sf.std != nil {
+			w, ok = sf.std.Width(sf.enc[c])
 		}
 		if !ok && missing > 0 {
 			w, ok = missing, true
@@ -413,30 +462,21 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 		if !ok {
 			w = defaultWidth
 		}
-		f.width[c] = w * scale
+		sf.f.width[c] = w * scale
 	}
+}
 
-	// Text: ToUnicode first, then glyph names, then a glyph name known in
-	// lower case ("Bullet"), then names that spell a number ("C41",
-	// "G41"), then, for a Type 3 font or one that names its base encoding,
-	// the base encoding's glyph for a name nobody knows (Differences naming
-	// glyphs "B9", "CP": poppler, MuPDF, pdf.js and pdfminer all read the
-	// code so).
+// simpleText reads the text of a simple font's codes: ToUnicode first,
+// then glyph names, then a glyph name known in lower case ("Bullet"), then
+// names that spell a number ("C41", "G41"), then, for a Type 3 font or one
+// that names its base encoding, the base encoding's glyph for a name
+// nobody knows (Differences naming glyphs "B9", "CP": poppler, MuPDF,
+// pdf.js and pdfminer all read the code so).
+func (x *interp) simpleText(sf *simpleFont, toUnicode *cmap.CMap, warn func(string, ...any)) {
+	f, enc, zapf := sf.f, sf.enc, sf.zapf
 	numbered, numberedUsed, baseUsed, caseUsed := fontenc.NewNumberedNames(enc), false, false, false
-	useBase := subtype == "Type3" || baseName != ""
-	defer func() {
-		if caseUsed {
-			warn("font %s: glyph names matched in lower case", f.name)
-		}
-		if numberedUsed {
-			warn("font %s: glyph names read as numbers (C41, G41 and the like)", f.name)
-		}
-		if baseUsed {
-			warn("font %s: unknown glyph names read through the base encoding", f.name)
-		}
-	}()
+	useBase := sf.subtype == "Type3" || sf.baseName != ""
 	var viaToUnicode [256]bool
-	defer func() { f.alias = codeAliases(&f.text, enc, &fromBuiltin, &viaToUnicode, zapf) }()
 	for c := range 256 {
 		if toUnicode != nil {
 			if s, ok := toUnicodeText(toUnicode, cmap.Code{Value: uint32(c), Len: 1, Valid: true}); ok {
@@ -463,7 +503,7 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 				f.text[c], numberedUsed = s, true
 				continue
 			}
-			if b := base[c]; useBase && b != "" && b != name {
+			if b := sf.base[c]; useBase && b != "" && b != name {
 				if s, ok := fontenc.GlyphUnicode(b, zapf); ok {
 					f.text[c], baseUsed = s, true
 					continue
@@ -471,6 +511,16 @@ func (x *interp) loadSimple(f *font, d types.Dict, subtype string, toUnicode *cm
 			}
 		}
 		f.text[c] = replacement
+	}
+	f.alias = codeAliases(&f.text, enc, &sf.fromBuiltin, &viaToUnicode, zapf)
+	if caseUsed {
+		warn("font %s: glyph names matched in lower case", f.name)
+	}
+	if numberedUsed {
+		warn("font %s: glyph names read as numbers (C41, G41 and the like)", f.name)
+	}
+	if baseUsed {
+		warn("font %s: unknown glyph names read through the base encoding", f.name)
 	}
 }
 

@@ -37,7 +37,9 @@ type interp struct {
 	fonts map[int]*font // by object number
 
 	// Per page.
+	content  []byte // the page's content streams, joined
 	glyphs   []glyph
+	scratch  layoutScratch
 	warnings []string
 	warned   map[string]bool
 	forms    map[int]bool // forms being run, to break cycles
@@ -78,7 +80,8 @@ func (x *interp) warn(format string, args ...any) {
 // page runs one page's content streams and returns its glyphs, in content
 // order, and warnings. An error is returned only for a spent budget.
 func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
-	x.glyphs, x.warnings, x.warned, x.forms, x.marked = nil, nil, nil, map[int]bool{}, nil
+	// The glyph buffer serves every page: layout copies what it keeps.
+	x.glyphs, x.warnings, x.warned, x.forms, x.marked = x.glyphs[:0], nil, nil, map[int]bool{}, nil
 	contents := x.obj.get(p.dict, "Contents")
 	var streams []types.Object
 	if a, ok := contents.(types.Array); ok {
@@ -87,7 +90,8 @@ func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
 		streams = []types.Object{c}
 	}
 	// The page's streams form one content stream: a token may span two.
-	var data []byte
+	// Its buffer serves every page; nothing read from it outlives the page.
+	data := x.content[:0]
 	for _, s := range streams {
 		sd, num := x.obj.stream(s)
 		if sd == nil {
@@ -103,6 +107,7 @@ func (x *interp) page(p pageInfo) ([]glyph, []string, error) {
 		data = append(data, b...)
 		data = append(data, '\n')
 	}
+	x.content = data
 	err := x.run(data, p.resources, gstate{ctm: identity, hscale: 1}, 0)
 	if err == nil {
 		err = x.annotations(p)
@@ -230,17 +235,20 @@ func (x *interp) run(data []byte, res types.Dict, gs gstate, depth int) error {
 			return err
 		}
 		args = args[:0]
+		l.release()
 	}
 }
 
-func nums(args []operand, n int) ([]float64, bool) {
+// nums returns the last n (at most 6) operands as numbers, in an array so
+// that an operator's operands cost no allocation.
+func nums(args []operand, n int) ([6]float64, bool) {
+	var out [6]float64
 	if len(args) < n {
-		return nil, false
+		return out, false
 	}
-	out := make([]float64, n)
 	for i, a := range args[len(args)-n:] {
 		if a.kind != kNumber || math.IsNaN(a.num) || math.IsInf(a.num, 0) {
-			return nil, false
+			return out, false
 		}
 		out[i] = a.num
 	}
@@ -270,12 +278,7 @@ func (x *interp) do(op string, args []operand, res types.Dict, l *lexer, depth i
 			x.stack = x.stack[:n-1]
 		}
 	case "cm":
-		if v, ok := nums(args, 6); ok {
-			m := matrix{v[0], v[1], v[2], v[3], v[4], v[5]}.mul(gs.ctm)
-			if m.finite() {
-				gs.ctm = m
-			}
-		}
+		x.concat(args)
 	case "BMC":
 		x.marked = append(x.marked, markedContent{})
 	case "BDC":
@@ -285,32 +288,19 @@ func (x *interp) do(op string, args []operand, res types.Dict, l *lexer, depth i
 	case "BT":
 		x.tm, x.tlm = identity, identity
 	case "Tc":
-		if v, ok := num1(args); ok {
-			gs.charSpace = v
-		}
+		setNum(&gs.charSpace, args)
 	case "Tw":
-		if v, ok := num1(args); ok {
-			gs.wordSpace = v
-		}
+		setNum(&gs.wordSpace, args)
 	case "Tz":
 		if v, ok := num1(args); ok {
 			gs.hscale = v / 100
 		}
 	case "TL":
-		if v, ok := num1(args); ok {
-			gs.leading = v
-		}
+		setNum(&gs.leading, args)
 	case "Ts":
-		if v, ok := num1(args); ok {
-			gs.rise = v
-		}
+		setNum(&gs.rise, args)
 	case "Tf":
-		if len(args) >= 2 && args[len(args)-2].kind == kName {
-			if v, ok := num1(args); ok {
-				gs.fontSize = v
-			}
-			gs.font = x.font(res, string(args[len(args)-2].bytes))
-		}
+		x.setFont(args, res)
 	case "Td":
 		if v, ok := nums(args, 2); ok {
 			x.moveLine(v[0], v[1])
@@ -321,73 +311,125 @@ func (x *interp) do(op string, args []operand, res types.Dict, l *lexer, depth i
 			x.moveLine(v[0], v[1])
 		}
 	case "Tm":
-		if v, ok := nums(args, 6); ok {
-			m := matrix{v[0], v[1], v[2], v[3], v[4], v[5]}
-			if m.finite() {
-				x.tm, x.tlm = m, m
-			}
-		}
+		x.setTextMatrix(args)
 	case "T*":
 		x.moveLine(0, -gs.leading)
 	case "Tj":
-		if len(args) > 0 && args[len(args)-1].kind == kString {
-			x.show(args[len(args)-1].bytes)
-		}
+		x.showLast(args)
 	case "'":
 		x.moveLine(0, -gs.leading)
-		if len(args) > 0 && args[len(args)-1].kind == kString {
-			x.show(args[len(args)-1].bytes)
-		}
+		x.showLast(args)
 	case "\"":
-		if len(args) >= 3 && args[len(args)-1].kind == kString {
-			if v, ok := nums(args[:len(args)-1], 2); ok {
-				gs.wordSpace, gs.charSpace = v[0], v[1]
-			}
-			x.moveLine(0, -gs.leading)
-			x.show(args[len(args)-1].bytes)
-		}
+		x.showSpaced(args)
 	case "TJ":
-		if len(args) > 0 && args[len(args)-1].kind == kArray {
-			for _, e := range args[len(args)-1].arr {
-				switch e.kind {
-				case kString:
-					x.show(e.bytes)
-				case kNumber:
-					x.adjust(e.num)
-				}
-			}
-		}
+		x.showArray(args)
 	case "BI":
-		dict := map[string]operand{}
-		var key []byte
-		for {
-			tok, v, op := l.next()
-			if tok == tEOF {
-				return nil
-			}
-			if tok == tOperator {
-				if string(op) == "ID" {
-					break
-				}
-				continue
-			}
-			if tok != tOperand {
-				continue
-			}
-			if key == nil && v.kind == kName {
-				key = v.bytes
-			} else if key != nil {
-				dict[string(key)] = v
-				key = nil
-			}
-		}
-		l.skipInlineImage(dict)
+		x.inlineImage(l)
 	case "Do":
 		if len(args) > 0 && args[len(args)-1].kind == kName {
 			return x.xobject(res, string(args[len(args)-1].bytes), depth)
 		}
 	}
 	return nil
+}
+
+// setNum sets *dst to the last operand, when it is a number.
+func setNum(dst *float64, args []operand) {
+	if v, ok := num1(args); ok {
+		*dst = v
+	}
+}
+
+// concat runs cm: the matrix of the operands, when finite, premultiplies
+// the CTM.
+func (x *interp) concat(args []operand) {
+	if v, ok := nums(args, 6); ok {
+		m := matrix{v[0], v[1], v[2], v[3], v[4], v[5]}.mul(x.gs.ctm)
+		if m.finite() {
+			x.gs.ctm = m
+		}
+	}
+}
+
+// setFont runs Tf: the font named in the resources, and its size.
+func (x *interp) setFont(args []operand, res types.Dict) {
+	if len(args) >= 2 && args[len(args)-2].kind == kName {
+		if v, ok := num1(args); ok {
+			x.gs.fontSize = v
+		}
+		x.gs.font = x.font(res, string(args[len(args)-2].bytes))
+	}
+}
+
+// setTextMatrix runs Tm: the text and line matrices, when finite.
+func (x *interp) setTextMatrix(args []operand) {
+	if v, ok := nums(args, 6); ok {
+		m := matrix{v[0], v[1], v[2], v[3], v[4], v[5]}
+		if m.finite() {
+			x.tm, x.tlm = m, m
+		}
+	}
+}
+
+// showLast shows the last operand, when it is a string (Tj, ').
+func (x *interp) showLast(args []operand) {
+	if len(args) > 0 && args[len(args)-1].kind == kString {
+		x.show(args[len(args)-1].bytes)
+	}
+}
+
+// showSpaced runs ": word and character spacing, a new line, a string.
+func (x *interp) showSpaced(args []operand) {
+	if len(args) >= 3 && args[len(args)-1].kind == kString {
+		if v, ok := nums(args[:len(args)-1], 2); ok {
+			x.gs.wordSpace, x.gs.charSpace = v[0], v[1]
+		}
+		x.moveLine(0, -x.gs.leading)
+		x.show(args[len(args)-1].bytes)
+	}
+}
+
+// showArray runs TJ: strings shown, numbers moving the next glyph.
+func (x *interp) showArray(args []operand) {
+	if len(args) > 0 && args[len(args)-1].kind == kArray {
+		for _, e := range args[len(args)-1].arr {
+			switch e.kind {
+			case kString:
+				x.show(e.bytes)
+			case kNumber:
+				x.adjust(e.num)
+			}
+		}
+	}
+}
+
+// inlineImage runs BI: it reads the image's dictionary, up to ID, and
+// skips its data, which holds no text.
+func (x *interp) inlineImage(l *lexer) {
+	dict := map[string]operand{}
+	var key []byte
+	for {
+		tok, v, op := l.next()
+		if tok == tEOF {
+			return
+		}
+		if tok == tOperator {
+			if string(op) == "ID" {
+				break
+			}
+			continue
+		}
+		if tok != tOperand {
+			continue
+		}
+		if key == nil && v.kind == kName {
+			key = v.bytes
+		} else if key != nil {
+			dict[string(key)] = v
+			key = nil
+		}
+	}
+	l.skipInlineImage(dict)
 }
 
 // markedContent is one open BMC/BDC sequence.

@@ -101,7 +101,7 @@ func (r *Runner) workerGrowth() int64 {
 const maxStderr = 64 << 10
 
 // Extract extracts one document in a worker. It implements
-// corpus.ExtractFunc and never fails: every outcome is a status.
+// ingest.ExtractFunc and never fails: every outcome is a status.
 func (r *Runner) Extract(ctx context.Context, name string, pdf []byte) corpus.Extraction {
 	w, err := r.take()
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 )
 
@@ -309,7 +310,7 @@ func TestWorkersDoNotChangeTheStore(t *testing.T) {
 	for _, d := range append(fixtures.Demo(), fixtures.Eval()...) {
 		require.NoError(t, os.WriteFile(filepath.Join(in, d.Name), d.Data, 0o644))
 	}
-	files, err := corpus.Inputs([]string{in})
+	files, err := ingest.Inputs([]string{in})
 	require.NoError(t, err)
 	tests := []struct {
 		why       string
@@ -325,7 +326,7 @@ func TestWorkersDoNotChangeTheStore(t *testing.T) {
 		r := testRunner(t, "extract", Limits{})
 		r.WorkerDocuments = tc.documents
 		out := filepath.Join(t.TempDir(), "corpus")
-		_, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: tc.jobs})
+		_, err := ingest.Build(context.Background(), out, files, ingest.BuildOptions{Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: tc.jobs})
 		require.NoError(t, err, tc.why)
 		store := readTree(t, out)
 		if first == nil {

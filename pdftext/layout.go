@@ -44,8 +44,9 @@ const (
 // alts are the same text as other extractors' readings give it (codeAlias),
 // code point for code point, so that their offsets are the text's: one per
 // reading that differs from the text and from the readings before it.
-func layout(glyphs []glyph, keepCopies bool) (text string, boxes []corpus.GlyphBox, alts []string) {
-	var b []byte
+func (sc *layoutScratch) layout(glyphs []glyph, keepCopies bool) (text string, boxes []corpus.GlyphBox, alts []string) {
+	b := sc.text[:0]
+	boxes = sc.boxes[:0]
 	type aliasAt struct {
 		cp    int
 		alias codeAlias
@@ -54,7 +55,7 @@ func layout(glyphs []glyph, keepCopies bool) (text string, boxes []corpus.GlyphB
 	cp := 0 // code points in b
 	// line holds the current line's glyphs, nil standing for a word space,
 	// so that a right-to-left line can be put in logical order first.
-	var line []*glyph
+	line := sc.line[:0]
 	flush := func() {
 		if rightToLeft(line) {
 			line = logicalOrder(line)
@@ -80,11 +81,8 @@ func layout(glyphs []glyph, keepCopies bool) (text string, boxes []corpus.GlyphB
 	// inside an over-wide ligature, or cancelled by a negative Tw, is no
 	// word boundary (poppler ignores space glyphs altogether).
 	pending := false
-	dup := make([]bool, len(glyphs))
-	if !keepCopies {
-		dup = overprinted(glyphs)
-	}
-	ride := accentsOn(glyphs, dup)
+	dup := sc.overprinted(glyphs, keepCopies)
+	ride := sc.accentsOn(glyphs, dup)
 	glued := false // g follows the accent drawn over it: no separator
 	for i := range glyphs {
 		g := &glyphs[i]
@@ -129,6 +127,11 @@ func layout(glyphs []glyph, keepCopies bool) (text string, boxes []corpus.GlyphB
 		}
 	}
 	flush()
+	// The buffers stay for the next page; what the page keeps is copied.
+	sc.text, sc.boxes, sc.line = b, boxes, line
+	if !sc.borrowed {
+		boxes = slices.Clone(boxes)
+	}
 	text = strings.TrimRightFunc(string(b), unicode.IsSpace)
 	// Trimming removes only white space, which no box starts in unless a
 	// glyph's own text ended with it.
@@ -174,8 +177,8 @@ func (g *glyph) box(start, end int) corpus.GlyphBox {
 		{g.ox - dx, g.oy - dy}, {g.ox + ax, g.oy + ay},
 		{g.ex - dx, g.ey - dy}, {g.ex + ax, g.ey + ay},
 	} {
-		bx.X0, bx.Y0 = math.Min(bx.X0, c[0]), math.Min(bx.Y0, c[1])
-		bx.X1, bx.Y1 = math.Max(bx.X1, c[0]), math.Max(bx.Y1, c[1])
+		bx.X0, bx.Y0 = fmin(bx.X0, c[0]), fmin(bx.Y0, c[1])
+		bx.X1, bx.Y1 = fmax(bx.X1, c[0]), fmax(bx.Y1, c[1])
 	}
 	bx.X0, bx.Y0, bx.X1, bx.Y1 = onGrid(bx.X0), onGrid(bx.Y0), onGrid(bx.X1), onGrid(bx.Y1)
 	return bx
@@ -264,11 +267,15 @@ func appendSpace(b []byte, cp int, c byte) ([]byte, int) {
 // the same character is no copy: the "4" of an amount drawn over the "4" of
 // a wrapped line ("26406576" over "144,", pdfplumber's issue-912.pdf) is
 // kept.
-func overprinted(glyphs []glyph) []bool {
-	dup := make([]bool, len(glyphs))
+func (sc *layoutScratch) overprinted(glyphs []glyph, keepCopies bool) []bool {
+	sc.dup = resize(sc.dup, len(glyphs))
+	dup := sc.dup
+	if keepCopies {
+		return dup
+	}
 	// prev and next: the neighbouring glyphs that draw something.
-	prev := make([]int32, len(glyphs))
-	next := make([]int32, len(glyphs))
+	sc.prev, sc.next = resize(sc.prev, len(glyphs)), resize(sc.next, len(glyphs))
+	prev, next := sc.prev, sc.next
 	last := int32(-1)
 	for i := range glyphs {
 		prev[i] = last
@@ -297,8 +304,10 @@ func overprinted(glyphs []glyph) []bool {
 	// tolerance of a glyph overlaps at most four cells, found by rounding
 	// its coordinates. Cells chain the glyphs in them through chain; keys are
 	// packed coordinates, so no string is hashed.
-	head := make(map[uint64]int32, len(glyphs)/4)
-	chain := make([]int32, len(glyphs))
+	head := &sc.cells
+	head.reset(len(glyphs))
+	sc.chain = resize(sc.chain, len(glyphs))
+	chain := sc.chain
 	key := func(cx, cy int64) uint64 { return uint64(uint32(cx))<<32 | uint64(uint32(cy)) }
 	for i := range glyphs {
 		g := &glyphs[i]
@@ -322,7 +331,7 @@ func overprinted(glyphs []glyph) []bool {
 		}
 	search:
 		for _, c := range [4][2]int64{{cx, cy}, {nx, cy}, {cx, ny}, {nx, ny}} {
-			for j := head[key(c[0], c[1])] - 1; j >= 0; j = chain[j] - 1 {
+			for j := head.get(key(c[0], c[1])) - 1; j >= 0; j = chain[j] - 1 {
 				if !repeats(int32(i), j) {
 					continue
 				}
@@ -333,9 +342,7 @@ func overprinted(glyphs []glyph) []bool {
 			}
 		}
 		if !dup[i] {
-			k := key(cx, cy)
-			chain[i] = head[k]
-			head[k] = int32(i + 1)
+			chain[i] = head.swap(key(cx, cy), int32(i+1))
 		}
 	}
 	return dup
@@ -366,8 +373,9 @@ func isSpacingAccent(s string) bool {
 
 // accentsOn returns, for each glyph, the index of the letter a spacing
 // accent is drawn over (the next glyph drawn, else the previous one), or -1.
-func accentsOn(glyphs []glyph, dup []bool) []int {
-	ride := make([]int, len(glyphs))
+func (sc *layoutScratch) accentsOn(glyphs []glyph, dup []bool) []int {
+	sc.ride = resize(sc.ride, len(glyphs))
+	ride := sc.ride
 	drawn := func(k int) bool { return k >= 0 && k < len(glyphs) && !dup[k] && drawsText(&glyphs[k]) }
 	for i := range glyphs {
 		ride[i] = -1
@@ -490,6 +498,10 @@ func squeezed(g *glyph) bool {
 }
 
 func isBlank(s string) bool {
+	// Most glyphs start with an ASCII letter or digit: no need to decode.
+	if len(s) > 0 && s[0] < utf8.RuneSelf && s[0] != ' ' && (s[0] < '\t' || s[0] > '\r') {
+		return false
+	}
 	for _, r := range s {
 		if !unicode.IsSpace(r) {
 			return false

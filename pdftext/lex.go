@@ -37,11 +37,30 @@ type lexer struct {
 	pos  int
 	// depth bounds array and dictionary nesting.
 	depth int
-	// scratch is reused for decoded strings.
-	scratch []byte
+	// arena holds the decoded strings, and ops the array elements, of the
+	// operands read since release: slices of them, capped at their length,
+	// so that a string or array costs no allocation of its own. Slices
+	// handed out stay valid when the arena grows (they keep the old array).
+	arena []byte
+	ops   []operand
 	// elems holds the elements of the arrays being read, innermost last;
-	// each array gets a slice of its exact length when it ends.
+	// each array gets a slice of ops of its exact length when it ends.
 	elems []operand
+}
+
+// release lets the arenas be written again: the operands read so far are
+// no longer used. The interpreter calls it after each operator; a lexer
+// whose operands are kept (a trailer, an object) never does.
+func (l *lexer) release() {
+	l.arena, l.ops = l.arena[:0], l.ops[:0]
+}
+
+// arenaBytes returns the arena's bytes from start, nil for none.
+func (l *lexer) arenaBytes(start int) []byte {
+	if len(l.arena) == start {
+		return nil
+	}
+	return l.arena[start:len(l.arena):len(l.arena)]
 }
 
 const maxOperandDepth = 32
@@ -181,12 +200,47 @@ func (l *lexer) number() (float64, bool) {
 	for l.pos < len(l.data) && (l.data[l.pos] == '.' || (l.data[l.pos] >= '0' && l.data[l.pos] <= '9')) {
 		l.pos++
 	}
-	f, err := strconv.ParseFloat(string(s), 64)
-	if err != nil {
-		f = 0
+	f, ok := shortDecimal(s)
+	if !ok {
+		var err error
+		if f, err = strconv.ParseFloat(string(s), 64); err != nil {
+			f = 0
+		}
 	}
 	if neg {
 		f = -f
+	}
+	return f, true
+}
+
+// exactPow10 holds the powers of ten a float64 represents exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// shortDecimal reads digits with at most one '.', as content streams write
+// their numbers, when its digits make an integer below 2^53 and it has at
+// most 22 decimals: then both are exact float64s and their quotient, which
+// IEEE 754 rounds correctly, is what strconv.ParseFloat returns (its own
+// exact path), without its general parser. Otherwise it returns false.
+func shortDecimal(s []byte) (float64, bool) {
+	if len(s) > 19 {
+		return 0, false
+	}
+	var mant uint64
+	decimals := -1
+	for i, c := range s {
+		if c == '.' {
+			decimals = len(s) - 1 - i
+			continue
+		}
+		mant = mant*10 + uint64(c-'0')
+	}
+	if mant >= 1<<53 {
+		return 0, false
+	}
+	f := float64(mant)
+	if decimals > 0 {
+		f /= exactPow10[decimals]
 	}
 	return f, true
 }
@@ -234,7 +288,8 @@ func unhex(a, b byte) (byte, bool) {
 
 // literal reads a (string) after its opening parenthesis.
 func (l *lexer) literal() []byte {
-	out := l.scratch[:0]
+	start := len(l.arena)
+	out := l.arena
 	depth := 1
 	for l.pos < len(l.data) {
 		c := l.data[l.pos]
@@ -245,8 +300,8 @@ func (l *lexer) literal() []byte {
 		case ')':
 			depth--
 			if depth == 0 {
-				l.scratch = out
-				return clone(out)
+				l.arena = out
+				return l.arenaBytes(start)
 			}
 		case '\\':
 			if l.pos >= len(l.data) {
@@ -287,18 +342,15 @@ func (l *lexer) literal() []byte {
 		}
 		out = append(out, c)
 	}
-	l.scratch = out
-	return clone(out)
-}
-
-func clone(b []byte) []byte {
-	return append([]byte(nil), b...)
+	l.arena = out
+	return l.arenaBytes(start)
 }
 
 // hex reads a <hex string> after its opening bracket. An odd final digit is
 // taken as followed by 0, as the specification says.
 func (l *lexer) hex() []byte {
-	var out []byte
+	start := len(l.arena)
+	out := l.arena
 	var hi byte
 	half := false
 	for l.pos < len(l.data) {
@@ -321,7 +373,8 @@ func (l *lexer) hex() []byte {
 	if half {
 		out = append(out, hi<<4)
 	}
-	return out
+	l.arena = out
+	return l.arenaBytes(start)
 }
 
 func (l *lexer) array() operand {
@@ -343,7 +396,9 @@ func (l *lexer) array() operand {
 			// that the array's strings are not lost.
 		case tArrayEnd, tEOF:
 			if len(l.elems) > mark {
-				v.arr = append([]operand(nil), l.elems[mark:]...)
+				start := len(l.ops)
+				l.ops = append(l.ops, l.elems[mark:]...)
+				v.arr = l.ops[start:len(l.ops):len(l.ops)]
 				clear(l.elems[mark:])
 				l.elems = l.elems[:mark]
 			}

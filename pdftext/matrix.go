@@ -69,3 +69,27 @@ func hypot(p, q float64) float64 {
 	q = q / p
 	return p * math.Sqrt(1+float64(q*q))
 }
+
+// fmin is math.Min, with the comparison of two ordered numbers inlined:
+// math.Min is an assembly routine on amd64, a call for every glyph corner.
+// Equal numbers (zeros of either sign) and NaNs go to math.Min.
+func fmin(x, y float64) float64 {
+	if x < y {
+		return x
+	}
+	if y < x {
+		return y
+	}
+	return math.Min(x, y)
+}
+
+// fmax is math.Max as fmin is math.Min.
+func fmax(x, y float64) float64 {
+	if x > y {
+		return x
+	}
+	if y > x {
+		return y
+	}
+	return math.Max(x, y)
+}

@@ -30,110 +30,152 @@ type xrefEntry struct {
 // stream and trailer that describe what was found. Poppler and MuPDF repair
 // files the same way.
 func rebuildXRef(data []byte, lim Limits) ([]byte, error) {
-	entries := map[int]xrefEntry{}
-	type found struct{ num, start, end int }
-	var objs []found
-	for _, m := range objHeaderRE.FindAllSubmatchIndex(data, -1) {
-		num, err := strconv.Atoi(string(data[m[2]:m[3]]))
+	r := &rebuild{data: data, entries: map[int]xrefEntry{}}
+	if err := r.scan(lim); err != nil {
+		return nil, err
+	}
+	root := r.findRoot()
+	maxNum := 0
+	for n := range r.entries {
+		maxNum = max(maxNum, n)
+	}
+	r.extra.WriteString("\n")
+	if root == 0 {
+		if !r.addCatalog(maxNum+1, maxNum+2) {
+			return nil, errors.New("no catalog and no page objects found")
+		}
+		root = maxNum + 1
+		maxNum += 2
+	}
+	r.addXRefStream(maxNum+1, r.trailer(root))
+	out := make([]byte, 0, len(data)+r.extra.Len())
+	out = append(out, data...)
+	return append(out, r.extra.Bytes()...), nil
+}
+
+// rebuild is a file being given new cross-reference data: the objects
+// found in it, where each one is, and what is appended to it.
+type rebuild struct {
+	data    []byte
+	objs    []foundObj        // in file order
+	entries map[int]xrefEntry // by object number
+	extra   bytes.Buffer      // appended to data
+}
+
+// foundObj is one "N G obj" header found, and the bytes up to the next.
+type foundObj struct{ num, start, end int }
+
+func (r *rebuild) body(f foundObj) []byte { return r.data[f.start:f.end] }
+
+// current reports whether f is its number's last definition, the one the
+// rebuilt cross-reference data points to.
+func (r *rebuild) current(f foundObj) bool { return r.entries[f.num].offset == f.start }
+
+// scan finds every object header and every object inside an object stream
+// that is not also defined plainly.
+func (r *rebuild) scan(lim Limits) error {
+	for _, m := range objHeaderRE.FindAllSubmatchIndex(r.data, -1) {
+		num, err := strconv.Atoi(string(r.data[m[2]:m[3]]))
 		if err != nil || num <= 0 || num > lim.MaxObjectNum {
 			continue
 		}
-		objs = append(objs, found{num: num, start: m[2]})
+		r.objs = append(r.objs, foundObj{num: num, start: m[2]})
 	}
-	if len(objs) == 0 {
-		return nil, errors.New("no objects found")
+	if len(r.objs) == 0 {
+		return errors.New("no objects found")
 	}
-	for i := range objs {
-		objs[i].end = len(data)
-		if i+1 < len(objs) {
-			objs[i].end = objs[i+1].start
+	for i := range r.objs {
+		r.objs[i].end = len(r.data)
+		if i+1 < len(r.objs) {
+			r.objs[i].end = r.objs[i+1].start
 		}
-		entries[objs[i].num] = xrefEntry{offset: objs[i].start}
+		r.entries[r.objs[i].num] = xrefEntry{offset: r.objs[i].start}
 	}
-	body := func(f found) []byte { return data[f.start:f.end] }
-
-	// Objects inside object streams, unless also defined plainly later.
 	var decoded int64
-	for _, f := range objs {
-		if entries[f.num].offset != f.start || !objStmRE.Match(headOf(body(f))) {
+	for _, f := range r.objs {
+		if !r.current(f) || !objStmRE.Match(headOf(r.body(f))) {
 			continue
 		}
-		nums, n := objStmIndex(body(f), lim.MaxDecoded-decoded)
+		nums, n := objStmIndex(r.body(f), lim.MaxDecoded-decoded)
 		decoded += n
 		for i, num := range nums {
-			if _, plain := entries[num]; !plain && num > 0 && num <= lim.MaxObjectNum {
-				entries[num] = xrefEntry{inStream: f.num, offset: i}
+			if _, plain := r.entries[num]; !plain && num > 0 && num <= lim.MaxObjectNum {
+				r.entries[num] = xrefEntry{inStream: f.num, offset: i}
 			}
 		}
 	}
+	return nil
+}
 
-	root := 0
-	var trailerExtra []byte
-	if m := rootRefRE.FindAllSubmatch(data, -1); len(m) > 0 {
-		if n, err := strconv.Atoi(string(m[len(m)-1][1])); err == nil && isCatalog(data, entries, n) {
-			root = n
+// findRoot returns the catalog: the last /Root reference, when it names
+// one, else the last current object typed /Catalog; 0 for none.
+func (r *rebuild) findRoot() int {
+	if m := rootRefRE.FindAllSubmatch(r.data, -1); len(m) > 0 {
+		if n, err := strconv.Atoi(string(m[len(m)-1][1])); err == nil && isCatalog(r.data, r.entries, n) {
+			return n
 		}
 	}
-	if root == 0 {
-		for i := len(objs) - 1; i >= 0 && root == 0; i-- {
-			if entries[objs[i].num].offset == objs[i].start && catalogRE.Match(headOf(body(objs[i]))) {
-				root = objs[i].num
-			}
+	for i := len(r.objs) - 1; i >= 0; i-- {
+		if r.current(r.objs[i]) && catalogRE.Match(headOf(r.body(r.objs[i]))) {
+			return r.objs[i].num
 		}
 	}
-	maxNum := 0
-	for n := range entries {
-		maxNum = max(maxNum, n)
-	}
-	var extra bytes.Buffer
-	extra.WriteString("\n")
-	if root == 0 {
-		// No catalog: make one whose page tree lists every page object.
-		var kids []int
-		for _, f := range objs {
-			if entries[f.num].offset == f.start && pageTypeRE.Match(headOf(body(f))) {
-				kids = append(kids, f.num)
-			}
+	return 0
+}
+
+// addCatalog appends, as objects root and tree, a catalog whose page tree
+// lists every current object typed /Page; false when there is none.
+func (r *rebuild) addCatalog(root, tree int) bool {
+	var kids []int
+	for _, f := range r.objs {
+		if r.current(f) && pageTypeRE.Match(headOf(r.body(f))) {
+			kids = append(kids, f.num)
 		}
-		if len(kids) == 0 {
-			return nil, errors.New("no catalog and no page objects found")
-		}
-		root, tree := maxNum+1, maxNum+2
-		maxNum += 2
-		entries[root] = xrefEntry{offset: len(data) + extra.Len()}
-		fmt.Fprintf(&extra, "%d 0 obj\n<< /Type /Catalog /Pages %d 0 R >>\nendobj\n", root, tree)
-		entries[tree] = xrefEntry{offset: len(data) + extra.Len()}
-		fmt.Fprintf(&extra, "%d 0 obj\n<< /Type /Pages /Count %d /Kids [", tree, len(kids))
-		for _, k := range kids {
-			fmt.Fprintf(&extra, " %d 0 R", k)
-		}
-		extra.WriteString(" ] >>\nendobj\n")
-		trailerExtra = fmt.Appendf(nil, " /Root %d 0 R", root)
-	} else {
-		trailerExtra = fmt.Appendf(nil, " /Root %d 0 R", root)
 	}
-	if m := encryptRefRE.FindAllSubmatch(data, -1); len(m) > 0 {
-		trailerExtra = fmt.Appendf(trailerExtra, " /Encrypt %s %s R", m[len(m)-1][1], m[len(m)-1][2])
+	if len(kids) == 0 {
+		return false
 	}
-	if i := bytes.LastIndex(data, []byte("/ID")); i >= 0 {
-		l := &lexer{data: data, pos: i + 3}
+	r.entries[root] = xrefEntry{offset: len(r.data) + r.extra.Len()}
+	fmt.Fprintf(&r.extra, "%d 0 obj\n<< /Type /Catalog /Pages %d 0 R >>\nendobj\n", root, tree)
+	r.entries[tree] = xrefEntry{offset: len(r.data) + r.extra.Len()}
+	fmt.Fprintf(&r.extra, "%d 0 obj\n<< /Type /Pages /Count %d /Kids [", tree, len(kids))
+	for _, k := range kids {
+		fmt.Fprintf(&r.extra, " %d 0 R", k)
+	}
+	r.extra.WriteString(" ] >>\nendobj\n")
+	return true
+}
+
+// trailer returns the trailer's entries: /Root, and the last /Encrypt
+// reference and /ID array of the file, when it has them.
+func (r *rebuild) trailer(root int) []byte {
+	t := fmt.Appendf(nil, " /Root %d 0 R", root)
+	if m := encryptRefRE.FindAllSubmatch(r.data, -1); len(m) > 0 {
+		t = fmt.Appendf(t, " /Encrypt %s %s R", m[len(m)-1][1], m[len(m)-1][2])
+	}
+	if i := bytes.LastIndex(r.data, []byte("/ID")); i >= 0 {
+		l := &lexer{data: r.data, pos: i + 3}
 		if tok, v, _ := l.next(); tok == tOperand && v.kind == kArray && len(v.arr) == 2 {
-			trailerExtra = append(trailerExtra, " /ID ["...)
+			t = append(t, " /ID ["...)
 			for _, s := range v.arr {
-				trailerExtra = fmt.Appendf(trailerExtra, "<%x>", s.bytes)
+				t = fmt.Appendf(t, "<%x>", s.bytes)
 			}
-			trailerExtra = append(trailerExtra, ']')
+			t = append(t, ']')
 		}
 	}
+	return t
+}
 
-	// The cross-reference stream itself, uncompressed: W [1 4 4].
-	xrefNum := maxNum + 1
-	xrefOff := len(data) + extra.Len()
-	entries[xrefNum] = xrefEntry{offset: xrefOff}
+// addXRefStream appends the cross-reference stream, object xrefNum,
+// uncompressed with W [1 4 4], whose dictionary ends with trailer, then
+// startxref.
+func (r *rebuild) addXRefStream(xrefNum int, trailer []byte) {
+	xrefOff := len(r.data) + r.extra.Len()
+	r.entries[xrefNum] = xrefEntry{offset: xrefOff}
 	size := xrefNum + 1
 	table := make([]byte, 0, size*9)
 	for n := range size {
-		e, ok := entries[n]
+		e, ok := r.entries[n]
 		switch {
 		case n == 0 || !ok:
 			table = append(table, 0)
@@ -149,13 +191,10 @@ func rebuildXRef(data []byte, lim Limits) ([]byte, error) {
 			table = binary.BigEndian.AppendUint32(table, 0)
 		}
 	}
-	fmt.Fprintf(&extra, "%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 4] /Index [0 %d]%s /Length %d >>\nstream\n",
-		xrefNum, size, size, trailerExtra, len(table))
-	extra.Write(table)
-	fmt.Fprintf(&extra, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xrefOff)
-	out := make([]byte, 0, len(data)+extra.Len())
-	out = append(out, data...)
-	return append(out, extra.Bytes()...), nil
+	fmt.Fprintf(&r.extra, "%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 4] /Index [0 %d]%s /Length %d >>\nstream\n",
+		xrefNum, size, size, trailer, len(table))
+	r.extra.Write(table)
+	fmt.Fprintf(&r.extra, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xrefOff)
 }
 
 // headOf returns the start of an object, enough to see its dictionary's

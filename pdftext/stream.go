@@ -19,6 +19,13 @@ var errBudget = fmt.Errorf("%w: decoded bytes", ErrResourceLimit)
 // before an error: a damaged stream loses only its tail. It stops at limit
 // bytes. err is nil when the data ended cleanly.
 func inflate(raw []byte, limit int64) ([]byte, error) {
+	// Room for a typical content stream, which deflate shrinks about
+	// fourfold, and no more than a megabyte ahead of the data.
+	return inflateInto(make([]byte, 0, min(int64(len(raw))*4+512, 1<<20, limit+1)), raw, limit)
+}
+
+// inflateInto is inflate appending to dst[:0], which it may outgrow.
+func inflateInto(dst, raw []byte, limit int64) ([]byte, error) {
 	body := raw
 	// A zlib header is two bytes whose big-endian value is a multiple of 31
 	// with compression method 8; some writers omit it and store raw deflate.
@@ -27,9 +34,7 @@ func inflate(raw []byte, limit int64) ([]byte, error) {
 	}
 	r := newInflater(bytes.NewReader(body))
 	defer inflaters.Put(r)
-	// Room for a typical content stream, which deflate shrinks about
-	// fourfold, and no more than a megabyte ahead of the data.
-	out := bytes.NewBuffer(make([]byte, 0, min(int64(len(body))*4+512, 1<<20, limit+1)))
+	out := bytes.NewBuffer(dst[:0])
 	n, err := io.Copy(out, io.LimitReader(r, limit+1))
 	if n > limit {
 		return out.Bytes()[:limit], errBudget
@@ -58,6 +63,10 @@ func newInflater(r io.Reader) io.ReadCloser {
 type decoder struct {
 	budget int64 // bytes left
 	cache  map[int][]byte
+	// inflated is what Flate data is decoded into before it is copied out
+	// at its size: decoding into a buffer that doubles as it fills cost
+	// each stream two to three times its size in garbage.
+	inflated []byte
 }
 
 // decode returns the decoded bytes of a stream. A damaged stream yields what
@@ -78,7 +87,8 @@ func (d *decoder) decode(sd *types.StreamDict, num int) ([]byte, string, error) 
 		var err error
 		switch {
 		case f.Name == filter.Flate && predictor(f.DecodeParms) <= 1:
-			out, err = inflate(data, d.budget)
+			d.inflated, err = inflateInto(d.inflated, data, d.budget)
+			out = append(make([]byte, 0, len(d.inflated)), d.inflated...)
 		case f.Name == filter.ASCIIHex:
 			out, err = asciiHex(data)
 		case f.Name == filter.DCT || f.Name == filter.JPX || f.Name == filter.CCITTFax || f.Name == filter.JBIG2:

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/internal/shareddata"
 )
@@ -32,13 +33,13 @@ func TestCorpusSweep(t *testing.T) {
 	for _, s := range sweeps {
 		t.Run(s.dir, func(t *testing.T) {
 			dir := shareddata.Path(t, s.dir)
-			files, err := corpus.Inputs([]string{dir})
+			files, err := ingest.Inputs([]string{dir})
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := testRunner(t, "extract", Limits{})
 			out := t.TempDir()
-			report, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{
+			report, err := ingest.Build(context.Background(), out, files, ingest.BuildOptions{
 				Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: 2,
 			})
 			if err != nil {
@@ -86,7 +87,7 @@ func TestExtractionIsDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	files, err := corpus.Inputs([]string{in})
+	files, err := ingest.Inputs([]string{in})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestExtractionIsDeterministic(t *testing.T) {
 	var stores []map[string][]byte
 	for range 2 {
 		out := filepath.Join(t.TempDir(), "corpus")
-		if _, err := corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: 2}); err != nil {
+		if _, err := ingest.Build(context.Background(), out, files, ingest.BuildOptions{Extractor: r.ExtractorID(), Extract: r.Extract, Jobs: 2}); err != nil {
 			t.Fatal(err)
 		}
 		stores = append(stores, readTree(t, out))

@@ -43,25 +43,34 @@ func appendList(b []byte, ss []string) []byte {
 
 // encode appends resp in the binary form to b.
 func (resp *response) encode(b []byte) []byte {
+	b = resp.encodeHead(b, len(resp.Pages))
+	for i := range resp.Pages {
+		b = resp.Pages[i].encode(b)
+	}
+	return b
+}
+
+// encodeHead appends what precedes the pages, for a response of n pages.
+func (resp *response) encodeHead(b []byte, n int) []byte {
 	b = append(b, wireMagic...)
 	b = appendString(b, string(resp.Status))
 	b = appendString(b, resp.Error)
 	b = binary.AppendUvarint(b, uint64(max(resp.Grown, 0)))
 	b = appendList(b, resp.Warnings)
-	b = binary.AppendUvarint(b, uint64(len(resp.Pages)))
-	for i := range resp.Pages {
-		p := &resp.Pages[i]
-		b = appendString(b, p.Text)
-		b = binary.AppendUvarint(b, uint64(len(p.Boxes)))
-		b = append(b, p.Boxes...)
-		b = appendList(b, p.Alts)
-		b = binary.AppendUvarint(b, uint64(len(p.Orders)))
-		b = append(b, p.Orders...)
-		b = appendString(b, p.Label)
-		b = appendList(b, p.Flags)
-		b = appendList(b, p.Warnings)
-	}
-	return b
+	return binary.AppendUvarint(b, uint64(n))
+}
+
+// encode appends one page in the binary form to b.
+func (p *wirePage) encode(b []byte) []byte {
+	b = appendString(b, p.Text)
+	b = binary.AppendUvarint(b, uint64(len(p.Boxes)))
+	b = append(b, p.Boxes...)
+	b = appendList(b, p.Alts)
+	b = binary.AppendUvarint(b, uint64(len(p.Orders)))
+	b = append(b, p.Orders...)
+	b = appendString(b, p.Label)
+	b = appendList(b, p.Flags)
+	return appendList(b, p.Warnings)
 }
 
 // encodedSize is a close upper bound of len(resp.encode(nil)), so that

@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/fixtures"
 )
 
 func sampleResponse() response {
@@ -96,4 +98,22 @@ func FuzzDecodeResponse(f *testing.F) {
 		require.NoError(t, err)
 		require.Equal(t, resp, again)
 	})
+}
+
+// TestEncoderFramesAsWholeResponse: the worker's frames, encoded page by
+// page, are byte for byte the frames of the whole response, for documents
+// that extract and one that does not; and one encoder serves many.
+func TestEncoderFramesAsWholeResponse(t *testing.T) {
+	var enc encoder
+	docs := append(fixtures.Demo(), fixtures.Eval()...)
+	inputs := [][]byte{[]byte("%PDF-1.4 not really")}
+	for _, d := range docs {
+		inputs = append(inputs, d.Data)
+	}
+	for i, data := range inputs {
+		var whole, paged bytes.Buffer
+		require.NoError(t, writeFrame(&whole, extractResponse(data, nil, DefaultLimits)))
+		require.NoError(t, enc.writeFrame(&paged, enc.extract(data, nil, DefaultLimits)))
+		assert.Equal(t, whole.Bytes(), paged.Bytes(), "input %d", i)
+	}
 }

@@ -42,21 +42,50 @@ func Decode(data []byte, file string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &strictjson.Decoder{File: file, Data: data}
-	p := &Plan{}
-	counts := func(c *Counts) func(v *strictjson.Value, path string) {
-		return func(v *strictjson.Value, path string) {
-			d.Object(v, path,
-				strictjson.Field{Name: "answerable", Required: true, Decode: func(v *strictjson.Value, p string) { c.Answerable = int(d.Int(v, p, 0, MaxQuestions)) }},
-				strictjson.Field{Name: "unknown", Required: true, Decode: func(v *strictjson.Value, p string) { c.Unknown = int(d.Int(v, p, 0, MaxQuestions)) }},
-			)
-		}
+	pd := &planDecoder{d: &strictjson.Decoder{File: file, Data: data}, p: &Plan{}}
+	pd.decode(root)
+	if err := pd.d.Err(); err != nil {
+		return nil, err
 	}
-	var ordersV, sessionsV, questionsV, armsV, countsV *strictjson.Value
+	// The tree decoded: now the plan as a whole, its parts first, then the
+	// orders and sessions that need them sound.
+	pd.checkParts()
+	if err := pd.d.Err(); err != nil {
+		return nil, err
+	}
+	pd.checkOrders()
+	if err := checkSessions(pd.p.Sessions, pd.p.Arms, pd.p.Repetitions); err != nil {
+		pd.d.Errorf(pd.sessionsV, "sessions", strictjson.ErrValue, "%v", err)
+	}
+	if err := pd.d.Err(); err != nil {
+		return nil, err
+	}
+	return pd.p, nil
+}
+
+// planDecoder decodes a plan's tree into p, keeping the values that the
+// checks of the whole plan point their errors at.
+type planDecoder struct {
+	d                                              *strictjson.Decoder
+	p                                              *Plan
+	ordersV, sessionsV, questionsV, armsV, countsV *strictjson.Value
+}
+
+// decode reads the plan object's fields, each question order and session
+// as it comes.
+func (pd *planDecoder) decode(root *strictjson.Value) {
+	d, p := pd.d, pd.p
+	// A session's place in the running order is "order" since format 2,
+	// "session" in format 1, which named it as a run record names a
+	// repetition.
+	orderKey := "order"
+	if m := root.Get("format"); m != nil && m.Value.Kind == strictjson.String && m.Value.Str == FormatV1 {
+		orderKey = "session"
+	}
 	d.Object(root, "",
 		strictjson.Field{Name: "format", Required: true, Decode: func(v *strictjson.Value, path string) {
-			if p.Format = d.String(v, path); v.Kind == strictjson.String && p.Format != Format {
-				d.Errorf(v, path, strictjson.ErrValue, "format %q: this citecheck reads %q", p.Format, Format)
+			if p.Format = d.String(v, path); v.Kind == strictjson.String && p.Format != Format && p.Format != FormatV1 {
+				d.Errorf(v, path, strictjson.ErrValue, "format %q: this citecheck reads %q and %q", p.Format, Format, FormatV1)
 			}
 		}},
 		strictjson.Field{Name: "algorithm", Required: true, Decode: func(v *strictjson.Value, path string) {
@@ -66,23 +95,23 @@ func Decode(data []byte, file string) (*Plan, error) {
 		}},
 		strictjson.Field{Name: "seed", Required: true, Decode: func(v *strictjson.Value, path string) { p.Seed = d.Uint64(v, path) }},
 		strictjson.Field{Name: "arms", Required: true, Decode: func(v *strictjson.Value, path string) {
-			armsV = v
+			pd.armsV = v
 			p.Arms = d.Strings(v, path)
 		}},
 		strictjson.Field{Name: "repetitions", Required: true, Decode: func(v *strictjson.Value, path string) {
 			p.Repetitions = int(d.Int(v, path, 1, MaxRepetitions))
 		}},
-		strictjson.Field{Name: "expected", Required: true, Decode: counts(&p.Expected)},
+		strictjson.Field{Name: "expected", Required: true, Decode: pd.counts(&p.Expected)},
 		strictjson.Field{Name: "counts", Required: true, Decode: func(v *strictjson.Value, path string) {
-			countsV = v
-			counts(&p.Counts)(v, path)
+			pd.countsV = v
+			pd.counts(&p.Counts)(v, path)
 		}},
 		strictjson.Field{Name: "questions", Required: true, Decode: func(v *strictjson.Value, path string) {
-			questionsV = v
+			pd.questionsV = v
 			p.Questions = d.Strings(v, path)
 		}},
 		strictjson.Field{Name: "orders", Required: true, Decode: func(v *strictjson.Value, path string) {
-			ordersV = v
+			pd.ordersV = v
 			d.Array(v, path, func(_ int, e *strictjson.Value, path string) {
 				var o Order
 				d.Object(e, path,
@@ -93,11 +122,11 @@ func Decode(data []byte, file string) (*Plan, error) {
 			})
 		}},
 		strictjson.Field{Name: "sessions", Required: true, Decode: func(v *strictjson.Value, path string) {
-			sessionsV = v
+			pd.sessionsV = v
 			d.Array(v, path, func(_ int, e *strictjson.Value, path string) {
 				var s Session
 				d.Object(e, path,
-					strictjson.Field{Name: "session", Required: true, Decode: func(v *strictjson.Value, p string) { s.Session = int(d.Int(v, p, 1, MaxArms*MaxRepetitions)) }},
+					strictjson.Field{Name: orderKey, Required: true, Decode: func(v *strictjson.Value, p string) { s.Order = int(d.Int(v, p, 1, MaxArms*MaxRepetitions)) }},
 					strictjson.Field{Name: "arm", Required: true, Decode: func(v *strictjson.Value, p string) { s.Arm = d.String(v, p) }},
 					strictjson.Field{Name: "repetition", Required: true, Decode: func(v *strictjson.Value, p string) { s.Repetition = int(d.Int(v, p, 1, MaxRepetitions)) }},
 				)
@@ -105,35 +134,50 @@ func Decode(data []byte, file string) (*Plan, error) {
 			})
 		}},
 	)
-	if err := d.Err(); err != nil {
-		return nil, err
-	}
+}
 
-	// The tree decoded: now the plan as a whole.
+// counts decodes a Counts object into c.
+func (pd *planDecoder) counts(c *Counts) func(v *strictjson.Value, path string) {
+	d := pd.d
+	return func(v *strictjson.Value, path string) {
+		d.Object(v, path,
+			strictjson.Field{Name: "answerable", Required: true, Decode: func(v *strictjson.Value, p string) { c.Answerable = int(d.Int(v, p, 0, MaxQuestions)) }},
+			strictjson.Field{Name: "unknown", Required: true, Decode: func(v *strictjson.Value, p string) { c.Unknown = int(d.Int(v, p, 0, MaxQuestions)) }},
+		)
+	}
+}
+
+// checkParts checks the arms, the questions (sorted and unique), that the
+// counts add up to them and that there is an order per repetition.
+func (pd *planDecoder) checkParts() {
+	d, p := pd.d, pd.p
 	if err := checkArms(p.Arms); err != nil {
-		d.Errorf(armsV, "arms", strictjson.ErrValue, "%v", err)
+		d.Errorf(pd.armsV, "arms", strictjson.ErrValue, "%v", err)
 	}
 	if len(p.Questions) == 0 || len(p.Questions) > MaxQuestions {
-		d.Errorf(questionsV, "questions", strictjson.ErrValue, "%d questions: want 1..%d", len(p.Questions), MaxQuestions)
+		d.Errorf(pd.questionsV, "questions", strictjson.ErrValue, "%d questions: want 1..%d", len(p.Questions), MaxQuestions)
 	}
 	for i := 1; i < len(p.Questions); i++ {
 		if p.Questions[i-1] >= p.Questions[i] {
-			d.Errorf(questionsV.Elems[i], strictjson.JoinIndex("questions", i), strictjson.ErrValue, "%q after %q: the questions must be sorted and unique", p.Questions[i], p.Questions[i-1])
+			d.Errorf(pd.questionsV.Elems[i], strictjson.JoinIndex("questions", i), strictjson.ErrValue, "%q after %q: the questions must be sorted and unique", p.Questions[i], p.Questions[i-1])
 			break
 		}
 	}
 	if n := p.Counts.Answerable + p.Counts.Unknown; n != len(p.Questions) {
-		d.Errorf(countsV, "counts", strictjson.ErrValue, "%d answerable + %d unknown is not the %d questions", p.Counts.Answerable, p.Counts.Unknown, len(p.Questions))
+		d.Errorf(pd.countsV, "counts", strictjson.ErrValue, "%d answerable + %d unknown is not the %d questions", p.Counts.Answerable, p.Counts.Unknown, len(p.Questions))
 	}
 	if len(p.Orders) != p.Repetitions {
-		d.Errorf(ordersV, "orders", strictjson.ErrValue, "%d orders for %d repetitions", len(p.Orders), p.Repetitions)
+		d.Errorf(pd.ordersV, "orders", strictjson.ErrValue, "%d orders for %d repetitions", len(p.Orders), p.Repetitions)
 	}
-	if err := d.Err(); err != nil {
-		return nil, err
-	}
+}
+
+// checkOrders checks that every order is the permutation the seed gives
+// for its repetition: an edited order is not reproducible.
+func (pd *planDecoder) checkOrders() {
+	d, p := pd.d, pd.p
 	for i, o := range p.Orders {
 		path := strictjson.JoinIndex("orders", i)
-		ov := ordersV.Elems[i]
+		ov := pd.ordersV.Elems[i]
 		if o.Repetition != i+1 {
 			d.Errorf(ov, path+".repetition", strictjson.ErrValue, "order %d is for repetition %d", i+1, o.Repetition)
 			continue
@@ -149,13 +193,6 @@ func Decode(data []byte, file string) (*Plan, error) {
 				"repetition %d position %d holds %q; seed %d gives %q (the order was edited: %s)", o.Repetition, k+1, o.Questions[k], p.Seed, want[k], describeDiff(o.Questions, want))
 		}
 	}
-	if err := checkSessions(p.Sessions, p.Arms, p.Repetitions); err != nil {
-		d.Errorf(sessionsV, "sessions", strictjson.ErrValue, "%v", err)
-	}
-	if err := d.Err(); err != nil {
-		return nil, err
-	}
-	return p, nil
 }
 
 func firstDiff(a, b []string) int {

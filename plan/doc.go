@@ -57,7 +57,7 @@
 //
 // questions are the reference's ids, sorted; counts are how many of them are
 // answerable and unknown, expected the counts the policy asks for (30 and
-// 10 unless configured). Schema: plan.schema.json.
+// 10 unless configured). Schema: docs/schema/plan.schema.json.
 //
 // # Failure classes
 //

@@ -15,8 +15,13 @@ import (
 	"github.com/citecheck/citecheck/spans"
 )
 
-// Format is the plan format version this package reads and writes.
-const Format = "citecheck-plan/1"
+// Format is the plan format version this package writes; it reads
+// FormatV1 too, whose sessions name their place in the running order
+// "session" rather than "order".
+const (
+	Format   = "citecheck-plan/2"
+	FormatV1 = "citecheck-plan/1"
+)
 
 // Algorithm names the permutation rule of the package documentation.
 const Algorithm = "pcg-dxsm-fisher-yates/1"
@@ -62,9 +67,11 @@ type Order struct {
 	Questions  []string `json:"questions"`
 }
 
-// Session is one run of one arm over one repetition's order.
+// Session is one run of one arm over one repetition's order. A run
+// record's session is the arm's Repetition (A2 is arm A's second
+// session), not its Order among all sessions.
 type Session struct {
-	Session    int    `json:"session"` // 1-based position in the running order
+	Order      int    `json:"order"` // 1-based position in the running order of all sessions
 	Arm        string `json:"arm"`
 	Repetition int    `json:"repetition"`
 }
@@ -129,7 +136,7 @@ func New(ref *spans.Reference, opts Options) (*Plan, error) {
 		p.Sessions = Alternating(p.Arms, p.Repetitions)
 	} else {
 		for i, s := range opts.Sessions {
-			p.Sessions = append(p.Sessions, Session{Session: i + 1, Arm: s.Arm, Repetition: s.Repetition})
+			p.Sessions = append(p.Sessions, Session{Order: i + 1, Arm: s.Arm, Repetition: s.Repetition})
 		}
 		if err := checkSessions(p.Sessions, p.Arms, p.Repetitions); err != nil {
 			return nil, fmt.Errorf("plan: %w: %v", ErrOptions, err)
@@ -163,18 +170,18 @@ func checkArms(arms []string) error {
 func checkSessions(ss []Session, arms []string, reps int) error {
 	seen := map[Session]bool{}
 	for i, s := range ss {
-		if s.Session != i+1 {
-			return fmt.Errorf("session %d is numbered %d", i+1, s.Session)
+		if s.Order != i+1 {
+			return fmt.Errorf("session %d in order is numbered %d", i+1, s.Order)
 		}
 		if !slices.Contains(arms, s.Arm) {
-			return fmt.Errorf("session %d: arm %q is not one of %s", s.Session, s.Arm, strings.Join(arms, ", "))
+			return fmt.Errorf("session %d in order: arm %q is not one of %s", s.Order, s.Arm, strings.Join(arms, ", "))
 		}
 		if s.Repetition < 1 || s.Repetition > reps {
-			return fmt.Errorf("session %d: repetition %d is not in 1..%d", s.Session, s.Repetition, reps)
+			return fmt.Errorf("session %d in order: repetition %d is not in 1..%d", s.Order, s.Repetition, reps)
 		}
 		k := Session{Arm: s.Arm, Repetition: s.Repetition}
 		if seen[k] {
-			return fmt.Errorf("session %d: arm %s runs repetition %d twice", s.Session, s.Arm, s.Repetition)
+			return fmt.Errorf("session %d in order: arm %s runs repetition %d twice", s.Order, s.Arm, s.Repetition)
 		}
 		seen[k] = true
 	}
@@ -194,7 +201,7 @@ func Alternating(arms []string, reps int) []Session {
 			slices.Reverse(order)
 		}
 		for _, a := range order {
-			out = append(out, Session{Session: len(out) + 1, Arm: a, Repetition: r})
+			out = append(out, Session{Order: len(out) + 1, Arm: a, Repetition: r})
 		}
 	}
 	return out
@@ -275,7 +282,7 @@ func (p *Plan) Encode() []byte {
 	fmt.Fprintf(&b, "  ],\n")
 	fmt.Fprintf(&b, "  \"sessions\": [\n")
 	for i, s := range p.Sessions {
-		fmt.Fprintf(&b, "    {\"session\": %d, \"arm\": %s, \"repetition\": %d}%s\n", s.Session, str(s.Arm), s.Repetition, comma(i, len(p.Sessions)))
+		fmt.Fprintf(&b, "    {%s: %d, \"arm\": %s, \"repetition\": %d}%s\n", str(p.orderKey()), s.Order, str(s.Arm), s.Repetition, comma(i, len(p.Sessions)))
 	}
 	fmt.Fprintf(&b, "  ]\n}\n")
 	return b.Bytes()
@@ -290,3 +297,12 @@ func comma(i, n int) string {
 
 // Label names a session as "A1": its arm and repetition.
 func (s Session) Label() string { return fmt.Sprintf("%s%d", s.Arm, s.Repetition) }
+
+// orderKey is the key of a session's place in the running order in p's
+// format.
+func (p *Plan) orderKey() string {
+	if p.Format == FormatV1 {
+		return "session"
+	}
+	return "order"
+}

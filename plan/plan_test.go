@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,7 +155,7 @@ func TestSessions(t *testing.T) {
 	}
 	declared := []plan.Session{{Arm: "B", Repetition: 1}, {Arm: "A", Repetition: 1}, {Arm: "A", Repetition: 2}, {Arm: "B", Repetition: 2}}
 	p, err := plan.New(bank(3, 1), plan.Options{Arms: []string{"A", "B"}, Repetitions: 2, Seed: 1, Sessions: declared})
-	if err != nil || p.Sessions[0].Label() != "B1" || p.Sessions[3].Session != 4 {
+	if err != nil || p.Sessions[0].Label() != "B1" || p.Sessions[3].Order != 4 {
 		t.Errorf("declared order: %v %v", p, err)
 	}
 }
@@ -209,7 +210,7 @@ func TestDecodeRefuses(t *testing.T) {
 			`plan.json:12:37: orders[1].questions[0]: the order is not the one the seed gives: repetition 2 position 1 holds "Q01"; seed 20240601 gives "Q06" (the order was edited: positions 1 and 2 swapped)`, plan.ErrNotReproducible},
 		{"other seed", strings.Replace(good, `"seed": 20240601`, `"seed": 20240602`, 1), "not the one the seed gives", plan.ErrNotReproducible},
 		{"question dropped from an order", strings.Replace(good, `"Q05", "Q04", "Q02"]`, `"Q05", "Q04"]`, 1), "5 questions, the plan has 6", plan.ErrNotReproducible},
-		{"session dropped", strings.Replace(good, ",\n    {\"session\": 6, \"arm\": \"B\", \"repetition\": 3}", "", 1), "5 sessions declared; 2 arms × 3 repetitions need 6", strictjson.ErrValue},
+		{"session dropped", strings.Replace(good, ",\n    {\"order\": 6, \"arm\": \"B\", \"repetition\": 3}", "", 1), "5 sessions declared; 2 arms × 3 repetitions need 6", strictjson.ErrValue},
 		{"counts wrong", strings.Replace(good, `"counts": {"answerable": 4`, `"counts": {"answerable": 5`, 1), "5 answerable + 2 unknown is not the 6 questions", strictjson.ErrValue},
 		{"unsorted questions", strings.Replace(good, `"questions": ["Q01", "Q02"`, `"questions": ["Q02", "Q01"`, 1), "must be sorted", strictjson.ErrValue},
 		{"other algorithm", strings.Replace(good, "pcg-dxsm-fisher-yates/1", "shuffle", 1), `algorithm "shuffle"`, strictjson.ErrValue},
@@ -222,5 +223,31 @@ func TestDecodeRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, tc.is) {
 			t.Errorf("%s: got %v\nwant %q (%v)", tc.name, err, tc.want, tc.is)
 		}
+	}
+}
+
+// TestDecisionFormat1StillRead: a plan of format 1, whose sessions name
+// their place in the running order "session", is read as the same plan
+// (a lock may pin one), and written back in its own format; format 2
+// names it "order", so that it is not taken for a run record's session.
+func TestDecisionFormat1StillRead(t *testing.T) {
+	v2 := fixtures.Plan()
+	v1 := bytes.ReplaceAll(bytes.Replace(v2, []byte(plan.Format), []byte(plan.FormatV1), 1), []byte(`{"order": `), []byte(`{"session": `))
+	p2, err := plan.Decode(v2, "v2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, err := plan.Decode(v1, "v1.json")
+	if err != nil {
+		t.Fatalf("format 1: %v", err)
+	}
+	if p1.Format != plan.FormatV1 || !reflect.DeepEqual(p1.Sessions, p2.Sessions) || !reflect.DeepEqual(p1.Orders, p2.Orders) {
+		t.Errorf("format 1 reads as another plan: %+v", p1.Sessions)
+	}
+	if !bytes.Equal(p1.Encode(), v1) {
+		t.Errorf("format 1 is not written back as read:\n%s", p1.Encode())
+	}
+	if _, err := plan.Decode(bytes.Replace(v1, []byte(`{"session": 1`), []byte(`{"order": 1`), 1), "mixed.json"); err == nil {
+		t.Errorf("format 1 with format 2's key is read")
 	}
 }

@@ -1,14 +1,10 @@
 package report_test
 
 import (
-	"context"
 	"fmt"
-	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,132 +12,9 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/grade"
+	"github.com/citecheck/citecheck/internal/testbrowser"
 	"github.com/citecheck/citecheck/report"
 )
-
-// chromiumPath finds a Chromium or Chrome binary: $CITECHECK_CHROMIUM, then
-// the usual names on PATH.
-func chromiumPath() (string, bool) {
-	for _, name := range []string{os.Getenv("CITECHECK_CHROMIUM"), "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
-		if name == "" {
-			continue
-		}
-		if p, err := exec.LookPath(name); err == nil {
-			return p, true
-		}
-	}
-	return "", false
-}
-
-// browser is a headless Chromium tab that records what the page writes to
-// its console.
-type browser struct {
-	ctx  context.Context
-	mu   sync.Mutex
-	msgs []chromedp.ConsoleMessage
-}
-
-func newBrowser(t *testing.T) *browser {
-	t.Helper()
-	exe, ok := chromiumPath()
-	if !ok {
-		t.Skip("no chromium binary found (chromium, chromium-browser, google-chrome, headless-shell on PATH, or $CITECHECK_CHROMIUM): the report's browser test needs one (apt-get install chromium)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.WindowSize(1400, 1000), chromedp.Flag("disable-gpu", true))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() {
-		cancelTimeout()
-		cancelCtx()
-		cancelAlloc()
-	})
-	b := &browser{ctx: ctx}
-	messages := chromedp.Console(ctx) // starts the browser and subscribes
-	go func() {
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			b.mu.Lock()
-			b.msgs = append(b.msgs, m)
-			b.mu.Unlock()
-		}
-	}()
-	return b
-}
-
-// errors returns the console errors and exceptions so far, and forgets
-// every message.
-func (b *browser) errors() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []string
-	for _, m := range b.msgs {
-		if m.Type == chromedp.ConsoleError || m.IsException() {
-			out = append(out, fmt.Sprintf("%s (%s:%d)", m, m.URL, m.Line))
-		}
-	}
-	b.msgs = nil
-	return out
-}
-
-// open loads a file, from about:blank so that a fragment is a new load,
-// and waits until the report's script has run.
-func (b *browser) open(t *testing.T, path, frag string) time.Duration {
-	t.Helper()
-	u := (&url.URL{Scheme: "file", Path: path}).String()
-	if frag != "" {
-		u += "#" + frag
-	}
-	if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	if err := chromedp.Do(b.ctx, chromedp.Navigate(u)); err != nil {
-		t.Fatalf("navigate %s: %v", u, err)
-	}
-	took := time.Since(start)
-	if !b.eval(t, `document.documentElement.getAttribute('data-ready') === '1'`) {
-		t.Fatalf("%s: the report's script did not finish", u)
-	}
-	return took
-}
-
-func (b *browser) eval(t *testing.T, js string) bool {
-	t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js))
-	if err != nil {
-		t.Fatalf("%s: %v", js, err)
-	}
-	return v
-}
-
-func (b *browser) evalInt(t *testing.T, js string) int {
-	t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](js))
-	if err != nil {
-		t.Fatalf("%s: %v", js, err)
-	}
-	return v
-}
-
-func (b *browser) evalFloat(t *testing.T, js string) float64 {
-	t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](js))
-	if err != nil {
-		t.Fatalf("%s: %v", js, err)
-	}
-	return v
-}
-
-func (b *browser) noErrors(t *testing.T, when string) {
-	t.Helper()
-	for _, e := range b.errors() {
-		t.Errorf("%s: console: %s", when, e)
-	}
-}
 
 // textOnly hides a PageSource's glyph boxes, as a corpus of imported text
 // has none.
@@ -155,11 +28,11 @@ func jsString(s string) string {
 }
 
 // setFilter chooses a filter's option and fires its change event.
-func (b *browser) setFilter(t *testing.T, id, value string) {
+func setFilter(t *testing.T, b *testbrowser.Browser, id, value string) {
 	t.Helper()
 	js := fmt.Sprintf(`(function(){const s=document.getElementById(%s); s.value=%s; if (s.value!==%s) return false; s.dispatchEvent(new Event('change')); return true})()`,
 		jsString(id), jsString(value), jsString(value))
-	if !b.eval(t, js) {
+	if !b.Eval(t, js) {
 		t.Fatalf("filter %s has no option %q", id, value)
 	}
 }
@@ -167,14 +40,14 @@ func (b *browser) setFilter(t *testing.T, id, value string) {
 // setHash follows a deep link in the loaded page and waits until the
 // report's hashchange listener has run (10 s at most: a loaded machine
 // starved chromium past 2 s once in make test).
-func (b *browser) setHash(t *testing.T, id string) {
+func setHash(t *testing.T, b *testbrowser.Browser, id string) {
 	t.Helper()
 	js := fmt.Sprintf(`new Promise(done => {
 		const timer = setTimeout(() => done(false), 10000);
 		addEventListener('hashchange', () => setTimeout(() => { clearTimeout(timer); done(true) }, 0), {once: true});
 		location.hash = encodeURIComponent(%s);
 	})`, jsString(id))
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise))
+	v, err := chromedp.Run(b.Ctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise))
 	if err != nil || !v {
 		t.Fatalf("#%s: no hashchange (%v)", id, err)
 	}
@@ -218,44 +91,44 @@ func headline(r *grade.Result) string {
 // question; a screenshot goes to bin/report.png. It skips only when no
 // Chromium binary is found.
 func TestHTMLInBrowser(t *testing.T) {
-	b := newBrowser(t)
+	b := testbrowser.New(t)
 	f := demo(t)
 	path := filepath.Join(t.TempDir(), "report.html")
 	if err := os.WriteFile(path, []byte(render(t, f.in)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b.open(t, path, "")
-	b.noErrors(t, "loading the demo report")
+	b.Open(t, path, "")
+	b.NoErrors(t, "loading the demo report")
 
 	t.Run("hostile", func(t *testing.T) {
-		if !b.eval(t, `window.__pwned === undefined`) {
+		if !b.Eval(t, `window.__pwned === undefined`) {
 			t.Errorf("window.__pwned is set: data ran as script")
 		}
-		if n := b.evalInt(t, `document.scripts.length`); n != 2 {
+		if n := b.EvalInt(t, `document.scripts.length`); n != 2 {
 			t.Errorf("%d script elements, want 2", n)
 		}
-		if n := b.evalInt(t, `document.images.length`); n != 0 {
+		if n := b.EvalInt(t, `document.images.length`); n != 0 {
 			t.Errorf("%d images, want none", n)
 		}
 		for _, s := range []string{hostileScript, hostileImg, hostileSVG} {
 			js := fmt.Sprintf(`Array.from(document.querySelectorAll('pre.response')).some(p => p.textContent.includes(%s))`, jsString(s))
-			if !b.eval(t, js) {
+			if !b.Eval(t, js) {
 				t.Errorf("the response text %q is not shown as text", s)
 			}
 		}
-		if !b.eval(t, fmt.Sprintf(`Array.from(document.querySelectorAll('tr.res td')).some(td => td.textContent === %s)`, jsString(hostileArm))) {
+		if !b.Eval(t, fmt.Sprintf(`Array.from(document.querySelectorAll('tr.res td')).some(td => td.textContent === %s)`, jsString(hostileArm))) {
 			t.Errorf("the hostile arm name is not shown as text")
 		}
 		// Open the hostile citation: its id is data too.
 		id := `Q02/B/2/c1"><script>window.__pwned=1</script>`
-		b.setHash(t, id)
-		if !b.eval(t, fmt.Sprintf(`(function(){const el = document.getElementById(%s); return !!el && el.open})()`, jsString(id))) {
+		setHash(t, b, id)
+		if !b.Eval(t, fmt.Sprintf(`(function(){const el = document.getElementById(%s); return !!el && el.open})()`, jsString(id))) {
 			t.Errorf("the hostile citation's deep link does not open it")
 		}
-		if !b.eval(t, `window.__pwned === undefined`) {
+		if !b.Eval(t, `window.__pwned === undefined`) {
 			t.Errorf("window.__pwned is set after opening the hostile attempt")
 		}
-		b.noErrors(t, "opening the hostile attempt")
+		b.NoErrors(t, "opening the hostile attempt")
 	})
 
 	t.Run("filters", func(t *testing.T) {
@@ -263,23 +136,23 @@ func TestHTMLInBrowser(t *testing.T) {
 		for i := range f.results {
 			want[headline(&f.results[i])]++
 		}
-		if n := b.evalInt(t, visibleRows); n != len(f.results) {
+		if n := b.EvalInt(t, visibleRows); n != len(f.results) {
 			t.Fatalf("%d rows shown before filtering, want %d", n, len(f.results))
 		}
 		for _, v := range []string{"fail", "pass", "unresolved"} {
-			b.setFilter(t, "f-verdict", v)
-			if n := b.evalInt(t, visibleRows); n != want[v] {
+			setFilter(t, b, "f-verdict", v)
+			if n := b.EvalInt(t, visibleRows); n != want[v] {
 				t.Errorf("verdict %s: %d rows shown, want %d", v, n, want[v])
 			}
 			cards := `Array.from(document.querySelectorAll('article.attempt')).filter(a => !a.closest('[hidden]')).map(a => a.dataset.v)`
-			if !b.eval(t, fmt.Sprintf(`%s.every(x => x === %s)`, cards, jsString(v))) {
+			if !b.Eval(t, fmt.Sprintf(`%s.every(x => x === %s)`, cards, jsString(v))) {
 				t.Errorf("verdict %s: an attempt of another verdict is shown", v)
 			}
-			if n := b.evalInt(t, cards+".length"); n != want[v] {
+			if n := b.EvalInt(t, cards+".length"); n != want[v] {
 				t.Errorf("verdict %s: %d attempts shown, want %d", v, n, want[v])
 			}
 		}
-		b.setFilter(t, "f-verdict", "")
+		setFilter(t, b, "f-verdict", "")
 		// A citation reason: the results carrying it, and in them only
 		// the citations with it.
 		reason, n := "", 0
@@ -304,21 +177,21 @@ func TestHTMLInBrowser(t *testing.T) {
 				}
 			}
 		}
-		b.setFilter(t, "f-reason", "citation:"+reason)
-		if got := b.evalInt(t, visibleRows); got != n {
+		setFilter(t, b, "f-reason", "citation:"+reason)
+		if got := b.EvalInt(t, visibleRows); got != n {
 			t.Errorf("reason %s: %d rows shown, want %d", reason, got, n)
 		}
 		shownCites := `Array.from(document.querySelectorAll('details.cite')).filter(c => !c.closest('[hidden]'))`
-		if !b.eval(t, fmt.Sprintf(`%s.every(c => c.querySelector('summary code').textContent === %s)`, shownCites, jsString(reason))) {
+		if !b.Eval(t, fmt.Sprintf(`%s.every(c => c.querySelector('summary code').textContent === %s)`, shownCites, jsString(reason))) {
 			t.Errorf("reason %s: a citation with another reason is shown", reason)
 		}
-		if b.evalInt(t, shownCites+".length") < n {
+		if b.EvalInt(t, shownCites+".length") < n {
 			t.Errorf("reason %s: fewer citations shown than results", reason)
 		}
 		// Arm B's failing citations, then everything again.
-		b.setFilter(t, "f-reason", "")
-		b.setFilter(t, "f-arm", "B")
-		b.setFilter(t, "f-cverdict", "fail")
+		setFilter(t, b, "f-reason", "")
+		setFilter(t, b, "f-arm", "B")
+		setFilter(t, b, "f-cverdict", "fail")
 		wantB := 0
 		for _, r := range f.results {
 			for _, c := range r.Citations {
@@ -328,32 +201,32 @@ func TestHTMLInBrowser(t *testing.T) {
 				}
 			}
 		}
-		if got := b.evalInt(t, visibleRows); got != wantB {
+		if got := b.EvalInt(t, visibleRows); got != wantB {
 			t.Errorf("arm B, failing citations: %d rows shown, want %d", got, wantB)
 		}
-		if !b.eval(t, shownCites+`.every(c => c.dataset.v === 'fail')`) {
+		if !b.Eval(t, shownCites+`.every(c => c.dataset.v === 'fail')`) {
 			t.Errorf("arm B, failing citations: a citation that does not fail is shown")
 		}
-		if !b.eval(t, `(function(){document.getElementById('f-reset').click(); return true})()`) {
+		if !b.Eval(t, `(function(){document.getElementById('f-reset').click(); return true})()`) {
 			t.Fatal("reset")
 		}
-		if got := b.evalInt(t, visibleRows); got != len(f.results) {
+		if got := b.EvalInt(t, visibleRows); got != len(f.results) {
 			t.Errorf("after clearing the filters %d rows shown, want %d", got, len(f.results))
 		}
-		b.noErrors(t, "filtering")
+		b.NoErrors(t, "filtering")
 	})
 
 	ids := citationIDs(f)
 	target := ids[0]
 	t.Run("deep links", func(t *testing.T) {
-		b.open(t, path, target)
+		b.Open(t, path, target)
 		js := fmt.Sprintf(`(function(){const el = document.getElementById(%s); if (!el || !el.open) return false;
 			const q = el.closest('details.question'); const r = el.getBoundingClientRect();
 			return q.open && r.top >= 0 && r.top < innerHeight && el.classList.contains('target')})()`, jsString(target))
-		if !b.eval(t, js) {
+		if !b.Eval(t, js) {
 			t.Errorf("#%s does not open and show that citation", target)
 		}
-		if n := b.evalInt(t, `document.querySelectorAll('details.cite[open]').length`); n != 1 {
+		if n := b.EvalInt(t, `document.querySelectorAll('details.cite[open]').length`); n != 1 {
 			t.Errorf("%d citations open, want 1", n)
 		}
 		// A question, by hashchange.
@@ -365,8 +238,8 @@ func TestHTMLInBrowser(t *testing.T) {
 				break
 			}
 		}
-		b.setHash(t, other)
-		if !b.eval(t, fmt.Sprintf(`(function(){const el = document.getElementById(%s); const r = el.getBoundingClientRect(); return el.open && r.top >= 0 && r.top < innerHeight})()`, jsString(other))) {
+		setHash(t, b, other)
+		if !b.Eval(t, fmt.Sprintf(`(function(){const el = document.getElementById(%s); const r = el.getBoundingClientRect(); return el.open && r.top >= 0 && r.top < innerHeight})()`, jsString(other))) {
 			t.Errorf("#%s does not open that question", other)
 		}
 		// A citation hidden by a filter: the filters are cleared.
@@ -378,24 +251,24 @@ func TestHTMLInBrowser(t *testing.T) {
 				}
 			}
 		}
-		b.setFilter(t, "f-cverdict", "pass")
-		b.setHash(t, failing)
-		if !b.eval(t, fmt.Sprintf(`(function(){const el = document.getElementById(%s);
+		setFilter(t, b, "f-cverdict", "pass")
+		setHash(t, b, failing)
+		if !b.Eval(t, fmt.Sprintf(`(function(){const el = document.getElementById(%s);
 			return el.open && el.getClientRects().length > 0 && document.getElementById('f-cverdict').value === ''})()`, jsString(failing))) {
 			t.Errorf("#%s, hidden by a filter, is not opened", failing)
 		}
-		b.noErrors(t, "deep links")
+		b.NoErrors(t, "deep links")
 	})
 
 	t.Run("screenshot", func(t *testing.T) {
 		// The first citation open.
-		b.open(t, path, target)
+		b.Open(t, path, target)
 		// Chromium skips drawing content-visibility:auto parts outside the
 		// viewport, even in a full-page capture: draw them all.
-		if !b.eval(t, `(function(){document.querySelectorAll('div.scroll, details.question').forEach(e => { e.style.contentVisibility = 'visible' }); window.scrollTo(0, 0); return true})()`) {
+		if !b.Eval(t, `(function(){document.querySelectorAll('div.scroll, details.question').forEach(e => { e.style.contentVisibility = 'visible' }); window.scrollTo(0, 0); return true})()`) {
 			t.Fatal("content-visibility")
 		}
-		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+		png, err := chromedp.Run(b.Ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -408,7 +281,7 @@ func TestHTMLInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s (%d bytes): the demo report, #%s open", out, len(png), target)
-		b.noErrors(t, "screenshot")
+		b.NoErrors(t, "screenshot")
 	})
 
 	// The text view, for pages without glyph boxes (imported text).
@@ -420,14 +293,14 @@ func TestHTMLInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		id := ids[0]
-		b.open(t, p, id)
+		b.Open(t, p, id)
 		js := fmt.Sprintf(`(function(){const el = document.getElementById(%s); const pre = el && el.querySelector('pre.textview');
 			if (!el.open || !pre) return false; const m = pre.querySelector('mark.loc'); const pr = pre.getBoundingClientRect(), mr = m.getBoundingClientRect();
 			return mr.top >= pr.top && mr.bottom <= pr.bottom + 1})()`, jsString(id))
-		if !b.eval(t, js) {
+		if !b.Eval(t, js) {
 			t.Errorf("#%s: the text view does not show its marked span", id)
 		}
-		b.noErrors(t, "the text view")
+		b.NoErrors(t, "the text view")
 	})
 }
 
@@ -483,17 +356,17 @@ func TestHTMLScale(t *testing.T) {
 		citations += len(r.Citations)
 	}
 	t.Logf("%d attempts, %d citations: report.html %d bytes (%.1f MB), rendered in %v", len(results), citations, len(page), float64(len(page))/1e6, renderTook.Round(time.Millisecond))
-	if _, ok := chromiumPath(); !ok {
+	if _, ok := testbrowser.ChromiumPath(); !ok {
 		t.Skip("no chromium binary found: load time not measured")
 	}
-	b := newBrowser(t)
+	b := testbrowser.New(t)
 	for i := range 2 {
-		took := b.open(t, path, "")
-		load := b.evalFloat(t, `performance.getEntriesByType('navigation')[0].loadEventEnd`)
-		dcl := b.evalFloat(t, `performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd`)
-		filter := b.evalFloat(t, `(function(){const s = document.getElementById('f-verdict'); const t0 = performance.now(); s.value = 'fail'; s.dispatchEvent(new Event('change')); document.body.offsetHeight; return performance.now() - t0})()`)
+		took := b.Open(t, path, "")
+		load := b.EvalFloat(t, `performance.getEntriesByType('navigation')[0].loadEventEnd`)
+		dcl := b.EvalFloat(t, `performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd`)
+		filter := b.EvalFloat(t, `(function(){const s = document.getElementById('f-verdict'); const t0 = performance.now(); s.value = 'fail'; s.dispatchEvent(new Event('change')); document.body.offsetHeight; return performance.now() - t0})()`)
 		t.Logf("load %d: navigate returned after %v; DOMContentLoaded %.0f ms, load event end %.0f ms after navigation start; one filter change %.0f ms",
 			i+1, took.Round(time.Millisecond), dcl, load, filter)
 	}
-	b.noErrors(t, "loading 1,200 attempts")
+	b.NoErrors(t, "loading 1,200 attempts")
 }

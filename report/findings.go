@@ -36,36 +36,12 @@ func WriteFindings(w io.Writer, s *metrics.Summary) error {
 	}
 	b.WriteString(".\n\n")
 	for _, arm := range s.Arms {
-		var pass, fail []string
-		var why []string
-		for _, g := range s.Sessions {
-			if g.Arm != arm.Arm || g.Qualified == nil {
-				continue
-			}
-			if *g.Qualified {
-				pass = append(pass, fmt.Sprint(g.Session))
-				continue
-			}
-			fail = append(fail, fmt.Sprint(g.Session))
-			why = append(why, fmt.Sprintf("  - session %d: %s\n", g.Session, g.Reasons()))
-		}
-		switch {
-		case len(pass) == 0 && len(fail) == 0:
-			fmt.Fprintf(&b, "- Arm %s has no planned session.\n", arm.Arm)
-		case len(fail) == 0:
-			fmt.Fprintf(&b, "- Arm %s qualifies in every session.\n", arm.Arm)
-		case len(pass) == 0:
-			fmt.Fprintf(&b, "- Arm %s qualifies in no session:\n", arm.Arm)
-		default:
-			fmt.Fprintf(&b, "- Arm %s qualifies in %s %s, not in %s %s:\n", arm.Arm, sessionWord(pass), list(pass, "and"), sessionWord(fail), list(fail, "or"))
-		}
-		b.WriteString(strings.Join(why, ""))
+		writeQualified(&b, s, arm.Arm, automatic)
 	}
 	if c := s.Comparison; c != nil {
-		fmt.Fprintf(&b, "- %s - %s on %s over %d questions: %+.3f to %+.3f (unresolved as fail / as pass), bootstrap 95%% envelopes [%+.3f, %+.3f] and [%+.3f, %+.3f]: a %s.\n",
-			c.Arms[0], c.Arms[1], c.Metric, c.Clusters, c.LB.MeanDiff, c.UB.MeanDiff, c.LB.Interval[0], c.LB.Interval[1],
-			c.UB.Interval[0], c.UB.Interval[1], c.Note)
+		writeComparisonFinding(&b, c, "")
 	}
+	writeReviewedFindings(&b, s)
 	b.WriteString("\nPlan accounting:\n")
 	for _, f := range s.Accounting() {
 		fmt.Fprintf(&b, "- %s: %d", f.Name, len(f.Attempts))
@@ -81,6 +57,50 @@ func WriteFindings(w io.Writer, s *metrics.Summary) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeComparisonFinding says the paired comparison in one line; after
+// names the figures ("" for the automatic ones).
+func writeComparisonFinding(b *strings.Builder, c *metrics.Comparison, after string) {
+	fmt.Fprintf(b, "- %s - %s on %s over %d questions%s: %+.3f to %+.3f (unresolved as fail / as pass), bootstrap 95%% envelopes [%+.3f, %+.3f] and [%+.3f, %+.3f]: a %s.\n",
+		c.Arms[0], c.Arms[1], c.Metric, c.Clusters, after, c.LB.MeanDiff, c.UB.MeanDiff, c.LB.Interval[0], c.LB.Interval[1],
+		c.UB.Interval[0], c.UB.Interval[1], c.Note)
+}
+
+// qualification is a session's qualification and its reasons, as one
+// kind of figures (automatic, or after review) has them.
+type qualification func(g *metrics.Group) (qualified *bool, reasons []string)
+
+func automatic(g *metrics.Group) (*bool, []string) { return g.Qualified, g.Qualification }
+
+// writeQualified writes one arm's line of findings: the sessions that
+// qualify and, for every one that does not, each reason.
+func writeQualified(b *strings.Builder, s *metrics.Summary, arm string, q qualification) {
+	var pass, fail []string
+	var why []string
+	for _, g := range s.Sessions {
+		ok, reasons := q(g)
+		if g.Arm != arm || ok == nil {
+			continue
+		}
+		if *ok {
+			pass = append(pass, fmt.Sprint(g.Session))
+			continue
+		}
+		fail = append(fail, fmt.Sprint(g.Session))
+		why = append(why, fmt.Sprintf("  - session %d: %s\n", g.Session, strings.Join(reasons, "; ")))
+	}
+	switch {
+	case len(pass) == 0 && len(fail) == 0:
+		fmt.Fprintf(b, "- Arm %s has no planned session.\n", arm)
+	case len(fail) == 0:
+		fmt.Fprintf(b, "- Arm %s qualifies in every session.\n", arm)
+	case len(pass) == 0:
+		fmt.Fprintf(b, "- Arm %s qualifies in no session:\n", arm)
+	default:
+		fmt.Fprintf(b, "- Arm %s qualifies in %s %s, not in %s %s:\n", arm, sessionWord(pass), list(pass, "and"), sessionWord(fail), list(fail, "or"))
+	}
+	b.WriteString(strings.Join(why, ""))
 }
 
 func sessionWord(xs []string) string {

@@ -8,7 +8,13 @@
   const fr = document.getElementById('f-reason');
   const fa = document.getElementById('f-arm');
   const shown = document.getElementById('shown');
-  const selects = [fv, fc, fr, fa];
+  // The blinded review page has no filters.
+  const selects = [fv, fc, fr, fa].filter(Boolean);
+
+  function on(id, type, fn) {
+    const el = document.getElementById(id);
+    if (el) el.addEventListener(type, fn);
+  }
 
   // Attribute lists are space-separated percent-encoded codes.
   function has(list, code) {
@@ -23,6 +29,7 @@
   }
 
   function apply() {
+    if (!fv) return;
     const v = fv.value, c = fc.value, r = fr.value, a = fa.value;
     const citeReason = r.indexOf('citation:') === 0 ? r : '';
     let rows = 0;
@@ -95,14 +102,14 @@
   }
 
   selects.forEach(function (s) { s.addEventListener('change', apply); });
-  document.getElementById('f-reset').addEventListener('click', function () {
+  on('f-reset', 'click', function () {
     selects.forEach(function (s) { s.value = ''; });
     apply();
   });
-  document.getElementById('open-all').addEventListener('click', function () {
+  on('open-all', 'click', function () {
     document.querySelectorAll('details.question').forEach(function (q) { if (!q.hidden) q.open = true; });
   });
-  document.getElementById('close-all').addEventListener('click', function () {
+  on('close-all', 'click', function () {
     document.querySelectorAll('details.question').forEach(function (q) { q.open = false; });
   });
   // A link to the hash already shown fires no hashchange: open it anyway.
@@ -115,6 +122,75 @@
     if (d.open && d.classList && d.classList.contains('cite')) scrollMarks(d);
   }, true);
   window.addEventListener('hashchange', openTarget);
+
+  // The review mode: a verdict per item, a note, the reviewer's name, and
+  // the decisions saved as JSON Lines through a Blob URL (nothing is sent).
+  const items = Array.prototype.slice.call(document.querySelectorAll('article.rv-item'));
+  const reviewer = document.getElementById('rv-reviewer');
+  const count = document.getElementById('rv-count');
+  const title = document.title;
+
+  function decided() {
+    return items.filter(function (it) { return it.getAttribute('data-verdict'); });
+  }
+
+  function tally(msg) {
+    if (!count) return;
+    count.textContent = (msg ? msg + ' ' : '') + decided().length + ' of ' + items.length + ' items decided';
+  }
+
+  items.forEach(function (it) {
+    it.querySelectorAll('button.rv-v').forEach(function (b) {
+      b.addEventListener('click', function () {
+        const again = it.getAttribute('data-verdict') === b.getAttribute('data-v');
+        it.querySelectorAll('button.rv-v').forEach(function (o) { o.setAttribute('aria-pressed', 'false'); });
+        if (again) {
+          it.removeAttribute('data-verdict');
+        } else {
+          it.setAttribute('data-verdict', b.getAttribute('data-v'));
+          b.setAttribute('aria-pressed', 'true');
+        }
+        tally('');
+      });
+    });
+  });
+
+  on('rv-blind', 'change', function (e) {
+    document.body.classList.toggle('blind', e.target.checked);
+    document.title = e.target.checked ? 'citecheck review' : title;
+  });
+
+  on('rv-download', 'click', function () {
+    const name = reviewer.value.trim();
+    if (!name) {
+      tally('Give your name first.');
+      reviewer.focus();
+      return;
+    }
+    const at = new Date().toISOString();
+    const lines = decided().map(function (it) {
+      const d = { hash: it.getAttribute('data-hash'), verdict: it.getAttribute('data-verdict'), reviewer: name };
+      const note = it.querySelector('input.rv-note').value.trim();
+      if (note) d.note = note;
+      d.at = at;
+      return JSON.stringify(d) + '\n';
+    });
+    if (!lines.length) {
+      tally('Nothing decided yet.');
+      return;
+    }
+    const url = URL.createObjectURL(new Blob(lines, { type: 'application/x-ndjson' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'decisions.jsonl';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+    tally('Saved ' + lines.length + ' decisions.');
+  });
+  tally('');
+
   apply();
   openTarget();
   document.documentElement.setAttribute('data-ready', '1');

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/stretchr/testify/assert"
 	"html"
 	"io/fs"
 	"os"
@@ -17,8 +16,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/shareddata"
@@ -180,7 +182,7 @@ func examples(t testing.TB) *fixture {
 	shared := shareddata.Path(t, "grading")
 	dir := t.TempDir()
 	cdir := filepath.Join(dir, "corpus")
-	if _, err := corpus.ImportText(cdir, []string{filepath.Join(shared, "pages")}, corpus.ImportOptions{}); err != nil {
+	if _, err := ingest.ImportText(cdir, []string{filepath.Join(shared, "pages")}, ingest.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	store, err := corpus.Open(cdir)
@@ -250,7 +252,7 @@ var allowedTags = map[string]bool{"html": true, "head": true, "meta": true, "lin
 	"th": true, "td": true, "code": true, "svg": true, "rect": true, "line": true, "text": true, "figure": true,
 	"figcaption": true, "select": true, "option": true, "label": true, "button": true, "span": true, "details": true,
 	"summary": true, "article": true, "pre": true, "dl": true, "dt": true, "dd": true, "mark": true, "use": true, "defs": true,
-	"g": true, "script": true}
+	"g": true, "script": true, "input": true}
 
 var (
 	tagRe  = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>]+(?:="[^"]*")?)*)\s*/?>`)

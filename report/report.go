@@ -45,6 +45,7 @@ func WriteMarkdown(w io.Writer, s *metrics.Summary) error {
 	}
 	fmt.Fprintf(&b, "\n## Arms, all sessions pooled\n\n")
 	writeGroups(&b, s.Arms, false)
+	writeReviewedMarkdown(&b, s)
 	fmt.Fprintf(&b, "\n## Findings\n\n")
 	if err := WriteFindings(&b, s); err != nil {
 		return err
@@ -164,12 +165,7 @@ func cell(m metrics.MetricJSON) string {
 	if m.N == 0 {
 		return "n/a (0)"
 	}
-	lb, ub := metrics.Percent(m.Metric.LB()), metrics.Percent(m.Metric.UB())
-	s := lb
-	if ub != lb {
-		s += "-" + ub
-	}
-	s += fmt.Sprintf(" (%d/%d/%d of %d)", m.Pass, m.Unresolved, m.Fail, m.N)
+	s := boundsRange(m, "-") + fmt.Sprintf(" (%d/%d/%d of %d)", m.Pass, m.Unresolved, m.Fail, m.N)
 	if m.Wilson != nil {
 		s += fmt.Sprintf(" [%.1f%%, %.1f%%]", 100*m.Wilson[0], 100*m.Wilson[1])
 	}
@@ -181,6 +177,9 @@ func cell(m metrics.MetricJSON) string {
 // "*". The groups outside the plan follow in a table of their own, never
 // as sessions.
 func WriteTable(w io.Writer, s *metrics.Summary) error {
+	if s.Reviews != nil {
+		fmt.Fprintf(w, "automatic (the rules alone):\n")
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "arm\tsession\tsupported\tfactual\tcitations\tabstention\tqualified\n")
 	marked := 0
@@ -210,7 +209,7 @@ func WriteTable(w io.Writer, s *metrics.Summary) error {
 		fmt.Fprintf(w, "* the session also holds extra attempts (questions its plan does not have), counted as failures\n")
 	}
 	if len(s.OutsidePlan) == 0 {
-		return nil
+		return writeReviewedTable(w, s)
 	}
 	fmt.Fprintf(w, "\noutside the plan (an arm or session the plan does not have: not a session, counted as failures in the arm's \"all\" row):\n")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -219,18 +218,27 @@ func WriteTable(w io.Writer, s *metrics.Summary) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d extra\t%s\t%s\t%s\t%s\n", g.Arm, g.Session, g.Attempts.Extra, bounds(g.Supported), bounds(g.Factual),
 			bounds(g.Citations), bounds(g.Abstention))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeReviewedTable(w, s)
+}
+
+// boundsRange renders a metric's lower and upper bounds, dash between,
+// or one figure when they are equal.
+func boundsRange(m metrics.MetricJSON, dash string) string {
+	lb, ub := metrics.Percent(m.Metric.LB()), metrics.Percent(m.Metric.UB())
+	if lb == ub {
+		return lb
+	}
+	return lb + dash + ub
 }
 
 func bounds(m metrics.MetricJSON) string {
 	if m.N == 0 {
 		return "n/a"
 	}
-	lb, ub := metrics.Percent(m.Metric.LB()), metrics.Percent(m.Metric.UB())
-	if lb == ub {
-		return fmt.Sprintf("%s of %d", lb, m.N)
-	}
-	return fmt.Sprintf("%s-%s of %d", lb, ub, m.N)
+	return fmt.Sprintf("%s of %d", boundsRange(m, "-"), m.N)
 }
 
 func optFloat(p *metrics.Float6, format string) string {

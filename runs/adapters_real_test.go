@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/citecheck/citecheck/audit"
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/testcorpus"
@@ -22,19 +23,6 @@ import (
 // cite (testdata/adapters/corpus: each a one-page document holding the
 // text the payload quotes).
 
-// realDocs names the corpus documents of the real payloads and the file
-// holding each one's page text.
-var realDocs = map[string]string{
-	"prism-test.pdf":        "prism-test.txt",
-	"colours.pdf":           "colours.txt",
-	"ai.pdf":                "ai.txt",
-	"a.txt":                 "a.txt",
-	"b.txt":                 "b.txt",
-	"c.txt":                 "c.txt",
-	"cheetah.pdf":           "cheetah.txt",
-	"paul_graham_essay.txt": "paul_graham_essay.txt",
-}
-
 var (
 	realOnce sync.Once
 	realIx   *citations.Index
@@ -44,14 +32,7 @@ var (
 func realIndex(t testing.TB) *citations.Index {
 	t.Helper()
 	realOnce.Do(func() {
-		srcs := testcorpus.DemoDocuments()
-		for name, file := range realDocs {
-			text, err := os.ReadFile(filepath.Join("testdata", "adapters", "corpus", file))
-			if err != nil {
-				panic(err)
-			}
-			srcs = append(srcs, corpus.MemoryDocument{Name: name, Pages: []corpus.PageText{{Text: string(text)}}})
-		}
+		srcs := append(testcorpus.DemoDocuments(), testcorpus.PayloadDocuments(t, filepath.Join("testdata", "adapters"))...)
 		m, err := corpus.NewMemory(srcs...)
 		if err != nil {
 			panic(err)
@@ -145,7 +126,7 @@ func TestRealPayloads(t *testing.T) {
 			w, ok := want[name]
 			require.True(t, ok, "no expectation for %s", name)
 			var got []citations.Grounding
-			for _, e := range ix.Audit(recs).Entries {
+			for _, e := range audit.Run(ix, recs, 0).Entries {
 				got = append(got, e.Grounding)
 				t.Logf("%s %s: %s %s", e.Question, e.Citation.ID, e.Grounding, e.Detail)
 			}

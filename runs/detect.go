@@ -22,6 +22,35 @@ const FormatAuto = "auto"
 // looks like, when any.
 var ErrUnknownFormat = inputerr.New("cannot tell the run format")
 
+// ErrMixedFormats reports a line of another format than the file's: one
+// run file holds the records of one format.
+var ErrMixedFormats = inputerr.New("the file mixes formats")
+
+// mixedFormats returns the Explain of a reader of format: a line that
+// fails to read and whose shape is another format's own is a line of a
+// file that mixes formats, which its fault would not say.
+func mixedFormats(format string) func(data []byte, fault *inputerr.Error) error {
+	return func(data []byte, fault *inputerr.Error) error {
+		other, _, err := detectFormat(data)
+		if err != nil || other == format {
+			return fault
+		}
+		return &InputError{File: fault.File, Line: fault.Line, Err: fmt.Errorf("%w: this line is %s, but the file is read as %s (the format of its first record, or --format); one file holds one format: put each format's records in a file of their own",
+			ErrMixedFormats, formatName(other), formatName(format))}
+	}
+}
+
+// formatName names a format in a message.
+func formatName(format string) string {
+	switch {
+	case format == "run":
+		return "a run record"
+	case strings.ContainsRune("aeiou", rune(format[0])):
+		return "an " + format + " envelope"
+	}
+	return "a " + format + " envelope"
+}
+
 // DetectFormat names the run format of one record (a line of a run file)
 // by its shape, and returns an error wrapping ErrUnknownFormat when the
 // shape is unclear:

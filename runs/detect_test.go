@@ -13,6 +13,8 @@ import (
 
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/internal/schematest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // firstLine returns the first record of testdata/adapters/<format>.jsonl.
@@ -159,9 +161,9 @@ func TestDetectFormat(t *testing.T) {
 			delete(c, "finishReason")
 			return m
 		}), "gemini", "",
-			"the Python SDK's model_dump() writes snake_case keys, which the gemini adapter reads as well (issue 18)"},
+			"the Python SDK's model_dump() writes snake_case keys, which the gemini adapter reads as well"},
 		tc{"LangChain XML parser output", `{"arm": "D", "session": 1, "question": "q", "response": {"cited_answer": [{"answer": "x"}, {"citations": []}]}}`,
-			"langchain", "", "cited_answer is the XMLOutputParser's output of LangChain's citation guide (issue 18)"},
+			"langchain", "", "cited_answer is the XMLOutputParser's output of LangChain's citation guide"},
 		tc{"two vendors' shapes", editJSON(t, gemini, func(m map[string]any) any {
 			response(m)["source_nodes"] = []any{}
 			return m
@@ -257,4 +259,33 @@ func TestEachRunAuto(t *testing.T) {
 	if got, err := read("", FormatAuto); err != nil || len(got) != 0 {
 		t.Errorf("empty file: %v, %v; want no records and no error", got, err)
 	}
+}
+
+// TestMixedFormatsSaid: a line of another format than the file's is
+// refused as a file that mixes formats, naming both, not by the fault the
+// other format's shape makes in this one's reader.
+func TestMixedFormatsSaid(t *testing.T) {
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "adapters", name))
+		require.NoError(t, err)
+		return strings.SplitN(string(data), "\n", 2)[0] + "\n"
+	}
+	anthropic, lmstudio := read("anthropic.jsonl"), read("lmstudio.jsonl")
+	run := `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "x", "citations": []}` + "\n"
+	for _, tc := range []struct {
+		in, format, want, why string
+	}{
+		{anthropic + lmstudio, FormatAuto, "f.jsonl:2: the file mixes formats: this line is a lmstudio envelope, but the file is read as an anthropic envelope", "two vendors"},
+		{run + anthropic, FormatAuto, "f.jsonl:2: the file mixes formats: this line is an anthropic envelope, but the file is read as a run record", "an envelope after a run record"},
+		{anthropic + run, FormatAuto, "f.jsonl:2: the file mixes formats: this line is a run record, but the file is read as an anthropic envelope", "a run record after an envelope"},
+		{lmstudio, "anthropic", "f.jsonl:1: the file mixes formats: this line is a lmstudio envelope, but the file is read as an anthropic envelope", "--format names another vendor"},
+	} {
+		err := EachRun(strings.NewReader(tc.in), "f.jsonl", tc.format, func(*Record) error { return nil })
+		require.ErrorIs(t, err, ErrMixedFormats, tc.why)
+		assert.Contains(t, err.Error(), tc.want, tc.why)
+	}
+	// A line that is no format's own keeps its own fault.
+	err := EachRun(strings.NewReader(run+`{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "x", "citations": [], "bogus": 1}`+"\n"), "f.jsonl", FormatAuto, func(*Record) error { return nil })
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, ErrMixedFormats)
 }

@@ -1,8 +1,8 @@
-// Package runs reads what an AI system answered: run records (Record,
-// DESIGN §4) and the six vendors' native responses in their envelopes
-// (Anthropic, OpenAI, Gemini, LM Studio, LangChain, LlamaIndex), each
-// turned into run records by its adapter (ReadRuns, EachRun; FormatAuto
-// tells a file's format by the shape of its first record, DetectFormat).
+// Package runs reads what an AI system answered: run records (Record)
+// and the six vendors' native responses in their envelopes (Anthropic,
+// OpenAI, Gemini, LM Studio, LangChain, LlamaIndex), each turned into run
+// records by its adapter (ReadRuns, EachRun; FormatAuto tells a file's
+// format by the shape of its first record, DetectFormat).
 //
 // Reading is strict: unknown, duplicate or case-variant keys, a missing
 // required key, invalid UTF-8, a line longer than MaxLineBytes and values
@@ -55,7 +55,7 @@
 //     read (Gemini camelCase and snake_case; both in one object is a
 //     duplicate key); a record with citation markers of which no citation
 //     was read, or a citation-like key of an unknown shape, is noted in
-//     Record.Unread and citations' audit is not clean.
+//     Record.Unread and the audit (package audit) is not clean.
 //   - TestExternalSources: web pages (Anthropic web_search_result_location,
 //     OpenAI url_citation, Gemini web chunks, an unmapped LangChain web
 //     source) are external citations, never a refused file.

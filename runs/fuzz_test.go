@@ -32,7 +32,7 @@ func FuzzReadRuns(f *testing.F) {
 			f.Add(string(data), uint8(i))
 		}
 	}
-	// Shapes of issue 18: both spellings of a Gemini key, a support into a
+	// Vendor shapes met in the wild: both spellings of a Gemini key, a support into a
 	// missing chunk, an LM Studio page range, LangChain's XML parser output,
 	// markers without citations.
 	f.Add(`{"arm": "A", "session": 1, "question": "q", "response": {"candidates": [{"content": {"parts": [{"text": "x"}]}, "grounding_metadata": {"grounding_chunks": [], "grounding_supports": [{"segment": {"end_index": 1}, "grounding_chunk_indices": [2]}]}, "groundingMetadata": null}]}}`, uint8(3))

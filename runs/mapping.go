@@ -14,7 +14,7 @@ import (
 // names or "blake3:<hex>" hashes it may stand for: one name, or several
 // candidates when the run cannot tell which document the key is. Model
 // output never names a file to open; a cited document maps to a corpus
-// entry only by name, by this mapping or by hash (DESIGN §3).
+// entry only by name, by this mapping or by hash.
 //
 // In JSON a value is a string (one name) or a list of names; a one-name
 // list reads like the string, and MarshalJSON writes one name as a string.

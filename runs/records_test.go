@@ -33,7 +33,6 @@ func TestReadRecords(t *testing.T) {
 		{"arm space", `{"arm": " A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": []}`, "arm"},
 		{"citation key", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x", "pg": 1}]}`, "citations[0].pg"},
 		{"duplicate id", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x"}, {"id": "c", "document": "a", "quote": "x"}]}`, "citations[1].id"},
-		{"last page alone", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [{"id": "c", "document": "a", "quote": "x", "last_page": 2}]}`, "citations[0].last_page"},
 		{"timing key", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "timing": {"total": 3}}`, "timing.total"},
 		{"retrieval not a list", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "retrieval": {"text": "x"}}`, "retrieval"},
 		{"retrieval card not an object", `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "", "citations": [], "retrieval": [{"text": "x"}, "y"]}`, "retrieval[1]"},
@@ -227,4 +226,47 @@ func TestRunDecoderAgreesWithEncodingJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUnknownKeySaysWhatWasMeant: a misspelt key of a run record names the
+// key it probably stands for and every key a record may hold.
+func TestUnknownKeySaysWhatWasMeant(t *testing.T) {
+	in := `{"arm": "A", "session": 1, "question_id": "q", "status": "ok", "response": "", "citations": []}`
+	_, err := ReadRecords(strings.NewReader(in), "run.jsonl")
+	require.ErrorIs(t, err, strictjson.ErrUnknownKey)
+	assert.Equal(t, `run.jsonl:1: question_id: unknown key (did you mean "question"?); the keys it may hold: arm, citations, documents, fields, format, question, response, retrieval, session, status, stop_reason, timing, unread`, err.Error())
+}
+
+// TestDecisionMalformedCitationIsKept: a citation whose own values cannot
+// be read as given (a page below 1, a range that ends before it starts, no
+// document named) is kept with its fault, and the record is read: a run is
+// evidence of what the system did, and one bad citation must not refuse
+// the whole file. A record that is no run record stays an input error.
+func TestDecisionMalformedCitationIsKept(t *testing.T) {
+	rec := func(cite string) string {
+		return `{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "x", "citations": [` + cite + `, {"id": "ok", "document": "a.pdf", "quote": "x"}]}`
+	}
+	lm := func(page string) string {
+		return `{"arm": "B", "session": 1, "question": "q", "response": {"role": "assistant", "content": [{"type": "citation", "citedText": "x", "fileName": "a.pdf", "pageNumber": ` + page + `}, {"type": "citation", "citedText": "y", "fileName": "a.pdf", "pageNumber": 2}]}}`
+	}
+	for _, tc := range []struct {
+		format, in, fault, why string
+	}{
+		{"run", rec(`{"id": "c", "document": "a.pdf", "quote": "x", "page": 0}`), "page 0: pages are 1-based", "a 0-based page"},
+		{"run", rec(`{"id": "c", "document": "a.pdf", "quote": "x", "last_page": 2}`), "last_page 2 without a page", "a range without its start"},
+		{"run", rec(`{"id": "c", "document": "a.pdf", "quote": "x", "page": 3, "last_page": 2}`), "pages 3 to 2: the range ends before it starts", "a range backwards"},
+		{"run", rec(`{"id": "c", "document": " ", "quote": "x"}`), "it names no document", "no document"},
+		{"lmstudio", lm(`0`), "pageNumber 0: 0 (LM Studio page numbers are read as 1-based)", "LM Studio's page 0"},
+		{"lmstudio", lm(`[2, 1]`), "pageNumber [2,1]: [2, 1] (want 1 <= start <= end; pages are read as 1-based)", "a range that ends before it starts"},
+		{"lmstudio", lm(`[3]`), "pageNumber [3]: want a page number or a [start, end] pair", "a range of one number"},
+	} {
+		recs, err := ReadRuns(strings.NewReader(tc.in+"\n"), "r.jsonl", tc.format)
+		require.NoError(t, err, tc.why)
+		require.Len(t, recs, 1, tc.why)
+		require.Len(t, recs[0].Citations, 2, "%s: every citation kept", tc.why)
+		assert.Equal(t, tc.fault, recs[0].Citations[0].Fault, tc.why)
+		assert.Empty(t, recs[0].Citations[1].Fault, "%s: the other citation is not at fault", tc.why)
+	}
+	_, err := ReadRuns(strings.NewReader(`{"arm": "A", "session": 1, "question": "q", "status": "ok", "response": "x", "citations": [{"id": "c", "document": "a.pdf", "quote": "x", "page": "3"}]}`+"\n"), "r.jsonl", "run")
+	assert.ErrorIs(t, err, strictjson.ErrValue, "a page that is not a number is no run record: the file is refused")
 }

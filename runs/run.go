@@ -13,7 +13,7 @@ import (
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
-// Record is one attempt of a run (DESIGN §4), one JSON Lines record:
+// Record is one attempt of a run, one JSON Lines record:
 //
 //	{"arm": "A", "session": 1, "question": "q01", "status": "ok",
 //	 "stop_reason": "eos", "response": "...", "fields": {"limit": "..."},
@@ -53,7 +53,7 @@ type Record struct {
 	// markers in an answer of which no citation was read, a citation-like
 	// key of a shape the adapter does not know, a citation type it does
 	// not read. The audit reports such a record by line and is never clean
-	// (AuditReport.Unread).
+	// (audit.Report.Unread).
 	Unread []string `json:"unread,omitempty"`
 	// Line is the record's line in its file (not serialized).
 	Line int `json:"-"`
@@ -89,6 +89,11 @@ type Citation struct {
 	// reference (Anthropic's document_title, a web page's title): one that
 	// names a corpus document wins over a documents list that disagrees.
 	Title string `json:"title,omitempty"`
+	// Fault says what in the citation's own values cannot be read as given
+	// (a page 0, a range that ends before it starts, no document): the
+	// citation is kept, and graded unresolved (malformed_citation), never
+	// looked up; the record's other citations are not affected.
+	Fault string `json:"-"`
 }
 
 // QuoteFromRetrieval marks a quote that is the text the vendor's retrieval
@@ -141,7 +146,7 @@ func ReadRecords(r io.Reader, file string) ([]Record, error) {
 }
 
 func eachRunRecord(r io.Reader, file string, fn func(*Record) error) error {
-	return strictjson.EachObject(r, file, lineLimits, runShape, nil, func(n int, v *strictjson.Value, data []byte) error {
+	return strictjson.Objects{Limits: lineLimits, Shape: runShape, Explain: mixedFormats("run")}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
 		rec := &Record{}
 		if f, err := decodeRunRecord(v, data, rec); err != nil {
 			return &InputError{File: file, Line: n, Field: f, Err: err}
@@ -158,7 +163,12 @@ func eachRunRecord(r io.Reader, file string, fn func(*Record) error) error {
 }
 
 // Validate checks a record's values (adapters call it on what they build)
-// and returns the field at fault.
+// and returns the field at fault. A citation whose own values cannot be
+// read as given (no document named, a page below 1, a page range that
+// ends before it starts) does not make the record unreadable: a run is
+// evidence of what a system did, so the citation is kept with its Fault
+// set, and graded as a malformed citation; the record's other citations
+// and its answer are graded as usual.
 func (rec *Record) Validate() (string, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{strictjson.ErrValue}, args...)...)
@@ -174,19 +184,17 @@ func (rec *Record) Validate() (string, error) {
 		return "status", bad("%q (want one of %s)", rec.Status, strings.Join(AttemptStatuses, ", "))
 	}
 	seen := map[string]bool{}
-	for i, c := range rec.Citations {
+	for i := range rec.Citations {
+		c := &rec.Citations[i]
 		f := func(k string) string { return fmt.Sprintf("citations[%d].%s", i, k) }
+		if c.Fault == "" {
+			c.Fault = c.fault()
+		}
 		switch {
 		case !isIdentifier(c.ID):
 			return f("id"), bad("%q is not a citation id", c.ID)
 		case seen[c.ID]:
 			return f("id"), bad("%q repeats an earlier citation's id", c.ID)
-		case strings.TrimSpace(c.Document) == "":
-			return f("document"), strictjson.ErrMissing
-		case c.Page != nil && *c.Page < 1:
-			return f("page"), bad("%d (pages are 1-based)", *c.Page)
-		case c.LastPage != nil && (c.Page == nil || *c.LastPage < *c.Page):
-			return f("last_page"), bad("last_page needs a page at or before it")
 		case c.PagePhysical && c.Page == nil:
 			return f("page_physical"), bad("page_physical needs a page")
 		case c.QuoteFrom != "" && c.QuoteFrom != QuoteFromRetrieval:
@@ -205,6 +213,22 @@ func (rec *Record) Validate() (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// fault says what in a citation's own values cannot be read as given, or
+// "" when nothing.
+func (c *Citation) fault() string {
+	switch {
+	case strings.TrimSpace(c.Document) == "":
+		return "it names no document"
+	case c.Page != nil && *c.Page < 1:
+		return fmt.Sprintf("page %d: pages are 1-based", *c.Page)
+	case c.LastPage != nil && c.Page == nil:
+		return fmt.Sprintf("last_page %d without a page", *c.LastPage)
+	case c.LastPage != nil && *c.LastPage < *c.Page:
+		return fmt.Sprintf("pages %d to %d: the range ends before it starts", *c.Page, *c.LastPage)
+	}
+	return ""
 }
 
 func isIdentifier(s string) bool {

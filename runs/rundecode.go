@@ -9,11 +9,11 @@ import (
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
-// decodeRunRecord fills a run record from the tree strictjson.EachObject parsed (keys
-// already checked against runShape), as encoding/json would but without
-// parsing the line a second time: grading reads run files at tens of
-// thousands of records a second. null leaves a field at its zero value,
-// as encoding/json does. It returns the JSON path of a fault.
+// decodeRunRecord fills a run record from the tree strictjson.Objects.Each
+// parsed (keys already checked against runShape), as encoding/json would
+// but without parsing the line a second time: grading reads run files at
+// tens of thousands of records a second. null leaves a field at its zero
+// value, as encoding/json does. It returns the JSON path of a fault.
 func decodeRunRecord(v *strictjson.Value, data []byte, rec *Record) (string, error) {
 	d := &strictjson.TreeDecoder{Data: data}
 	at := attempt{&rec.Arm, &rec.Session, &rec.Question, &rec.Status, &rec.StopReason, &rec.Timing}

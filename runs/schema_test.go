@@ -12,6 +12,7 @@ import (
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
 )
 
 // runFiles are the run-record files of the repository: the fixtures and
@@ -81,16 +82,16 @@ func TestRunSchema(t *testing.T) {
 		{"unknown key", strings.Replace(minimal, `"arm": "A"`, `"arm": "A", "model": "m"`, 1), false, false, "no other keys"},
 		{"case variant", strings.Replace(minimal, `"arm": "A"`, `"Arm": "A"`, 1), false, false, "unknown for the schema; the reader refuses it too"},
 		{"arm with a trailing space", strings.Replace(minimal, `"arm": "A"`, `"arm": "A "`, 1), false, false, "names have no surrounding white space"},
-		{"page zero", strings.Replace(base, `"page": 2`, `"page": 0`, 1), false, false, "pages are 1-based"},
-		{"last_page without page", strings.Replace(base, `"page": 2, `, ``, 1), false, false, "a range needs its start"},
-		{"citation without document", strings.Replace(base, `"document": "a.pdf", `, ``, 1), false, false, "a citation names its document"},
+		{"page zero", strings.Replace(base, `"page": 2`, `"page": 0`, 1), false, true, "pages are 1-based; the reader keeps the citation as malformed, not the file refused"},
+		{"last_page without page", strings.Replace(base, `"page": 2, `, ``, 1), false, true, "a range needs its start; the citation is malformed, the record read"},
+		{"citation without document", strings.Replace(base, `"document": "a.pdf", `, ``, 1), false, true, "a citation names its document; one that does not is malformed, the record read"},
 		{"empty candidate list", strings.Replace(base, `"l": ["a.pdf", "b.pdf"]`, `"l": []`, 1), false, false, "a list of candidates is not empty"},
 		{"mapping to a number", strings.Replace(base, `"k": "a.pdf"`, `"k": 1`, 1), false, false, "a name or a list of names"},
 		{"retrieval card not an object", strings.Replace(base, `[{"t": 1}]`, `["t"]`, 1), false, false, "cards are objects"},
 		{"unknown timing", strings.Replace(base, `"total_ms": 5`, `"total_s": 5`, 1), false, false, "seven phases"},
 		{"duplicate key", strings.Replace(minimal, `"arm": "A"`, `"arm": "A", "arm": "B"`, 1), true, false, "a schema cannot see duplicate keys"},
 		{"two citations with one id", strings.Replace(minimal, `"citations": []`, `"citations": [`+cite+`, `+cite+`]`, 1), true, false, "a schema cannot compare items' ids"},
-		{"last_page before page", strings.Replace(base, `"last_page": 3`, `"last_page": 1`, 1), true, false, "a schema cannot compare two values"},
+		{"last_page before page", strings.Replace(base, `"last_page": 3`, `"last_page": 1`, 1), true, true, "a schema cannot compare two values; the reader keeps the citation as malformed"},
 		{"an external source", strings.Replace(minimal, `"citations": []`, `"citations": [{"id": "c1", "document": "https://example.com/a", "quote": null, "external": true, "title": "A"}]`, 1), true, true, "a web page, kept"},
 		{"a retrieved quote", strings.Replace(minimal, `"citations": []`, `"citations": [{"id": "c1", "document": "a.pdf", "quote": "x", "quote_from": "retrieval_result"}]`, 1), true, true, "the vendor's retrieved text"},
 		{"another quote source", strings.Replace(minimal, `"citations": []`, `"citations": [{"id": "c1", "document": "a.pdf", "quote": "x", "quote_from": "model"}]`, 1), false, false, "retrieval_result or none"},
@@ -135,7 +136,7 @@ func envelopeCases(t *testing.T, format string) []agreeCase {
 			{"web search citation", edit(func(m map[string]any) {
 				c := response(m)["content"].([]any)[1].(map[string]any)["citations"].([]any)[0].(map[string]any)
 				c["type"], c["url"], c["title"] = "web_search_result_location", "https://example.com/a", "A"
-			}), true, true, "a web page is an external source, never a refused file (issue 18)"},
+			}), true, true, "a web page is an external source, never a refused file"},
 			{"unknown citation type", edit(func(m map[string]any) {
 				c := response(m)["content"].([]any)[1].(map[string]any)["citations"].([]any)[0].(map[string]any)
 				c["type"] = "map_location"
@@ -179,7 +180,7 @@ func envelopeCases(t *testing.T, format string) []agreeCase {
 			{"chunk index beyond the chunks", edit(func(m map[string]any) {
 				gm := response(m)["candidates"].([]any)[0].(map[string]any)["groundingMetadata"].(map[string]any)
 				gm["groundingSupports"].([]any)[0].(map[string]any)["groundingChunkIndices"] = []any{9}
-			}), true, true, "that citation's document is unknown; the file is read (issue 18)"},
+			}), true, true, "that citation's document is unknown; the file is read"},
 			{"snake_case keys", edit(func(m map[string]any) {
 				c := response(m)["candidates"].([]any)[0].(map[string]any)
 				c["grounding_metadata"], c["finish_reason"] = c["groundingMetadata"], c["finishReason"]
@@ -199,13 +200,13 @@ func envelopeCases(t *testing.T, format string) []agreeCase {
 		vendor = []agreeCase{
 			{"page 0", edit(func(m map[string]any) {
 				response(m)["content"].([]any)[1].(map[string]any)["pageNumber"] = 0
-			}), false, false, "pages are read as 1-based: 0 is refused, not guessed"},
+			}), false, true, "pages are read as 1-based: 0 is not guessed; the citation is kept as malformed, the file read"},
 			{"page range", edit(func(m map[string]any) {
 				response(m)["content"].([]any)[1].(map[string]any)["pageNumber"] = []any{1, 2}
 			}), true, true, "lmstudio-js: pageNumber?: number | [start, end]"},
 			{"page range from 0", edit(func(m map[string]any) {
 				response(m)["content"].([]any)[1].(map[string]any)["pageNumber"] = []any{0, 2}
-			}), false, false, "a range is 1-based too"},
+			}), false, true, "a range is 1-based too; the citation is malformed, the file read"},
 			{"citationBlock.create block", edit(func(m map[string]any) {
 				response(m)["content"].([]any)[1].(map[string]any)["type"] = "citationBlock.create"
 			}), true, true, "lmstudio-js's processing update among the content blocks"},
@@ -302,4 +303,13 @@ func checkAgreement(t *testing.T, s *jsonschema.Schema, cases []agreeCase, read 
 		all[i] = schematest.Case(c)
 	}
 	schematest.CheckAgreement(t, s, all, read)
+}
+
+// TestRunRecordFieldTable: docs/formats.md's table of run-record fields
+// lists every key the schema allows, with its type and whether it is
+// required.
+func TestRunRecordFieldTable(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "formats.md"))
+	require.NoError(t, err)
+	schematest.CheckFieldTable(t, string(doc), "### Run-record fields", schematest.Fields(t, schematest.Doc(t, "run.schema.json")))
 }

@@ -188,6 +188,24 @@ func TestCanonicalIgnoresLayout(t *testing.T) {
 	}
 }
 
+// TestDecisionByteOrderMark: a reference saved with a byte-order mark (as
+// some editors save UTF-8) is read as without it, canonical form included:
+// the mark is no part of what the author wrote.
+func TestDecisionByteOrderMark(t *testing.T) {
+	a := `{"format": "citecheck-reference/1.5", "questions": [{"id": "Q1", "question": "q", "required_fields": [{"field": "f", "label": "F"}], "expected_abstention": true}]}`
+	ra, err := spans.Decode([]byte(a), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := spans.Decode([]byte("\uFEFF"+a), "b")
+	if err != nil {
+		t.Fatalf("a reference with a byte-order mark: %v", err)
+	}
+	if string(ra.Canonical()) != string(rb.Canonical()) {
+		t.Errorf("the mark changed the canonical encoding")
+	}
+}
+
 // TestStatementsKeepTheirForm: the statements' list form encodes as a list
 // and the object form as an object, so a file in either form keeps its
 // canonical encoding (and freeze's locks); For reads both.

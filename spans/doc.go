@@ -1,7 +1,7 @@
 // Package spans reads reference (gold) files in the v1.5 contract, checks
 // every question and evidence span against a corpus's stored page texts,
-// and fills the offsets of spans that have none (DESIGN §4; policy v1.5,
-// "Reference contract and concise values").
+// and fills the offsets of spans that have none (policy v1.5, "Reference
+// contract and concise values").
 //
 //	ref, err := spans.ReadFile("refs.json")              // strict decoding
 //	rep, err := spans.Validate(ref, store, spans.Options{Fill: true}) // store: a corpus.Texts
@@ -47,7 +47,7 @@
 // source_names (optional) lists how answer prose may name the source ("the
 // price list", "price-list.pdf").
 //
-// reference.schema.json is the JSON Schema of the format. Required keys:
+// docs/schema/reference.schema.json is the JSON Schema of the format. Required keys:
 // format, questions; per question id, question, required_fields and
 // expected_abstention (a missing one would silently make an unknown
 // question answerable); per field, field and label; per claim field, value
@@ -159,10 +159,11 @@
 // The package does not grade answers, locate quotes in runs, or normalize
 // values for grading; it never writes files, prints or exits.
 //
-// BUG(spans): the value check is a heuristic until the value-grading
-// normalizer of DESIGN §6 exists: it knows numbers, the cardinal words zero
-// to twenty, articles and a trailing plural "s", not the unit table or the
-// verb variants, so it may warn about a value that grading would accept.
+// BUG(spans): the value check is a heuristic, not the grader's value
+// normalizer (textnorm.NormalizeValue): it knows numbers, the cardinal
+// words zero to twenty, articles and a trailing plural "s", not the unit
+// table or the verb variants, so it may warn about a value that grading
+// would accept.
 //
 // BUG(spans): hints search other documents only for exact occurrences and
 // list at most three; in a corpus of thousands of pages a span with a typo

@@ -2,6 +2,8 @@ package spans_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -12,11 +14,12 @@ import (
 	"github.com/citecheck/citecheck/internal/schematest"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
 )
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	return schematest.CompileBytes(t, "reference.schema.json", spans.Schema())
+	return schematest.Compile(t, "reference.schema.json")
 }
 
 // TestSchemaAgreesWithDecoder: the fixture validates under the schema and
@@ -67,7 +70,7 @@ func TestSchemaAgreesWithDecoder(t *testing.T) {
 // of its Go type's JSON tags.
 func TestSchemaFieldNames(t *testing.T) {
 	var schema map[string]any
-	if err := json.Unmarshal(spans.Schema(), &schema); err != nil {
+	if err := json.Unmarshal(schematest.Bytes(t, "reference.schema.json"), &schema); err != nil {
 		t.Fatal(err)
 	}
 	get := func(path ...string) map[string]any {
@@ -108,4 +111,21 @@ func TestSchemaFieldNames(t *testing.T) {
 			t.Errorf("%s: schema properties %v, Go JSON tags %v", rt.Name(), got, tags)
 		}
 	}
+}
+
+// TestReferenceFieldTable: docs/formats.md's table of reference fields
+// lists every key the schema allows, with its type and whether it is
+// required.
+func TestReferenceFieldTable(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "formats.md"))
+	require.NoError(t, err)
+	schematest.CheckFieldTable(t, string(doc), "### Reference fields", schematest.Fields(t, schematest.Doc(t, "reference.schema.json")))
+
+	// The example above the table is a reference, as written.
+	_, rest, _ := strings.Cut(string(doc), "\n## Reference\n")
+	_, rest, _ = strings.Cut(rest, "```json\n")
+	example, _, _ := strings.Cut(rest, "```")
+	_, err = spans.Decode([]byte(example), "docs/formats.md")
+	require.NoError(t, err, "the reference docs/formats.md shows")
+	require.NoError(t, schematest.Validate(t, compileSchema(t), example))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
+	"github.com/citecheck/citecheck/internal/suggest"
 	"github.com/citecheck/citecheck/textnorm"
 	"golang.org/x/text/cases"
 )
@@ -149,13 +150,28 @@ type validator struct {
 	norms  map[pageKey]*textnorm.Text
 	prof   *textnorm.Profile
 	fold   cases.Caser
-	err    error // a corpus read failure: stops validation
+	err    error  // a corpus read failure: stops validation
+	qid    string // the id of the question under check, which problems name
 }
 
-func (v *validator) add(sev Severity, code, qid, path, hint, format string, args ...any) {
+// errorf, warnf and infof report a problem of the question under check
+// at the JSON path, with a hint how to fix it.
+func (v *validator) errorf(code, path, hint, format string, args ...any) {
+	v.add(Error, code, path, hint, fmt.Sprintf(format, args...))
+}
+
+func (v *validator) warnf(code, path, hint, format string, args ...any) {
+	v.add(Warning, code, path, hint, fmt.Sprintf(format, args...))
+}
+
+func (v *validator) infof(code, path, hint, format string, args ...any) {
+	v.add(Info, code, path, hint, fmt.Sprintf(format, args...))
+}
+
+func (v *validator) add(sev Severity, code, path, hint, msg string) {
 	v.rep.Problems = append(v.rep.Problems, Problem{
-		Severity: sev, Code: code, Question: qid, Path: path, Pos: v.ref.Position(path),
-		Message: fmt.Sprintf(format, args...), Hint: hint,
+		Severity: sev, Code: code, Question: v.qid, Path: path, Pos: v.ref.Position(path),
+		Message: msg, Hint: hint,
 	})
 }
 
@@ -220,38 +236,38 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func (v *validator) question(q *Question, path string, ids map[string]int, i int) {
-	qid := q.ID
+	v.qid = q.ID
 	switch j, dup := ids[q.ID]; {
 	case !validName(q.ID):
-		v.add(Error, CodeBadID, qid, path+".id", "use a non-empty id without spaces, such as Q07", "question id %q is empty or holds white space", q.ID)
+		v.errorf(CodeBadID, path+".id", "use a non-empty id without spaces, such as Q07", "question id %q is empty or holds white space", q.ID)
 	case dup:
-		v.add(Error, CodeDuplicateID, qid, path+".id", fmt.Sprintf("give one of questions[%d] and questions[%d] another id", j, i), "question id %q is already used by questions[%d]", q.ID, j)
+		v.errorf(CodeDuplicateID, path+".id", fmt.Sprintf("give one of questions[%d] and questions[%d] another id", j, i), "question id %q is already used by questions[%d]", q.ID, j)
 	default:
 		ids[q.ID] = i
 	}
 	if blank(q.Question) {
-		v.add(Error, CodeEmptyQuestion, qid, path+".question", "write the question as the systems are asked it", "the question text is empty")
+		v.errorf(CodeEmptyQuestion, path+".question", "write the question as the systems are asked it", "the question text is empty")
 	}
 
 	fields := map[string]bool{}
 	labels := map[string]string{}
 	if len(q.RequiredFields) == 0 {
-		v.add(Error, CodeNoRequiredFields, qid, path+".required_fields", `list at least one {"field", "label"}`, "the question names no required field")
+		v.errorf(CodeNoRequiredFields, path+".required_fields", `list at least one {"field", "label"}`, "the question names no required field")
 	}
 	for j, f := range q.RequiredFields {
 		fp := strictjson.JoinIndex(path+".required_fields", j)
 		switch {
 		case !validName(f.Field):
-			v.add(Error, CodeBadField, qid, fp+".field", "use a field name without spaces, such as delivery_deadline", "field name %q is empty or holds white space", f.Field)
+			v.errorf(CodeBadField, fp+".field", "use a field name without spaces, such as delivery_deadline", "field name %q is empty or holds white space", f.Field)
 		case fields[f.Field]:
-			v.add(Error, CodeDuplicateField, qid, fp+".field", "remove the repeated entry", "field %q is listed twice", f.Field)
+			v.errorf(CodeDuplicateField, fp+".field", "remove the repeated entry", "field %q is listed twice", f.Field)
 		}
 		fields[f.Field] = true
 		folded := v.fold.String(strings.TrimSpace(f.Label))
 		if blank(f.Label) {
-			v.add(Error, CodeEmptyLabel, qid, fp+".label", "give the label systems are asked to answer under", "field %q has no label", f.Field)
+			v.errorf(CodeEmptyLabel, fp+".label", "give the label systems are asked to answer under", "field %q has no label", f.Field)
 		} else if other, dup := labels[folded]; dup {
-			v.add(Error, CodeDuplicateLabel, qid, fp+".label", "give every field its own label", "label %q is also the label of field %q", f.Label, other)
+			v.errorf(CodeDuplicateLabel, fp+".label", "give every field its own label", "label %q is also the label of field %q", f.Label, other)
 		} else {
 			labels[folded] = f.Field
 		}
@@ -267,29 +283,29 @@ func (v *validator) question(q *Question, path string, ids map[string]int, i int
 	for _, k := range sortedKeys(q.AnswerFields) {
 		ap := strictjson.JoinKey(path+".answer_fields", k)
 		if !fields[k] {
-			v.add(Error, CodeAnswerFieldNotReq, qid, ap, "use one of the required fields: "+required(), "answer field %q is not a required field", k)
+			v.errorf(CodeAnswerFieldNotReq, ap, "use one of the required fields: "+required(), "answer field %q is not a required field", k)
 		}
 		val := q.AnswerFields[k]
 		switch {
 		case q.ExpectedAbstention && val != Unknown:
-			v.add(Error, CodeUnknownAnswerValue, qid, ap, `write "UNKNOWN", or set expected_abstention to false`, "an unknown question's answer for %q is %s, not %q", k, quote(val, 60), Unknown)
+			v.errorf(CodeUnknownAnswerValue, ap, `write "UNKNOWN", or set expected_abstention to false`, "an unknown question's answer for %q is %s, not %q", k, quote(val, 60), Unknown)
 		case blank(val):
-			v.add(Error, CodeEmptyValue, qid, ap, "write the canonical complete value", "the answer for %q is empty", k)
+			v.errorf(CodeEmptyValue, ap, "write the canonical complete value", "the answer for %q is empty", k)
 		}
 	}
 	if !q.ExpectedAbstention {
 		for j, f := range q.RequiredFields {
 			if _, ok := q.AnswerFields[f.Field]; !ok && validName(f.Field) {
-				v.add(Error, CodeAnswerFieldMissing, qid, strictjson.JoinIndex(path+".required_fields", j), fmt.Sprintf("add %q to answer_fields", f.Field), "required field %q has no canonical value in answer_fields", f.Field)
+				v.errorf(CodeAnswerFieldMissing, strictjson.JoinIndex(path+".required_fields", j), fmt.Sprintf("add %q to answer_fields", f.Field), "required field %q has no canonical value in answer_fields", f.Field)
 			}
 		}
 	}
 	for _, k := range sortedKeys(q.AcceptedAlternatives) {
 		ap := strictjson.JoinKey(path+".accepted_alternatives", k)
 		if !fields[k] {
-			v.add(Error, CodeAlternativeNotReq, qid, ap, "use one of the required fields: "+required(), "accepted alternatives for %q, which is not a required field", k)
+			v.errorf(CodeAlternativeNotReq, ap, "use one of the required fields: "+required(), "accepted alternatives for %q, which is not a required field", k)
 		}
-		v.valueList(qid, ap, q.AcceptedAlternatives[k], q.AnswerFields[k], "alternative")
+		v.valueList(ap, q.AcceptedAlternatives[k], q.AnswerFields[k], "alternative")
 	}
 
 	if q.ExpectedAbstention {
@@ -302,29 +318,28 @@ func (v *validator) question(q *Question, path string, ids map[string]int, i int
 // valueList checks a list of equivalent strings: none empty or only white
 // space, none repeated (nor equal to the value they are alternatives of).
 // what names an entry in messages ("alternative", "statement").
-func (v *validator) valueList(qid, path string, list []string, value, what string) {
+func (v *validator) valueList(path string, list []string, value, what string) {
 	seen := map[string]bool{value: true}
 	for j, s := range list {
 		p := strictjson.JoinIndex(path, j)
 		switch {
 		case s == "":
-			v.add(Error, CodeEmptyValue, qid, p, "remove it", "an empty %s", what)
+			v.errorf(CodeEmptyValue, p, "remove it", "an empty %s", what)
 		case blank(s):
-			v.add(Error, CodeEmptyValue, qid, p, "remove it", "the %s %s is empty but for white space", what, quote(s, 20))
+			v.errorf(CodeEmptyValue, p, "remove it", "the %s %s is empty but for white space", what, quote(s, 20))
 		case seen[s]:
-			v.add(Warning, CodeDuplicateAlternative, qid, p, "remove the repeated entry", "%s is listed twice", quote(s, 60))
+			v.warnf(CodeDuplicateAlternative, p, "remove the repeated entry", "%s is listed twice", quote(s, 60))
 		}
 		seen[s] = true
 	}
 }
 
 func (v *validator) answerable(q *Question, path string, fields map[string]bool, required func() string) {
-	qid := q.ID
 	if len(q.AbstentionEvidence) > 0 {
-		v.add(Error, CodeAbstentionOnAnswer, qid, path+".abstention_evidence", "remove it, or set expected_abstention to true", "an answerable question carries abstention evidence")
+		v.errorf(CodeAbstentionOnAnswer, path+".abstention_evidence", "remove it, or set expected_abstention to true", "an answerable question carries abstention evidence")
 	}
 	if q.AbsenceAudit != nil {
-		v.add(Error, CodeAbstentionOnAnswer, qid, path+".absence_audit", "remove it, or set expected_abstention to true", "an answerable question carries an absence audit")
+		v.errorf(CodeAbstentionOnAnswer, path+".absence_audit", "remove it, or set expected_abstention to true", "an answerable question carries an absence audit")
 	}
 	claimed := map[string]bool{}
 	withEvidence := 0
@@ -333,66 +348,65 @@ func (v *validator) answerable(q *Question, path string, fields map[string]bool,
 		cp := strictjson.JoinIndex(path+".essential_claims", j)
 		v.rep.Claims++
 		if !fields[c.Field] {
-			v.add(Error, CodeClaimFieldNotReq, qid, cp+".field", "use one of the required fields: "+required(), "claim field %q is not a required field", c.Field)
+			v.errorf(CodeClaimFieldNotReq, cp+".field", "use one of the required fields: "+required(), "claim field %q is not a required field", c.Field)
 		}
 		claimed[c.Field] = true
 		if blank(c.Value) {
-			v.add(Error, CodeEmptyValue, qid, cp+".value", "write the compact value of the fact", "the claim's value is empty")
+			v.errorf(CodeEmptyValue, cp+".value", "write the compact value of the fact", "the claim's value is empty")
 		}
-		v.valueList(qid, cp+".accepted_values", c.AcceptedValues, c.Value, "alternative")
+		v.valueList(cp+".accepted_values", c.AcceptedValues, c.Value, "alternative")
 		if len(c.Evidence) == 0 {
-			v.add(Error, CodeClaimWithoutEvidence, qid, cp+".evidence", "add the exact passage that states the fact", "the claim has no evidence span")
+			v.errorf(CodeClaimWithoutEvidence, cp+".evidence", "add the exact passage that states the fact", "the claim has no evidence span")
 		} else {
 			withEvidence++
 		}
-		v.spanList(qid, c.Evidence, cp+".evidence", c)
+		v.spanList(c.Evidence, cp+".evidence", c)
 	}
 	if withEvidence == 0 {
-		v.add(Error, CodeNoEvidence, qid, path, "add an essential claim with at least one evidence span", "the answerable question has no claim with evidence")
+		v.errorf(CodeNoEvidence, path, "add an essential claim with at least one evidence span", "the answerable question has no claim with evidence")
 	}
 	for j, f := range q.RequiredFields {
 		if validName(f.Field) && !claimed[f.Field] && withEvidence > 0 {
-			v.add(Warning, CodeFieldWithoutClaim, qid, strictjson.JoinIndex(path+".required_fields", j), "add an essential claim for it", "required field %q has no essential claim, so no span supports its value", f.Field)
+			v.warnf(CodeFieldWithoutClaim, strictjson.JoinIndex(path+".required_fields", j), "add an essential claim for it", "required field %q has no essential claim, so no span supports its value", f.Field)
 		}
 	}
 }
 
 func (v *validator) unknown(q *Question, path string, fields map[string]bool, required func() string) {
-	qid := q.ID
 	if len(q.EssentialClaims) > 0 {
-		v.add(Error, CodeClaimsOnUnknown, qid, path+".essential_claims", "remove the claims, or set expected_abstention to false", "an unknown question has %d essential claims", len(q.EssentialClaims))
+		v.errorf(CodeClaimsOnUnknown, path+".essential_claims", "remove the claims, or set expected_abstention to false", "an unknown question has %d essential claims", len(q.EssentialClaims))
 		for j := range q.EssentialClaims {
 			c := &q.EssentialClaims[j]
 			v.rep.Claims++
-			v.spanList(qid, c.Evidence, strictjson.JoinIndex(path+".essential_claims", j)+".evidence", c)
+			v.spanList(c.Evidence, strictjson.JoinIndex(path+".essential_claims", j)+".evidence", c)
 		}
 	}
 	if len(q.AbstentionEvidence) == 0 && q.AbsenceAudit == nil {
-		v.add(Warning, CodeAbstentionMissing, qid, path, "add an absence_audit (topic, sources, statements) and the abstention_evidence passages", "the unknown question has no abstention data: only a clean UNKNOWN can pass it")
+		v.warnf(CodeAbstentionMissing, path, "add an absence_audit (topic, sources, statements) and the abstention_evidence passages", "the unknown question has no abstention data: only a clean UNKNOWN can pass it")
 	}
 	sources := map[string]bool{}
 	if a := q.AbsenceAudit; a != nil {
 		ap := path + ".absence_audit"
 		if blank(a.Topic) {
-			v.add(Error, CodeEmptyTopic, qid, ap+".topic", "name what the question asks about", "the absence audit has no topic")
+			v.errorf(CodeEmptyTopic, ap+".topic", "name what the question asks about", "the absence audit has no topic")
 		}
 		if len(a.Sources) == 0 {
-			v.add(Error, CodeNoSources, qid, ap+".sources", "name the documents that would state it", "the absence audit names no source document")
+			v.errorf(CodeNoSources, ap+".sources", "name the documents that would state it", "the absence audit names no source document")
 		}
 		for k, s := range a.Sources {
 			sources[s] = true
 			if dc := v.pageCount(s); errors.Is(dc.err, ErrUnknownDocument) {
-				v.add(Error, CodeUnknownDocument, qid, strictjson.JoinIndex(ap+".sources", k), v.nearNames(s), "source %q is not in the corpus", s)
+				v.errorf(CodeUnknownDocument, strictjson.JoinIndex(ap+".sources", k), v.nearNames(s), "source %q is not in the corpus", s)
 			}
 		}
-		v.valueList(qid, ap+".source_names", a.SourceNames, "", "source name")
+		v.valueList(ap+".source_names", a.SourceNames, "", "source name")
 		v.statements(q, ap+".statements", fields, required)
 	}
-	v.spanList(qid, q.AbstentionEvidence, path+".abstention_evidence", nil)
+	v.spanList(q.AbstentionEvidence, path+".abstention_evidence", nil)
 	if q.AbsenceAudit != nil {
 		for k, s := range q.AbstentionEvidence {
 			if !sources[s.Document] {
-				v.add(Warning, CodeEvidenceOutsideSource, qid, strictjson.JoinIndex(path+".abstention_evidence", k)+".document", "add the document to absence_audit.sources, or cite a source it names", "%q is not among the absence audit's sources", s.Document)
+				v.warnf(CodeEvidenceOutsideSource, strictjson.JoinIndex(path+".abstention_evidence", k)+".document", "add the document to absence_audit.sources, or cite a source it names", "%q is not among the absence audit's sources", s.Document)
 			}
 		}
 	}
@@ -404,79 +418,78 @@ func (v *validator) unknown(q *Question, path string, fields map[string]bool, re
 // A required field without statements in the object form is fine: nothing
 // is registered for it.
 func (v *validator) statements(q *Question, sp string, fields map[string]bool, required func() string) {
-	qid := q.ID
 	st := q.AbsenceAudit.Statements
 	if len(st.All()) == 0 {
-		v.add(Warning, CodeNoStatements, qid, sp, "register the absence statements a system may make", "the absence audit registers no statement: only a clean UNKNOWN can pass")
+		v.warnf(CodeNoStatements, sp, "register the absence statements a system may make", "the absence audit registers no statement: only a clean UNKNOWN can pass")
 	}
 	if st.ByField == nil {
 		if len(st.List) > 0 && len(fields) > 1 {
-			v.add(Error, CodeStatementsNeedFields, qid, sp, `use the object form {"field": ["statement", ...]} with one of the required fields `+required()+" per key",
+			v.errorf(CodeStatementsNeedFields, sp, `use the object form {"field": ["statement", ...]} with one of the required fields `+required()+" per key",
 				"a plain list of statements on a question with %d required fields does not say which field each statement is about", len(fields))
 		}
-		v.valueList(qid, sp, st.List, "", "statement")
+		v.valueList(sp, st.List, "", "statement")
 		return
 	}
 	for _, k := range sortedKeys(st.ByField) {
 		kp := strictjson.JoinKey(sp, k)
 		if !fields[k] {
-			v.add(Error, CodeStatementFieldNotReq, qid, kp, "use one of the required fields: "+required(), "absence statements for %q, which is not a required field", k)
+			v.errorf(CodeStatementFieldNotReq, kp, "use one of the required fields: "+required(), "absence statements for %q, which is not a required field", k)
 		}
-		v.valueList(qid, kp, st.ByField[k], "", "statement")
+		v.valueList(kp, st.ByField[k], "", "statement")
 	}
 }
 
 // loc is a resolved span location.
 type loc struct{ start, end, endPage int }
 
-func (v *validator) spanList(qid string, spans []Span, path string, claim *Claim) {
+func (v *validator) spanList(spans []Span, path string, claim *Claim) {
 	seen := map[string]int{}
 	for k := range spans {
 		s := &spans[k]
 		sp := strictjson.JoinIndex(path, k)
 		v.rep.Spans++
-		l, ok := v.span(qid, s, sp)
+		l, ok := v.span(s, sp)
 		if !ok || v.err != nil {
 			continue
 		}
 		key := fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%d", s.Document, s.Page, l.start, l.end, l.endPage)
 		if j, dup := seen[key]; dup {
-			v.add(Error, CodeDuplicateSpan, qid, sp, "remove one of them", "the same span as %s", strictjson.JoinIndex(path, j))
+			v.errorf(CodeDuplicateSpan, sp, "remove one of them", "the same span as %s", strictjson.JoinIndex(path, j))
 			continue
 		}
 		seen[key] = k
 		if claim != nil {
-			v.valueCheck(qid, claim, s.Text, sp)
+			v.valueCheck(claim, s.Text, sp)
 		}
 	}
 }
 
 // span checks one span and returns its location when it is sound (given
 // and matching, or unique and fillable).
-func (v *validator) span(qid string, s *Span, sp string) (loc, bool) {
+func (v *validator) span(s *Span, sp string) (loc, bool) {
 	dc := v.pageCount(s.Document)
 	switch {
 	case errors.Is(dc.err, ErrUnknownDocument):
-		v.add(Error, CodeUnknownDocument, qid, sp+".document", v.nearNames(s.Document), "document %q is not in the corpus", s.Document)
+		v.errorf(CodeUnknownDocument, sp+".document", v.nearNames(s.Document), "document %q is not in the corpus", s.Document)
 		return loc{}, false
 	case dc.err != nil:
-		v.add(Error, CodeNoText, qid, sp+".document", "fix the PDF or cite another document", "%v", dc.err)
+		v.errorf(CodeNoText, sp+".document", "fix the PDF or cite another document", "%v", dc.err)
 		return loc{}, false
 	}
 	if s.Page > dc.n {
-		v.add(Error, CodePageOutOfRange, qid, sp+".page", v.elsewhere(s, -1), "page %d is not in %s (pages 1..%d)", s.Page, s.Document, dc.n)
+		v.errorf(CodePageOutOfRange, sp+".page", v.elsewhere(s, -1), "page %d is not in %s (pages 1..%d)", s.Page, s.Document, dc.n)
 		return loc{}, false
 	}
 	if s.EndPage != 0 && s.EndPage != s.Page+1 {
-		v.add(Error, CodeBadOffsets, qid, sp+".end_page", fmt.Sprintf(`set "end_page": %d, or remove it`, s.Page+1), "end_page %d is not the page after page %d", s.EndPage, s.Page)
+		v.errorf(CodeBadOffsets, sp+".end_page", fmt.Sprintf(`set "end_page": %d, or remove it`, s.Page+1), "end_page %d is not the page after page %d", s.EndPage, s.Page)
 		return loc{}, false
 	}
 	if s.EndPage > dc.n {
-		v.add(Error, CodePageOutOfRange, qid, sp+".end_page", "remove end_page", "end_page %d is not in %s (pages 1..%d)", s.EndPage, s.Document, dc.n)
+		v.errorf(CodePageOutOfRange, sp+".end_page", "remove end_page", "end_page %d is not in %s (pages 1..%d)", s.EndPage, s.Document, dc.n)
 		return loc{}, false
 	}
 	if s.Text == "" {
-		v.add(Error, CodeEmptyText, qid, sp+".text", "copy the exact passage from citecheck show", "the span's text is empty")
+		v.errorf(CodeEmptyText, sp+".text", "copy the exact passage from citecheck show", "the span's text is empty")
 		return loc{}, false
 	}
 	switch {
@@ -485,35 +498,35 @@ func (v *validator) span(qid string, s *Span, sp string) (loc, bool) {
 		if s.Start == nil {
 			at = sp + ".end"
 		}
-		v.add(Error, CodeBadOffsets, qid, at, v.elsewhere(s, -1), "only one of start and end is given")
+		v.errorf(CodeBadOffsets, at, v.elsewhere(s, -1), "only one of start and end is given")
 		return loc{}, false
 	case s.Start == nil:
-		return v.fill(qid, s, sp)
+		return v.fill(s, sp)
 	default:
-		return v.check(qid, s, sp)
+		return v.check(s, sp)
 	}
 }
 
 // check compares the stored text at a span's offsets with its text.
-func (v *validator) check(qid string, s *Span, sp string) (loc, bool) {
+func (v *validator) check(s *Span, sp string) (loc, bool) {
 	start, end := *s.Start, *s.End
 	page := v.text(s.Document, s.Page)
 	n := utf8.RuneCountInString(page)
 	if s.EndPage == 0 && start >= end {
-		v.add(Error, CodeBadOffsets, qid, sp+".start", v.elsewhere(s, start), "start %d is not before end %d", start, end)
+		v.errorf(CodeBadOffsets, sp+".start", v.elsewhere(s, start), "start %d is not before end %d", start, end)
 		return loc{}, false
 	}
 	if s.EndPage == 0 {
 		if end > n || start >= n {
 			if l, ok := v.crossingAt(s, start); ok {
-				v.add(Error, CodeCrossesPage, qid, sp+".end", fmt.Sprintf(`add "end_page": %d and set "end": %d`, l.endPage, l.end), "the text runs from offset %d over the break onto page %d", start, s.Page+1)
+				v.errorf(CodeCrossesPage, sp+".end", fmt.Sprintf(`add "end_page": %d and set "end": %d`, l.endPage, l.end), "the text runs from offset %d over the break onto page %d", start, s.Page+1)
 				return loc{}, false
 			}
 			at := sp + ".end"
 			if start >= n {
 				at = sp + ".start"
 			}
-			v.add(Error, CodeOffsetsOutOfRange, qid, at, v.elsewhere(s, start), "[%d,%d) is beyond the end of page %d, which has %d code points", start, end, s.Page, n)
+			v.errorf(CodeOffsetsOutOfRange, at, v.elsewhere(s, start), "[%d,%d) is beyond the end of page %d, which has %d code points", start, end, s.Page, n)
 			return loc{}, false
 		}
 		got := cpSlice(page, start, end)
@@ -521,27 +534,27 @@ func (v *validator) check(qid string, s *Span, sp string) (loc, bool) {
 			return loc{start, end, 0}, true
 		}
 		if l, ok := v.crossingAt(s, start); ok {
-			v.add(Error, CodeCrossesPage, qid, sp+".end", fmt.Sprintf(`add "end_page": %d and set "end": %d`, l.endPage, l.end), "the text runs from offset %d over the break onto page %d", start, s.Page+1)
+			v.errorf(CodeCrossesPage, sp+".end", fmt.Sprintf(`add "end_page": %d and set "end": %d`, l.endPage, l.end), "the text runs from offset %d over the break onto page %d", start, s.Page+1)
 			return loc{}, false
 		}
-		v.add(Error, CodeTextMismatch, qid, sp+".text", v.elsewhere(s, start), "the stored text at [%d,%d) of page %d is %s, not the declared %s%s", start, end, s.Page, quote(got, 60), quote(s.Text, 60), firstDifference(got, s.Text, start))
+		v.errorf(CodeTextMismatch, sp+".text", v.elsewhere(s, start), "the stored text at [%d,%d) of page %d is %s, not the declared %s%s", start, end, s.Page, quote(got, 60), quote(s.Text, 60), firstDifference(got, s.Text, start))
 		return loc{}, false
 	}
 	next := v.text(s.Document, s.EndPage)
 	nn := utf8.RuneCountInString(next)
 	if start >= n {
-		v.add(Error, CodeOffsetsOutOfRange, qid, sp+".start", v.elsewhere(s, start), "start %d is not inside page %d, which has %d code points", start, s.Page, n)
+		v.errorf(CodeOffsetsOutOfRange, sp+".start", v.elsewhere(s, start), "start %d is not inside page %d, which has %d code points", start, s.Page, n)
 		return loc{}, false
 	}
 	if end > nn || end == 0 {
-		v.add(Error, CodeOffsetsOutOfRange, qid, sp+".end", v.elsewhere(s, start), "end %d is not inside page %d, which has %d code points", end, s.EndPage, nn)
+		v.errorf(CodeOffsetsOutOfRange, sp+".end", v.elsewhere(s, start), "end %d is not inside page %d, which has %d code points", end, s.EndPage, nn)
 		return loc{}, false
 	}
 	got := cpSlice(page, start, n) + PageBreak + cpSlice(next, 0, end)
 	if got == s.Text {
 		return loc{start, end, s.EndPage}, true
 	}
-	v.add(Error, CodeTextMismatch, qid, sp+".text", v.elsewhere(s, start), "the stored text from offset %d of page %d to offset %d of page %d is %s, not the declared %s%s", start, s.Page, end, s.EndPage, quote(got, 60), quote(s.Text, 60), firstDifference(got, s.Text, -1))
+	v.errorf(CodeTextMismatch, sp+".text", v.elsewhere(s, start), "the stored text from offset %d of page %d to offset %d of page %d is %s, not the declared %s%s", start, s.Page, end, s.EndPage, quote(got, 60), quote(s.Text, 60), firstDifference(got, s.Text, -1))
 	return loc{}, false
 }
 
@@ -578,7 +591,7 @@ func (v *validator) crossingAt(s *Span, start int) (loc, bool) {
 }
 
 // fill locates a span without offsets on its page.
-func (v *validator) fill(qid string, s *Span, sp string) (loc, bool) {
+func (v *validator) fill(s *Span, sp string) (loc, bool) {
 	var found []loc
 	for _, l := range v.onPage(s.Document, s.Page, s.Text) {
 		if s.EndPage == 0 || l.endPage == s.EndPage {
@@ -602,19 +615,19 @@ func (v *validator) fill(qid string, s *Span, sp string) (loc, bool) {
 				f.EndPage = l.endPage
 			}
 			v.rep.Fills = append(v.rep.Fills, f)
-			v.add(Info, CodeOffsetsFilled, qid, sp, "", "filled %s: the text occurs once, at %s", set, where)
+			v.infof(CodeOffsetsFilled, sp, "", "filled %s: the text occurs once, at %s", set, where)
 		} else {
-			v.add(Error, CodeOffsetsMissing, qid, sp, "add "+set+", or run citecheck spans --fix --out NEW", "the span has no offsets; its text occurs once, at %s", where)
+			v.errorf(CodeOffsetsMissing, sp, "add "+set+", or run citecheck spans --fix --out NEW", "the span has no offsets; its text occurs once, at %s", where)
 		}
 		return l, true
 	case 0:
-		v.add(Error, CodeTextNotFound, qid, sp+".text", v.elsewhere(s, -1), "the text %s does not occur on page %d of %s", quote(s.Text, 60), s.Page, s.Document)
+		v.errorf(CodeTextNotFound, sp+".text", v.elsewhere(s, -1), "the text %s does not occur on page %d of %s", quote(s.Text, 60), s.Page, s.Document)
 	default:
 		var at []string
 		for _, l := range found[:min(len(found), 5)] {
 			at = append(at, fmt.Sprintf("[%d,%d)", l.start, l.end))
 		}
-		v.add(Error, CodeAmbiguousText, qid, sp+".text", "add the start and end of the passage meant, or quote a longer passage", "the text occurs %d times on page %d, at %s", len(found), s.Page, strings.Join(at, ", "))
+		v.errorf(CodeAmbiguousText, sp+".text", "add the start and end of the passage meant, or quote a longer passage", "the text occurs %d times on page %d, at %s", len(found), s.Page, strings.Join(at, ", "))
 	}
 	return loc{}, false
 }
@@ -739,6 +752,11 @@ func (v *validator) elsewhere(s *Span, near int) string {
 // normalizedHint looks for the declared text under the quote/v2 profile on
 // the span's page (then the document's other pages) and shows the stored
 // text to copy instead.
+// maxCopied is how much stored text a hint quotes for the author to copy:
+// all of it but for a span far longer than any evidence sentence, since a
+// text cut short cannot be copied.
+const maxCopied = 4000
+
 func (v *validator) normalizedHint(s *Span) string {
 	quote1 := v.prof.Normalize(s.Text)
 	if quote1.Len() == 0 {
@@ -765,14 +783,14 @@ func (v *validator) normalizedHint(s *Span) string {
 		ra, rb := t.RawSpan(a, b)
 		_, level, _ := textnorm.Match(t, a, quote1)
 		stored := t.RawSlice(ra, rb)
-		return fmt.Sprintf(`page %d has it with other characters (%s level %s) at [%d,%d): copy the stored text exactly: %s`, p, v.prof.Name(), level, ra, rb, quote(stored, 80))
+		return fmt.Sprintf(`page %d has it with other characters (%s level %s) at [%d,%d): copy the stored text exactly: %s`, p, v.prof.Name(), level, ra, rb, quote(stored, maxCopied))
 	}
 	return ""
 }
 
 // nearNames suggests corpus documents whose names resemble name.
 func (v *validator) nearNames(name string) string {
-	if near := corpus.Near(v.docs, name); len(near) > 0 {
+	if near := suggest.Near(v.docs, name); len(near) > 0 {
 		return "did you mean " + strings.Join(near, ", ") + "?"
 	}
 	return fmt.Sprintf("name one of the corpus's %d documents exactly (citecheck show --json lists them)", len(v.docs))

@@ -348,6 +348,15 @@ func TestValidationChecks(t *testing.T) {
 			ev(q, 0, 0)["end"] = ordersAt + len(orders) + 1
 			return []obj{q}
 		}, false, spans.CodeTextMismatch, "questions[0].essential_claims[0].evidence[0].text", "quote/v2 level whitespace) at [243,318)", "a copy with other spacing is found after normalization"},
+		{"long text with other white space", func() []obj {
+			q := answerable()
+			long := orders + "\nDeliveries are accepted Monday to Friday between 07:00 and 15:30."
+			ev(q, 0, 0)["text"] = strings.ReplaceAll(long, "\n", " ")
+			ev(q, 0, 0)["end"] = ordersAt + len(long)
+			return []obj{q}
+		}, false, spans.CodeTextMismatch, "questions[0].essential_claims[0].evidence[0].text",
+			`copy the stored text exactly: "Orders must be delivered within 10 working days of the purchase order date.\nDeliveries are accepted Monday to Friday between 07:00 and 15:30."`,
+			"the text to copy is quoted whole, never cut where the author needs it"},
 		{"text nowhere", func() []obj {
 			q := answerable()
 			ev(q, 0, 0)["text"] = strings.Replace(orders, "10", "12", 1)

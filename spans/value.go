@@ -26,14 +26,14 @@ var articles = map[string]bool{"a": true, "an": true, "the": true, "any": true}
 // them; no footer names: a value never holds a footer.
 var valueProfile = textnorm.QuoteV2(textnorm.Options{})
 
-// valueCheck warns when a claim's value is not inside a span's text. The
-// value-grading normalizer of DESIGN §6 belongs to the grader; until then
-// this is the fallback: the whole value after quote/v2
-// normalization and case folding; failing that, every number of the value
-// (digits with their sign, decimal point and separators, or a cardinal word
-// zero..twenty) must be a number of the span; a value without numbers needs
-// every word but articles, a trailing plural "s" ignored.
-func (v *validator) valueCheck(qid string, c *Claim, spanText, sp string) {
+// valueCheck warns when a claim's value is not inside a span's text, by a
+// heuristic rather than the grader's value normalizer: the whole value
+// after quote/v2 normalization and case folding; failing that, every
+// number of the value (digits with their sign, decimal point and
+// separators, or a cardinal word zero..twenty) must be a number of the
+// span; a value without numbers needs every word but articles, a trailing
+// plural "s" ignored.
+func (v *validator) valueCheck(c *Claim, spanText, sp string) {
 	if blank(c.Value) {
 		return
 	}
@@ -44,13 +44,13 @@ func (v *validator) valueCheck(qid string, c *Claim, spanText, sp string) {
 	}
 	if vn := numbers(value); len(vn) > 0 {
 		if missing := minus(vn, numbers(span)); len(missing) > 0 {
-			v.add(Warning, CodeValueNotInSpan, qid, sp, "check that the span states this value, or correct the value",
+			v.warnf(CodeValueNotInSpan, sp, "check that the span states this value, or correct the value",
 				"the span does not contain the number %s of the claim's value %s", strings.Join(missing, ", "), quote(c.Value, 60))
 		}
 		return
 	}
 	if missing := minus(words(value), words(span)); len(missing) > 0 {
-		v.add(Warning, CodeValueNotInSpan, qid, sp, "check that the span states this value, or correct the value",
+		v.warnf(CodeValueNotInSpan, sp, "check that the span states this value, or correct the value",
 			"the span does not contain the word %s of the claim's value %s", strings.Join(missing, ", "), quote(c.Value, 60))
 	}
 }

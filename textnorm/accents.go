@@ -102,65 +102,7 @@ func (b *builder) composeAccents() {
 	if n != len(b.lev) {
 		return // cannot happen: one map entry per code point
 	}
-	isMn := func(r rune) bool { return r >= 0x300 && unicode.Is(unicode.Mn, r) }
-	isBase := func(i int) bool { return unicode.IsLetter(rs[i]) }
-	owner := make([]int, n) // the letter a run's accent or mark goes to, or -1
-	for i := range owner {
-		owner[i] = -1
-	}
-	for i := 0; i < n; {
-		if spacingAccent(rs[i]) == 0 && !isMn(rs[i]) {
-			i++
-			continue
-		}
-		a, accents := i, false
-		for i < n && (spacingAccent(rs[i]) != 0 || isMn(rs[i])) {
-			accents = accents || spacingAccent(rs[i]) != 0
-			i++
-		}
-		l, r := a-1, i
-		if l >= 0 && !isBase(l) {
-			l = -1
-		}
-		if r >= n || !isBase(r) {
-			r = -1
-		}
-		if !accents || (l < 0 && r < 0) {
-			continue
-		}
-		right, cur := false, l
-		for j := a; j < i; j++ {
-			if m := spacingAccent(rs[j]); m != 0 {
-				t := chooseLetter(rs, l, r, m)
-				if right || t == r {
-					t, right = r, true
-				}
-				cur = t
-			}
-			owner[j] = cur
-		}
-	}
-	// Units: a letter with what it takes; a dotless i or j with marks above.
-	type unit struct{ from, letter, to int }
-	var units []unit
-	for k := 0; k < n; k++ {
-		if !isBase(k) {
-			continue
-		}
-		from, to := k, k+1
-		for from > 0 && owner[from-1] == k {
-			from--
-		}
-		owned := from < k
-		for to < n && (owner[to] == k || isMn(rs[to]) && owner[to] < 0) {
-			owned = owned || owner[to] == k
-			to++
-		}
-		if !owned && (dotless(rs[k]) == 0 || !above(rs, k+1, to)) {
-			continue
-		}
-		units = append(units, unit{from, k, to})
-	}
+	units := accentUnits(rs, accentOwners(rs))
 	if len(units) == 0 {
 		return
 	}
@@ -178,21 +120,6 @@ func (b *builder) composeAccents() {
 		}
 		un := units[u]
 		u++
-		base := rs[un.letter]
-		if d := dotless(base); d != 0 && above(rs, un.from, un.to) {
-			base = d
-		}
-		seq := []rune{base}
-		for k := un.from; k < un.to; k++ {
-			if k == un.letter {
-				continue
-			}
-			if m := spacingAccent(rs[k]); m != 0 {
-				seq = append(seq, m)
-			} else {
-				seq = append(seq, rs[k])
-			}
-		}
 		own := Typography
 		for k := un.from; k < un.to; k++ {
 			own = max(own, ownOf(b.lev[k]))
@@ -201,7 +128,7 @@ func (b *builder) composeAccents() {
 			}
 		}
 		first := true
-		for _, c := range norm.NFC.String(string(seq)) {
+		for _, c := range un.composed(rs) {
 			out = utf8.AppendRune(out, c)
 			nrs, nre = append(nrs, b.rs[un.from]), append(nre, b.re[un.to-1])
 			l := uint8(own)
@@ -215,6 +142,106 @@ func (b *builder) composeAccents() {
 	}
 	b.out, b.rs, b.re, b.lev = out, nrs, nre, nlev
 	b.modified, b.nonASCII = true, true
+}
+
+// isMark reports a combining mark (Mn) of the combining blocks.
+func isMark(r rune) bool { return r >= 0x300 && unicode.Is(unicode.Mn, r) }
+
+// accentOwners returns, for each code point of rs, the letter a run's
+// accent or mark goes to, or -1. Spacing accents and combining marks side
+// by side form a run; each accent of a run chooses between the letters at
+// its two ends, the choices never cross, and a combining mark goes with
+// the accent before it.
+func accentOwners(rs []rune) []int {
+	n := len(rs)
+	owner := make([]int, n)
+	for i := range owner {
+		owner[i] = -1
+	}
+	for i := 0; i < n; {
+		if spacingAccent(rs[i]) == 0 && !isMark(rs[i]) {
+			i++
+			continue
+		}
+		a, accents := i, false
+		for i < n && (spacingAccent(rs[i]) != 0 || isMark(rs[i])) {
+			accents = accents || spacingAccent(rs[i]) != 0
+			i++
+		}
+		l, r := a-1, i
+		if l >= 0 && !unicode.IsLetter(rs[l]) {
+			l = -1
+		}
+		if r >= n || !unicode.IsLetter(rs[r]) {
+			r = -1
+		}
+		if !accents || (l < 0 && r < 0) {
+			continue
+		}
+		right, cur := false, l
+		for j := a; j < i; j++ {
+			if m := spacingAccent(rs[j]); m != 0 {
+				t := chooseLetter(rs, l, r, m)
+				if right || t == r {
+					t, right = r, true
+				}
+				cur = t
+			}
+			owner[j] = cur
+		}
+	}
+	return owner
+}
+
+// accentUnit is a letter (at letter) with the accents and marks it takes,
+// rs[from:to].
+type accentUnit struct{ from, letter, to int }
+
+// accentUnits returns the units to compose, in order: a letter with what
+// it takes; a dotless i or j with marks above.
+func accentUnits(rs []rune, owner []int) []accentUnit {
+	n := len(rs)
+	var units []accentUnit
+	for k := 0; k < n; k++ {
+		if !unicode.IsLetter(rs[k]) {
+			continue
+		}
+		from, to := k, k+1
+		for from > 0 && owner[from-1] == k {
+			from--
+		}
+		owned := from < k
+		for to < n && (owner[to] == k || isMark(rs[to]) && owner[to] < 0) {
+			owned = owned || owner[to] == k
+			to++
+		}
+		if !owned && (dotless(rs[k]) == 0 || !above(rs, k+1, to)) {
+			continue
+		}
+		units = append(units, accentUnit{from, k, to})
+	}
+	return units
+}
+
+// composed is the unit's letter with its accents as combining marks, in
+// NFC: a dotless i or j under an accent above is the letter with its dot.
+func (un accentUnit) composed(rs []rune) string {
+	base := rs[un.letter]
+	if d := dotless(base); d != 0 && above(rs, un.from, un.to) {
+		base = d
+	}
+	seq := []rune{base}
+	for k := un.from; k < un.to; k++ {
+		if k == un.letter {
+			continue
+		}
+		if m := spacingAccent(rs[k]); m != 0 {
+			seq = append(seq, m)
+		} else {
+			seq = append(seq, rs[k])
+		}
+	}
+	return norm.NFC.String(string(seq))
 }
 
 // above reports whether rs[from:to] holds a spacing accent or a combining

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestDigitsNeverMerge pins DESIGN §6: digits, decimal points, separators and
-// signs are never dropped or merged, at any level including joined words.
+// TestDigitsNeverMerge: digits, decimal points, separators and signs are
+// never dropped or merged, at any level including joined words.
 func TestDigitsNeverMerge(t *testing.T) {
 	cases := []struct {
 		a, b   string

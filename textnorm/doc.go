@@ -1,5 +1,5 @@
 // Package textnorm implements citecheck's quote-matching normalization
-// profile (DESIGN §6) with exact offset maps back to the raw text.
+// profile with exact offset maps back to the raw text.
 //
 // A quote emitted by an AI system and the page text it cites were usually
 // produced by different PDF extractors, so they differ in spaces, line
@@ -11,7 +11,7 @@
 // # Units
 //
 // Every offset in this API is a Unicode code point index, 0-based, end
-// exclusive (DESIGN §3): raw offsets index the text given to Normalize,
+// exclusive: raw offsets index the text given to Normalize,
 // normalized offsets index Text.String. Code points are counted as Go's
 // range loop and utf8.RuneCountInString count them: an invalid UTF-8 byte is
 // one code point. ByteOffset and CodePoint convert normalized offsets for
@@ -23,7 +23,7 @@
 // # Identity
 //
 // ProfileQuoteV2 ("quote/v2") names the rule set below. Changing any rule,
-// table or level means a new name. quote/v2 replaced quote/v1 (issue 20):
+// table or level means a new name. quote/v2 replaced quote/v1:
 // it adds the spacing-accent and doubled-quote rules and the bracket, bar
 // and vertical-form folds of rule 5, the long s and the micro sign of rule
 // 6 and the CJK line break of rule 2, each a fold the sweep of the shared
@@ -100,11 +100,12 @@
 //
 // The levels form a strict order, from strictest: Exact (the raw code points
 // are identical), Canonical, Whitespace, Hyphenation, Typography, Ligature,
-// then JoinedWords (see Joined). DESIGN §5 lists exact, whitespace,
-// hyphenation, typography and ligature as reportable; Canonical is added
-// because NFC is neither raw equality nor any of those, and hiding it in
-// Exact would make "exact" false. Profile.Limit(l) applies only the rules
-// charged to levels up to l, which makes the levels cumulative.
+// then JoinedWords (see Joined). The locate contract names exact,
+// whitespace, hyphenation, typography and ligature as the levels a match
+// reports; Canonical is added because NFC is neither raw equality nor any
+// of those, and hiding it in Exact would make "exact" false.
+// Profile.Limit(l) applies only the rules charged to levels up to l, which
+// makes the levels cumulative.
 //
 // # Levels of a match
 //

@@ -16,7 +16,7 @@ func matchLevel(t *testing.T, page, q string) (Level, bool) {
 }
 
 // TestAccentsAcrossExtractors: the spellings four extractors and people give
-// TeX's accented letters all match the stored text (issue 20, item 6).
+// TeX's accented letters all match the stored text.
 func TestAccentsAcrossExtractors(t *testing.T) {
 	cases := []struct {
 		page, quote string
@@ -74,7 +74,7 @@ func TestDecisionAccentLetterChoice(t *testing.T) {
 
 // TestDoubledSingleQuotes: ‘‘recall’’ (the Federal Register, p3), and the
 // same with two apostrophes or two grave accents, are written by people as
-// “x” or "x" (issue 20, item 6).
+// “x” or "x".
 func TestDoubledSingleQuotes(t *testing.T) {
 	page := "steps or \u2018\u2018recall\u2019\u2019 items"
 	for _, q := range []string{"steps or \u201crecall\u201d items", "steps or \"recall\" items", "steps or ''recall'' items", "steps or ``recall'' items"} {
@@ -166,9 +166,9 @@ func TestSweepClasses(t *testing.T) {
 }
 
 // TestQuoteEndsAtLineEndHyphen: a quote may end inside a word the page
-// hyphenated at a line end (issue 20, item 7: tracemonkey p1, pdf.js's
-// text_layer_spec.mjs): with its hyphen it is matched by Align, and its
-// spellings include the one without the hyphen for a substring index.
+// hyphenated at a line end (tracemonkey p1, pdf.js's text_layer_spec.mjs):
+// with its hyphen it is matched by Align, and its spellings include the
+// one without the hyphen for a substring index.
 func TestQuoteEndsAtLineEndHyphen(t *testing.T) {
 	page := quote.Normalize("Unlike method-based dynamic compilers, our dynamic com-\npiler operates at")
 	q := quote.Normalize("Unlike method-based dynamic compilers, our dynamic com-")

@@ -121,13 +121,13 @@ func (v Value) Equal(w Value) bool {
 }
 
 // NormalizeValue applies the value profile value/v1 (the policy's
-// "Deterministic normalization" paragraph; DESIGN §6):
+// "Deterministic normalization" paragraph):
 //
 //   - NFC; typographic quotes and dashes and the minus sign U+2212 folded to
 //     ASCII, ligatures expanded, zero-width characters and soft hyphens
 //     removed, U+2103 and U+2109 read as °C and °F (unicode);
 //   - white space only separates tokens (whitespace); Unicode case folding
-//     (case; reading A01);
+//     (case: value grading is case-insensitive, quote matching is not);
 //   - punctuation is dropped (punctuation), except a sign right before a
 //     digit ("-18", "+5"), a decimal point or comma between digits (kept as
 //     written: "0,5" stays distinct from "0.5"), and hyphens, dots and
@@ -962,8 +962,8 @@ func dateReadings(s string) [][3]int {
 // SameNumber reports whether two number tokens, written differently, can be
 // read as the same number: a decimal comma ("0,5" and "0.5"), a thousands
 // separator ("1,000" and "1000"), trailing zeros ("2.5" and "2.50"). The
-// grader calls such a pair an unregistered equivalent, not a wrong number
-// (reading A03).
+// grader calls such a pair an unregistered equivalent (unresolved), not a
+// wrong number.
 func SameNumber(a, b string) bool {
 	for _, x := range numberReadings(a) {
 		for _, y := range numberReadings(b) {

@@ -31,18 +31,18 @@ func TestNormalizeValue(t *testing.T) {
 		why      string
 	}{
 		{"12 samples per batch", "number:12 sample basis:per batch", []string{RulePlural}, "a plain value; plural"},
-		{"Twelve Samples per Batch.", "number:12 sample basis:per batch", []string{RuleCardinal, RuleCase, RulePlural, RulePunctuation}, "cardinal word, case and a final period (A01)"},
+		{"Twelve Samples per Batch.", "number:12 sample basis:per batch", []string{RuleCardinal, RuleCase, RulePlural, RulePunctuation}, "cardinal word, case and a final period"},
 		{"at most\u00a00.5 mm.", "comparison:<= number:0.5 unit:mm", []string{RuleComparison, RulePunctuation, RuleWhitespace}, "no-break space is white space"},
-		{"at most 0,5 mm", "comparison:<= number:0,5 unit:mm", []string{RuleComparison}, "an ambiguous comma stays as written (A03)"},
+		{"at most 0,5 mm", "comparison:<= number:0,5 unit:mm", []string{RuleComparison}, "an ambiguous comma stays as written"},
 		{"no more than 0.5 mm", "comparison:<= number:0.5 unit:mm", []string{RuleComparison}, "inclusive phrases share one form"},
 		{"less than 0.5 mm", "comparison:< number:0.5 unit:mm", []string{RuleComparison}, "strict stays apart from inclusive"},
-		{"must not exceed 0.5 mm", "must comparison:not exceed number:0.5 unit:mm", nil, "not exceed is its own bound, not <= (A02)"},
-		{"\u221218 \u00b0C or colder", "number:-18 unit:°c qualifier:or colder", []string{RuleCase, RuleUnicode}, "U+2212 is the minus sign (A05)"},
+		{"must not exceed 0.5 mm", "must comparison:not exceed number:0.5 unit:mm", nil, "not exceed is its own bound, not <="},
+		{"\u221218 \u00b0C or colder", "number:-18 unit:°c qualifier:or colder", []string{RuleCase, RuleUnicode}, "U+2212 is the minus sign"},
 		{"-18°C", "number:-18 unit:°c", []string{RuleCase}, "a symbol right after a number is kept, spaced or not"},
 		{"at least 10 centimetres", "comparison:>= number:10 unit:cm", []string{RuleComparison, RuleUnitSpelling}, "the closed unit table"},
-		{"0.5 cm", "number:0.5 unit:cm", nil, "no conversion ever (S4)"},
+		{"0.5 cm", "number:0.5 unit:cm", nil, "no conversion ever"},
 		{"5mm", "number:5 unit:mm", nil, "a unit glued to its number"},
-		{"QA-7735", "identifier:qa-7735", []string{RuleCase}, "identifiers keep their hyphen (A04)"},
+		{"QA-7735", "identifier:qa-7735", []string{RuleCase}, "identifiers keep their hyphen"},
 		{"QA 7735", "qa number:7735", []string{RuleCase}, "a spaced identifier is not the same token"},
 		{"the Tuesday and Friday dispatch batches", "weekday:tuesday and weekday:friday stage:dispatch batch", []string{RuleArticle, RuleCase, RulePlural}, "weekdays, a stage word, an article"},
 		{"Tuesdays and Fridays", "weekday:tuesday and weekday:friday", []string{RuleCase, RulePlural}, "plural weekdays"},
@@ -79,8 +79,8 @@ func TestNormalizeValue(t *testing.T) {
 	}
 }
 
-// TestDecisionValueCaseInsensitive pins reading A01: value grading and
-// UNKNOWN detection fold case; a sentence-initial "The" is an article.
+// TestDecisionValueCaseInsensitive: value grading and UNKNOWN detection
+// fold case; a sentence-initial "The" is an article.
 func TestDecisionValueCaseInsensitive(t *testing.T) {
 	for _, s := range []string{"Unknown", "unknown.", "UNKNOWN", " uNkNoWn "} {
 		assert.True(t, NormalizeValue(s).Unknown(), s)
@@ -89,7 +89,7 @@ func TestDecisionValueCaseInsensitive(t *testing.T) {
 	assert.True(t, NormalizeValue("The Tuesday batch").Equal(NormalizeValue("tuesday batches")))
 }
 
-// TestDecisionDecimalCommaKept pins A03: "0,5" is not normalized to "0.5";
+// TestDecisionDecimalCommaKept: "0,5" is not normalized to "0.5";
 // SameNumber says they may be the same number, which makes the grader call
 // them unresolved, not wrong.
 func TestDecisionDecimalCommaKept(t *testing.T) {

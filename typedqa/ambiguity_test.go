@@ -7,14 +7,15 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// The tests in this file pin the readings doc.go states for the places
-// where the spec is silent or self-contradictory.
+// The tests in this file pin the readings docs/typed.md states (marked
+// "Reading") for the places where the rubric is silent or contradicts
+// itself.
 
-// TestAmbiguityPartialCreditMarker: §6 gives "?" answers on Q2 partial
-// credit while §3.2 calls integers exact. Reading: character accuracy for
-// answers containing the question's partial_credit_marker, exact matching
-// for every other integer answer; the rule follows the questions file, not
-// the id "Q2".
+// TestAmbiguityPartialCreditMarker: the rubric gives "?" answers on Q2
+// partial credit while calling integers exact. Reading (docs/typed.md,
+// Question marks in answers): character accuracy for answers containing the
+// question's partial_credit_marker, exact matching for every other integer
+// answer; the rule follows the questions file, not the id "Q2".
 func TestAmbiguityPartialCreditMarker(t *testing.T) {
 	qs, err := ReadQuestions(strings.NewReader(`{"questions": [
 {"id": "year", "type": "integer", "partial_credit_marker": "?"},
@@ -48,11 +49,12 @@ func TestAmbiguityPartialCreditMarker(t *testing.T) {
 	}
 }
 
-// TestAmbiguityEmptyListAgainstEmptyTruth: the spec scores a blank answer
-// against a non-empty list (0) but not an empty list against an empty
-// ground truth. Reading: correct, score 1, counted in the base, as §3.4
-// does for the string; lists have no blank_when in the default questions,
-// so "excluded" would hide a correct "there are none".
+// TestAmbiguityEmptyListAgainstEmptyTruth: the rubric scores a blank
+// answer against a non-empty list (0) but not an empty list against an
+// empty ground truth. Reading (docs/typed.md, Text arrays): correct, score
+// 1, counted in the base, as for the string (blank against blank is
+// correct there); lists have no blank_when in the default questions, so
+// "excluded" would hide a correct "there are none".
 func TestAmbiguityEmptyListAgainstEmptyTruth(t *testing.T) {
 	for _, answer := range []string{"", "  ", " | "} {
 		s, err := ScoreAnswer(mustQuestion(t, "Q12"), DefaultDictionary(), "", answer)
@@ -71,10 +73,11 @@ func TestAmbiguityEmptyListAgainstEmptyTruth(t *testing.T) {
 	}
 }
 
-// TestAmbiguityDictionaryListsOnly: §1 step 5 reads as if the dictionary
-// applied to every comparison, §5 says it is "used ... for text array
-// questions (Q10, Q12, Q22)". Reading: lists only; Q5 compares the
-// characters as written.
+// TestAmbiguityDictionaryListsOnly: the rubric's last pre-processing step
+// reads as if the dictionary applied to every comparison, while the
+// dictionary itself is said to serve the text array questions (Q10, Q12,
+// Q22). Reading (docs/typed.md, Equivalence dictionary): lists only; Q5
+// compares the characters as written.
 func TestAmbiguityDictionaryListsOnly(t *testing.T) {
 	d := DefaultDictionary()
 	s, err := ScoreAnswer(mustQuestion(t, "Q5"), d, "figliuolo Rossi", "fig.lo Rossi")
@@ -94,7 +97,8 @@ func TestAmbiguityDictionaryListsOnly(t *testing.T) {
 }
 
 // TestAmbiguityFirstWordsAfterPreprocessing: "take the first two words"
-// counts words that survive pre-processing, so a stray comma is not a word.
+// counts words that survive pre-processing, so a stray comma is not a word
+// (docs/typed.md, Text arrays).
 func TestAmbiguityFirstWordsAfterPreprocessing(t *testing.T) {
 	s, err := ScoreAnswer(mustQuestion(t, "Q10"), nil, "moglie di Zuanne", "moglie , di Piero")
 	if err != nil {
@@ -108,7 +112,7 @@ func TestAmbiguityFirstWordsAfterPreprocessing(t *testing.T) {
 // TestAmbiguityGradedCounts: for types scored by a fraction (strings,
 // lists, partial-credit integers) "correct" counts items with full credit
 // and "incorrect" the rest; the score is the mean of the fractions, not
-// correct/(correct+incorrect).
+// correct/(correct+incorrect) (docs/typed.md, Pooling).
 func TestAmbiguityGradedCounts(t *testing.T) {
 	rep := mustScore(t, "document,question,value\nd,Q22,a | b\n",
 		"model,condition,run,document,question,value\nm,c,1,d,Q22,a | b\nm,c,2,d,Q22,a\n")
@@ -119,7 +123,7 @@ func TestAmbiguityGradedCounts(t *testing.T) {
 
 // TestAmbiguityRunsPooledByItem: pooling runs means one mean over every
 // (document, run) item, not a mean of per-run means; with an excluded item
-// in one run only, the two differ.
+// in one run only, the two differ (docs/typed.md, Pooling).
 func TestAmbiguityRunsPooledByItem(t *testing.T) {
 	truth := "document,question,value\nd,Q1,Y\nd,Q2,1767\ne,Q1,N\ne,Q2,\n"
 	resp := "model,condition,run,document,question,value\n" +

@@ -12,7 +12,8 @@ import (
 )
 
 // DictionaryClass is one equivalence class: every form, as written or in
-// any case, stands for the canonical (expanded) form (spec §5.1).
+// any case, stands for the canonical (expanded) form (docs/typed.md,
+// Equivalence dictionary).
 type DictionaryClass struct {
 	Canonical string   `json:"canonical"`
 	Forms     []string `json:"forms"`
@@ -61,7 +62,7 @@ func DefaultDictionary() *Dictionary {
 	return d
 }
 
-// classShape lists the keys of a class (dictionary.schema.json).
+// classShape lists the keys of a class (docs/schema/typed-dictionary.schema.json).
 var classShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{"canonical": nil, "forms": nil}}
 
 // decodeClass fills c from its tree as encoding/json would.
@@ -77,7 +78,7 @@ func decodeClass(d *strictjson.TreeDecoder, v *strictjson.Value, c *DictionaryCl
 }
 
 // ReadDictionary reads and validates an equivalence dictionary (schema:
-// dictionary.schema.json). Each canonical form and each form must be one
+// docs/schema/typed-dictionary.schema.json). Each canonical form and each form must be one
 // word once pre-processed (case folded, trailing punctuation stripped); a
 // word may belong to one class only, so expansion never depends on order.
 // The canonical form is implicitly one of its own forms. {"classes": []}

@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestDefaultDictionary checks every class the issue lists and the forms it
-// says are never equivalents.
+// TestDefaultDictionary checks every class of docs/typed.md, Equivalence
+// dictionary, and the forms it says are never equivalents.
 //
-// Reading of the spec: dictionary entries are pre-processed like answer
+// Reading stated there: dictionary entries are pre-processed like answer
 // words, so "D.CO." finds d.co; each word may belong to one class; the
 // canonical form is implicitly a form of its class (also
 // TestReadDictionaryErrors).

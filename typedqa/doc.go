@@ -1,11 +1,11 @@
 // Package typedqa scores typed transcription answers — booleans with an
 // "illegible" option, integers, paired integers, a string and
-// "|"-separated lists — against a ground truth, implementing
-// typed-qa-scoring-guidelines.md (the "spec"; § numbers below are its
-// sections). It reads the questions, ground truth, responses and
-// equivalence dictionary, scores every answer, pools runs per (model,
-// condition, question) and renders a table, JSON and a per-item CSV. The
-// citecheck "typed" command is a thin wrapper around it.
+// "|"-separated lists — against a ground truth, implementing the
+// typed-question rubric that docs/typed.md states rule by rule
+// (docs/typed.md, Scoring rules). It reads the questions, ground truth,
+// responses and equivalence dictionary, scores every answer, pools runs
+// per (model, condition, question) and renders a table, JSON and a
+// per-item CSV. The citecheck "typed" command is a thin wrapper around it.
 //
 // # Contract
 //
@@ -35,19 +35,20 @@
 //
 // Questions: JSON {"questions": [...]}, each {"id", "type", "blank_when":
 // {"question", "equals"}, "order", "first_words", "partial_credit_marker"};
-// questions.schema.json. Types: boolean, integer, paired_integer, string,
-// list. questions-default.json (embedded) encodes Q1–Q22 as the spec
-// assigns them, with Q2 blank when Q1 = N, Q5 when Q4 = N, Q21 when Q19 = 0
-// and "?" as Q2's partial-credit marker.
+// docs/schema/typed-questions.schema.json. Types: boolean, integer, paired_integer, string,
+// list. questions-default.json (embedded) encodes Q1–Q22 as the rubric
+// assigns them (docs/typed.md, Question types), with Q2 blank when Q1 =
+// N, Q5 when Q4 = N, Q21 when Q19 = 0 and "?" as Q2's partial-credit
+// marker.
 //
 // Dictionary: JSON {"classes": [{"canonical", "forms": [...]}]};
-// dictionary.schema.json. dictionary-default.json (embedded) holds the
+// docs/schema/typed-dictionary.schema.json. dictionary-default.json (embedded) holds the
 // figliuolo and domestico families in their four gender/number classes.
 //
 // Ground truth: CSV with the header document,question,value exactly, or
-// JSON Lines with those keys (truth-record.schema.json). Responses: CSV
+// JSON Lines with those keys (docs/schema/typed-truth-record.schema.json). Responses: CSV
 // with the header model,condition,run,document,question,value, or JSON
-// Lines (response-record.schema.json). ".jsonl"/".ndjson" names are JSON
+// Lines (docs/schema/typed-response-record.schema.json). ".jsonl"/".ndjson" names are JSON
 // Lines, ".csv" CSV, anything else is sniffed by its first byte. In JSON
 // Lines "value" may be null (blank) and "run" a non-negative integer; every
 // other value is a string. An empty value is a blank.
@@ -68,18 +69,20 @@
 // Character accuracy counts Unicode code points after NFC, never bytes or
 // grapheme clusters: max(0, 1 − Levenshtein(gt, answer) / len(gt)), both
 // sides pre-processed first (agnivade/levenshtein; checked against
-// levenshtein.json): the spec's "matching characters / GT character count,
-// using edit distance", clipped at 0 when insertions outnumber the
-// reference. An empty reference scores 1 against an empty
-// answer and 0 against anything else. Lists: precision = Σ matched
-// accuracies / answer entries, recall = Σ / truth entries, F1 = 2PR/(P+R)
-// in that floating-point order; "any" order matches by a faithful port of
-// scipy's rectangular linear_sum_assignment (LinearSumAssignment, checked
-// bit for bit against lsap.json, ties and error texts included), "document"
-// order by Needleman–Wunsch with zero gap score (checked against
-// entry_matching.json).
+// levenshtein.json): the rubric's "matching characters / GT character
+// count, using edit distance" (docs/typed.md, Character accuracy), clipped
+// at 0 when insertions outnumber the reference. An empty reference scores
+// 1 against an empty answer and 0 against anything else. Lists:
+// precision = Σ matched accuracies / answer entries, recall = Σ / truth
+// entries, F1 = 2PR/(P+R) in that floating-point order; "any" order matches
+// by a faithful port of scipy's rectangular linear_sum_assignment
+// (LinearSumAssignment, checked bit for bit against lsap.json, ties and
+// error texts included), "document" order by Needleman–Wunsch with zero gap
+// score (checked against entry_matching.json).
 //
-// # Pre-processing (spec §1)
+// # Pre-processing
+//
+// The steps of docs/typed.md, Pre-processing, as implemented.
 //
 // Both sides: NFC; split on Unicode white space (trimming the value and
 // each token; runs of white space become one space); strip trailing ",", ".",
@@ -92,6 +95,8 @@
 // canonical form.
 //
 // # Scoring
+//
+// The rules of docs/typed.md, Scoring rules, in short.
 //
 // Boolean (Y, N, illegible, blank): match correct, other value incorrect,
 // "illegible" against a definite value an illegibility claim (no score),
@@ -108,14 +113,14 @@
 // error. The non-boolean score is the mean item score over items not
 // excluded; null when no item is in the base.
 //
-// # Readings of the spec's ambiguities
+// # Readings of the rubric's open cases
 //
-// Where the spec is silent or contradicts itself, the reading taken is
-// stated beside the test that pins it: the TestAmbiguity* tests
-// (ambiguity_test.go), and TestBooleanRules, TestIntegerRules,
-// TestStringRules, TestListRules, TestBooleanAggregation,
-// TestReadTruthErrors, TestScoreCrossFileErrors, TestDefaultDictionary and
-// TestLSAPVectors.
+// Where the rubric is silent or contradicts itself, docs/typed.md states
+// the reading taken beside the rule (marked "Reading"), and so does the
+// test that pins it: the TestAmbiguity* tests (ambiguity_test.go), and
+// TestBooleanRules, TestIntegerRules, TestStringRules, TestListRules,
+// TestBooleanAggregation, TestReadTruthErrors, TestScoreCrossFileErrors,
+// TestDefaultDictionary and TestLSAPVectors.
 //
 // # What it does not do
 //

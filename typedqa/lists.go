@@ -7,10 +7,10 @@ type Order string
 
 const (
 	// OrderAny matches entries one to one in any order, maximising the
-	// total character accuracy (spec §3.5, Q10 and Q12).
+	// total character accuracy (docs/typed.md, Order-independent matching).
 	OrderAny Order = "any"
 	// OrderDocument aligns entries in sequence (Needleman–Wunsch with
-	// zero gap penalty; spec §3.5, Q22).
+	// zero gap penalty; docs/typed.md, Order-dependent alignment).
 	OrderDocument Order = "document"
 )
 

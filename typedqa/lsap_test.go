@@ -27,10 +27,11 @@ type lsapResult struct {
 // lsap.json: exact row_ind/col_ind (ties included), exact totals, and the
 // error texts.
 //
-// Reading of the spec on ties: the Hungarian matching breaks them as scipy
-// does and the alignment's traceback prefers a scoring diagonal step, then
-// skipping a truth entry; ties change only the reported pairs, never a
-// score (also TestEntryMatchingVectors).
+// Reading on ties (docs/typed.md, Order-independent matching;
+// docs/typed.md, Order-dependent alignment): the Hungarian matching breaks
+// them as scipy does and the alignment's traceback prefers a scoring
+// diagonal step, then skipping a truth entry; ties change only the
+// reported pairs, never a score (also TestEntryMatchingVectors).
 func TestLSAPVectors(t *testing.T) {
 	var file struct {
 		Cases []lsapVector `json:"cases"`

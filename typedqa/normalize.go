@@ -10,22 +10,23 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// trailingPunct is what spec §1.2 strips from the end of a word: commas,
-// periods, semicolons, colons and closing brackets. Nothing is stripped
-// inside a word, so "1767/8" and "fig.lo" keep their inner marks.
+// trailingPunct is what pre-processing strips from the end of a word
+// (docs/typed.md, Pre-processing, step 2): commas, periods, semicolons,
+// colons and closing brackets. Nothing is stripped inside a word, so
+// "1767/8" and "fig.lo" keep their inner marks.
 const trailingPunct = ",.;:)]}"
 
 // uncertainMark is the annotator's uncertainty marker, stripped from the
-// end of ground-truth words only (spec §1.3).
+// end of ground-truth words only (docs/typed.md, Uncertain readings).
 const uncertainMark = '?'
 
-// words applies the pre-processing of spec §1 steps 1-4 to s: NFC, split on
-// Unicode white space (which also trims the whole value and each token),
-// strip trailing punctuation from each word (and a trailing "?" when truth
-// is set), fold case with Unicode full case folding, and NFC again since
-// folding may leave a string that is not in NFC. Words that strip to
-// nothing (a lone "," or, in the ground truth, a lone "?") are dropped:
-// they hold no characters to compare.
+// words applies pre-processing steps 1-4 (docs/typed.md, Pre-processing)
+// to s: NFC, split on Unicode white space (which also trims the whole
+// value and each token), strip trailing punctuation from each word (and a
+// trailing "?" when truth is set), fold case with Unicode full case
+// folding, and NFC again since folding may leave a string that is not in
+// NFC. Words that strip to nothing (a lone "," or, in the ground truth, a
+// lone "?") are dropped: they hold no characters to compare.
 func words(s string, truth bool) []string {
 	fold := cases.Fold()
 	var out []string

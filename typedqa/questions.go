@@ -17,11 +17,11 @@ import (
 type Type string
 
 const (
-	TypeBoolean       Type = "boolean"        // Y, N, illegible or blank (spec §3.1)
-	TypeInteger       Type = "integer"        // non-negative integer, exact (spec §3.2)
-	TypePairedInteger Type = "paired_integer" // "N | N", both exact (spec §3.3)
-	TypeString        Type = "string"         // character accuracy (spec §3.4)
-	TypeList          Type = "list"           // "|"-separated entries, F1 (spec §3.5)
+	TypeBoolean       Type = "boolean"        // Y, N, illegible or blank (docs/typed.md, Booleans)
+	TypeInteger       Type = "integer"        // non-negative integer, exact (docs/typed.md, Integers)
+	TypePairedInteger Type = "paired_integer" // "N | N", both exact (docs/typed.md, Paired integers)
+	TypeString        Type = "string"         // character accuracy (docs/typed.md, String)
+	TypeList          Type = "list"           // "|"-separated entries, F1 (docs/typed.md, Text arrays)
 )
 
 func (t Type) valid() bool {
@@ -33,8 +33,8 @@ func (t Type) valid() bool {
 }
 
 // Condition makes a question blank in the ground truth of a document when
-// another question's ground truth there equals a value (spec: "Q2 blank
-// when Q1 = N").
+// another question's ground truth there equals a value, as Q2 is blank
+// when Q1 = N (docs/typed.md, Question types).
 type Condition struct {
 	Question string `json:"question"`
 	Equals   string `json:"equals"`
@@ -51,7 +51,8 @@ type Question struct {
 	// nil keeps them all.
 	FirstWords *int `json:"first_words,omitempty"`
 	// PartialCreditMarker, for integers: an answer containing it is scored
-	// by character accuracy instead of exactly (spec §6, "?" on Q2).
+	// by character accuracy instead of exactly, as "?" on Q2 is
+	// (docs/typed.md, Question marks in answers).
 	PartialCreditMarker string `json:"partial_credit_marker,omitempty"`
 
 	equalsKey string // BlankWhen.Equals in the referenced question's canonical form
@@ -87,7 +88,7 @@ func (qs *Questions) lookup(id string) *Question {
 var defaultQuestionsJSON []byte
 
 // DefaultQuestionsJSON returns the shipped questions-default.json: Q1–Q22
-// as the spec assigns them.
+// as the rubric assigns them (docs/typed.md, Question types).
 func DefaultQuestionsJSON() []byte { return bytes.Clone(defaultQuestionsJSON) }
 
 // DefaultQuestions parses the shipped questions-default.json.
@@ -99,7 +100,7 @@ func DefaultQuestions() *Questions {
 	return qs
 }
 
-// questionShape lists the keys of a question (questions.schema.json).
+// questionShape lists the keys of a question (docs/schema/typed-questions.schema.json).
 var questionShape = &strictjson.Shape{Keys: map[string]*strictjson.Shape{
 	"id": nil, "type": nil, "order": nil, "first_words": nil, "partial_credit_marker": nil,
 	"blank_when": {Keys: map[string]*strictjson.Shape{"question": nil, "equals": nil}},
@@ -139,7 +140,7 @@ func decodeQuestion(d *strictjson.TreeDecoder, v *strictjson.Value, q *Question)
 var questionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
 // ReadQuestions reads and validates a questions file (schema:
-// questions.schema.json). file names the input in errors.
+// docs/schema/typed-questions.schema.json). file names the input in errors.
 func ReadQuestions(r io.Reader, file string) (*Questions, error) {
 	data, err := readAll(r, file, MaxConfigFileBytes)
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 	"github.com/citecheck/citecheck/internal/strictjson"
 )
 
-// TestDefaultQuestions checks questions-default.json against the issue's
-// assignment of Q1–Q22.
+// TestDefaultQuestions checks questions-default.json against the
+// assignment of Q1–Q22 in docs/typed.md, Question types.
 func TestDefaultQuestions(t *testing.T) {
 	qs := DefaultQuestions()
 	want := map[string]Type{}

@@ -20,13 +20,14 @@ d,Q19,0
 d,Q21,
 `
 
-// TestReadTruthErrors pins a reading of the spec: blank_when is enforced
-// on the ground truth both ways. Where the condition holds the value must
-// be blank, and a blank boolean, integer, pair or string needs its
-// condition to hold (an empty list needs none). Conditions compare
-// canonical values ("0" = "00", "n" = "N"; TestConditionEqualsCanonical); a
-// blank never satisfies a condition. Scoring itself looks only at whether
-// the ground truth is blank, as §3 does.
+// TestReadTruthErrors pins a reading (docs/typed.md, Question types):
+// blank_when is enforced on the ground truth both ways. Where the condition
+// holds the value must be blank, and a blank boolean, integer, pair or
+// string needs its condition to hold (an empty list needs none). Conditions
+// compare canonical values ("0" = "00", "n" = "N";
+// TestConditionEqualsCanonical); a blank never satisfies a condition.
+// Scoring itself looks only at whether the ground truth is blank, as the
+// rules by question type do.
 func TestReadTruthErrors(t *testing.T) {
 	qs := DefaultQuestions()
 	tests := []struct {
@@ -168,10 +169,10 @@ func TestManyErrorsCollected(t *testing.T) {
 	}
 }
 
-// TestScoreCrossFileErrors pins a reading of the spec: a missing response
-// row is an error, not a blank answer; each (model, condition, run)
-// present must answer every ground-truth row, with an empty value for a
-// blank (missing_answer).
+// TestScoreCrossFileErrors pins a reading (docs/typed.md, Pooling): a
+// missing response row is an error, not a blank answer; each (model,
+// condition, run) present must answer every ground-truth row, with an
+// empty value for a blank (missing_answer).
 func TestScoreCrossFileErrors(t *testing.T) {
 	qs := DefaultQuestions()
 	truth, err := ReadTruth(strings.NewReader("document,question,value\nd,Q1,Y\nd,Q3,N\n"), "gt.csv", FormatCSV, qs)

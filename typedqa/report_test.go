@@ -36,9 +36,9 @@ func mustScore(t *testing.T, truthCSV, respCSV string) *Report {
 // e). conditional accuracy 2/3, combined 2/4, illegibility rate 1/4 of the
 // questions asked.
 //
-// Reading of the spec: the illegibility-claim rate's "total questions" are
-// the questions asked, correct + incorrect + illegible, blank-against-blank
-// items excluded.
+// Reading (docs/typed.md, Boolean figures): the illegibility-claim rate's
+// "total questions" are the questions asked, correct + incorrect +
+// illegible, blank-against-blank items excluded.
 func TestBooleanAggregation(t *testing.T) {
 	truth := "document,question,value\nd,Q19,2\nd,Q21,Y\ne,Q19,0\ne,Q21,\nf,Q19,1\nf,Q21,N\n"
 	resp := "model,condition,run,document,question,value\n" +

@@ -11,11 +11,7 @@ import (
 
 func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
-	data, ok := Schemas()[name]
-	if !ok {
-		t.Fatalf("no embedded schema %s (have %v)", name, SchemaNames())
-	}
-	return schematest.CompileBytes(t, name, data)
+	return schematest.Compile(t, "typed-"+name)
 }
 
 func schemaAccepts(t *testing.T, s *jsonschema.Schema, instance string) bool {
@@ -32,13 +28,6 @@ type schemaCase struct {
 	valid  bool
 	goOnly bool // a fault only the Go reader can see: schema accepts, Go rejects
 	why    string
-}
-
-func TestSchemaNames(t *testing.T) {
-	want := "dictionary.schema.json questions.schema.json response-record.schema.json truth-record.schema.json"
-	if got := strings.Join(SchemaNames(), " "); got != want {
-		t.Errorf("schemas %s, want %s", got, want)
-	}
 }
 
 func TestQuestionsSchema(t *testing.T) {

@@ -65,9 +65,9 @@ var (
 )
 
 // ScoreAnswer scores one answer against one ground-truth value under q's
-// rules, pre-processing both sides as spec §1 says; d expands words of list
-// questions (nil: no equivalences). It fails only when truth is not a valid
-// ground truth for q's type.
+// rules, pre-processing both sides (docs/typed.md, Pre-processing); d
+// expands words of list questions (nil: no equivalences). It fails only
+// when truth is not a valid ground truth for q's type.
 func ScoreAnswer(q Question, d *Dictionary, truth, answer string) (Scored, error) {
 	if err := checkTruthValue(&q, truth); err != nil {
 		return Scored{}, fmt.Errorf("score %s: %w", q.ID, err)
@@ -88,8 +88,8 @@ func ScoreAnswer(q Question, d *Dictionary, truth, answer string) (Scored, error
 }
 
 // blankRule settles the cases where the ground truth is blank, the same for
-// booleans, integers and pairs (spec §3.1, §3.2): blank answer excluded,
-// anything else incorrect.
+// booleans, integers and pairs (docs/typed.md, Booleans; docs/typed.md,
+// Integers): blank answer excluded, anything else incorrect.
 func blankRule(ans string) Scored {
 	if ans == "" {
 		return excluded
@@ -194,10 +194,11 @@ func scoreString(truth, answer string) Scored {
 func editDetail(d, n int) string { return fmt.Sprintf("edits=%d chars=%d", d, n) }
 
 // listEntries splits v on '|' and pre-processes each entry: its words
-// (spec §1 steps 1-4), the first n of them when the question says so, each
-// expanded through the dictionary, joined by single spaces. Entries left
-// with no word are dropped, so "a||b" and "a|b|" are two-entry lists and a
-// value of only pipes or spaces is an empty list.
+// (docs/typed.md, Pre-processing, steps 1-4), the first n of them when
+// the question says so, each expanded through the dictionary, joined by
+// single spaces. Entries left with no word are dropped, so "a||b" and
+// "a|b|" are two-entry lists and a value of only pipes or spaces is an
+// empty list.
 func listEntries(v string, truth bool, firstWords *int, d *Dictionary) []string {
 	var out []string
 	for _, part := range strings.Split(v, "|") {

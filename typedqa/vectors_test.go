@@ -26,8 +26,8 @@ type entryOutcome struct {
 // (scipy, maximize) and Needleman–Wunsch (gap 0) matchings, totals, P, R
 // and F1 of entry_matching.json bit for bit. A null in the vectors (P of an
 // empty prediction, everything for two empty lists) is where the vectors
-// leave the value undefined; MatchEntries' reading of those is pinned in
-// TestMatchEntriesEmpty.
+// leave the value undefined; MatchEntries' reading of two empty lists is
+// pinned in TestAmbiguityEmptyListAgainstEmptyTruth.
 func TestEntryMatchingVectors(t *testing.T) {
 	var file struct {
 		Cases []entryVector `json:"cases"`

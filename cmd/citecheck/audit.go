@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/citecheck/citecheck/audit"
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/runs"
 )
@@ -113,7 +114,7 @@ func runAudit(e *env, args []string) error {
 // writeAudit audits the runs (fileOf names each run's file) and renders the
 // report; it reports whether every citation was grounded uniquely.
 func writeAudit(w io.Writer, ix *citations.Index, recs []runs.Record, fileOf []string, asJSON bool) (bool, error) {
-	rep := ix.Audit(recs)
+	rep := audit.Run(ix, recs, 0)
 	if err := ix.Err(); err != nil {
 		return false, err
 	}
@@ -137,7 +138,7 @@ func writeAudit(w io.Writer, ix *citations.Index, recs []runs.Record, fileOf []s
 	return rep.Clean(), bw.Flush()
 }
 
-func totalsLabel(t citations.AuditTotals) (string, string) {
+func totalsLabel(t audit.Totals) (string, string) {
 	arm, session := t.Arm, fmt.Sprint(t.Session)
 	if arm == "" {
 		arm = "all"
@@ -148,10 +149,10 @@ func totalsLabel(t citations.AuditTotals) (string, string) {
 	return arm, session
 }
 
-func writeAuditTable(w io.Writer, rep citations.AuditReport, files, runFiles []string) error {
+func writeAuditTable(w io.Writer, rep audit.Report, files, runFiles []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	// The counts kept apart get a column when there is something to count.
-	var all citations.AuditTotals
+	var all audit.Totals
 	if len(rep.Totals) > 0 {
 		all = rep.Totals[len(rep.Totals)-1]
 	}
@@ -262,11 +263,11 @@ type auditJSONUnread struct {
 	Notes    []string `json:"notes"`
 }
 
-func writeAuditJSON(w io.Writer, rep citations.AuditReport, files, runFiles []string) error {
+func writeAuditJSON(w io.Writer, rep audit.Report, files, runFiles []string) error {
 	out := struct {
-		Citations []auditJSONEntry        `json:"citations"`
-		Totals    []citations.AuditTotals `json:"totals"`
-		Unread    []auditJSONUnread       `json:"unread"`
+		Citations []auditJSONEntry  `json:"citations"`
+		Totals    []audit.Totals    `json:"totals"`
+		Unread    []auditJSONUnread `json:"unread"`
 	}{Citations: []auditJSONEntry{}, Totals: rep.Totals, Unread: []auditJSONUnread{}}
 	for i, e := range rep.Entries {
 		out.Citations = append(out.Citations, auditJSONEntry{

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/citecheck/citecheck/grade"
+	"github.com/citecheck/citecheck/internal/suggest"
 	"github.com/citecheck/citecheck/metrics"
 )
 
@@ -29,15 +31,24 @@ questions, clean abstention on unknown ones), or --metric supported,
 factual or abstention. This is a fixed-corpus sensitivity envelope, not a
 p-value: the repeats are never counted as independent questions.
 
+With --lock and --reviews FILE (or a lock that pins decisions files), the
+comparison is also made on the results after review (docs/review.md),
+printed after the automatic one; --json then writes {"automatic",
+"reviewed"}.
+
 Exit status: 0 compared; 2 bad usage or input (fewer than two arms, no
-shared question, a bad results file); 4 internal error.`
+shared question, a bad results file, a refused decision); 3 the lock's
+inputs changed; 4 internal error.`
 
 func runCompare(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
-	fs := newFlagSet(stderr, "compare", "compare RESULTS... [--arms A,B] [--metric M] [--seed N] [--replicates N] [--json]", compareAbout)
+	fs := newFlagSet(stderr, "compare", "compare RESULTS... [--arms A,B] [--metric M] [--seed N] [--replicates N] [--json] [--lock LOCK --reviews FILE...]", compareAbout)
 	var c compareFlags
 	c.register(fs)
 	asJSON := fs.Bool("json", false, "write the comparison as JSON")
+	lockPath := fs.String("lock", "", "the evaluation's `lock`, to apply reviews")
+	var reviews reviewsFlag
+	fs.Var(&reviews, "reviews", "also compare after applying the decisions `file` of a source review (repeat for several; needs --lock)")
 	paths, err := parseFlags(fs, stdout, args)
 	if err != nil {
 		return err
@@ -53,14 +64,36 @@ func runCompare(e *env, args []string) error {
 	for i := range results {
 		b.Add(&results[i])
 	}
-	cmp, err := c.compare(results, b.Summary(metrics.DefaultThresholds()), true)
+	sum := b.Summary(metrics.DefaultThresholds())
+	cmp, err := c.compare(results, sum, true)
+	if err != nil {
+		return err
+	}
+	if *lockPath == "" {
+		if len(reviews) > 0 {
+			return usageErrorf("compare: --reviews needs --lock: an item's content is the lock's reference and page texts")
+		}
+		if *asJSON {
+			return writeJSON(stdout, cmp)
+		}
+		writeComparison(stdout, cmp)
+		return nil
+	}
+	reviewed, err := reviewedResults(stdout, e.toolchain(), *lockPath, reviews, results)
+	if err != nil {
+		return err
+	}
+	after, err := c.compare(reviewed, sum, true)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, cmp)
+		return writeJSON(stdout, map[string]*metrics.Comparison{"automatic": cmp, "reviewed": after})
 	}
+	fmt.Fprintf(stdout, "automatic (the rules alone):\n")
 	writeComparison(stdout, cmp)
+	fmt.Fprintf(stdout, "\nafter review:\n")
+	writeComparison(stdout, after)
 	return nil
 }
 
@@ -98,6 +131,15 @@ func (c *compareFlags) compare(results []grade.Result, sum *metrics.Summary, req
 		arms = strings.Split(*c.arms, ",")
 		if len(arms) != 2 || arms[0] == "" || arms[1] == "" || arms[0] == arms[1] {
 			return nil, usageErrorf("--arms %q: want two different arms, A,B", *c.arms)
+		}
+		var have []string
+		for _, g := range sum.Arms {
+			have = append(have, g.Arm)
+		}
+		for _, a := range arms {
+			if !slices.Contains(have, a) {
+				return nil, usageErrorf("--arms: no results of arm %q%s; the results hold arms %s", a, suggest.Phrase(have, a), strings.Join(have, ", "))
+			}
 		}
 	} else {
 		for _, g := range sum.Arms {

@@ -12,12 +12,12 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
-	"github.com/citecheck/citecheck/report"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 )
@@ -96,11 +96,11 @@ func demoExtract(dir string, docs []fixtures.DemoPDF) (*corpus.Store, error) {
 		}
 	}
 	runner := &pdftext.Runner{}
-	files, err := corpus.Inputs([]string{pdfDir})
+	files, err := ingest.Inputs([]string{pdfDir})
 	if err != nil {
 		return nil, err
 	}
-	rep, err := corpus.Build(context.Background(), filepath.Join(dir, "corpus"), files, corpus.BuildOptions{
+	rep, err := ingest.Build(context.Background(), filepath.Join(dir, "corpus"), files, ingest.BuildOptions{
 		Extractor: runner.ExtractorID(), Extract: runner.Extract, Jobs: 2,
 	})
 	if err != nil {
@@ -112,6 +112,9 @@ func demoExtract(dir string, docs []fixtures.DemoPDF) (*corpus.Store, error) {
 	}
 	return corpus.Open(filepath.Join(dir, "corpus"))
 }
+
+// demoLockName is the evaluation's lock, in the demo's folder.
+const demoLockName = "eval.lock"
 
 // demoEvaluation runs the evaluation bank of package fixtures through
 // extract, spans, plan, freeze, grade and report, with files named
@@ -125,10 +128,43 @@ func demoEvaluation(e *env, dir string) error {
 	if err != nil {
 		return err
 	}
+	printDemoCorpus(stdout, store)
+	ref, refPath, err := demoReference(stdout, dir, store)
+	if err != nil {
+		return err
+	}
+	planData, err := demoPlan(stdout, dir, ref)
+	if err != nil {
+		return err
+	}
+	lockPath := filepath.Join(dir, demoLockName)
+	fmt.Fprintf(stdout, "\n$ citecheck freeze --corpus corpus %s --plan %s --out %s\n", fixtures.EvalReferenceName, fixtures.EvalPlanName, demoLockName)
+	fr, err := freeze.Write(freeze.Inputs{LockPath: lockPath, CorpusDir: filepath.Join(dir, "corpus"), ReferencePath: refPath,
+		PlanPath: filepath.Join(dir, fixtures.EvalPlanName), Toolchain: e.toolchain()})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	printFrozen(stdout, demoLockName, fr)
+	if err := demoGrade(e, dir, planData); err != nil {
+		return err
+	}
+	if err := demoReport(e, dir); err != nil {
+		return err
+	}
+	if err := demoReview(e, dir); err != nil {
+		return err
+	}
+	return demoTamper(e, dir, docs[0].Name)
+}
+
+// printDemoCorpus lists the extracted documents: pages, flagged pages and
+// hash.
+func printDemoCorpus(stdout io.Writer, store *corpus.Store) {
+	docs := store.Manifest().Documents
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "document\tpages\tflagged pages\tblake3\n")
 	pages := 0
-	for _, d := range store.Manifest().Documents {
+	for _, d := range docs {
 		var flagged []string
 		for _, p := range d.Pages {
 			if len(p.Flags) > 0 {
@@ -140,58 +176,62 @@ func demoEvaluation(e *env, dir string) error {
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "%d documents, %d pages, every one extracted\n", len(docs), pages)
+}
 
-	// The reference is written by its passages' text; its offsets come
-	// from the extracted pages, as "citecheck spans --fix" would fill them.
+// demoReference writes the evaluation's reference into dir and checks its
+// spans against the corpus, as "citecheck spans" does. The reference is
+// written by its passages' text; its offsets come from the extracted
+// pages, as "citecheck spans --fix" would fill them.
+func demoReference(stdout io.Writer, dir string, store *corpus.Store) (*spans.Reference, string, error) {
 	refData, err := fixtures.EvalReference(func(name string, page int) (string, error) { return corpus.TextOf(store, name, page) })
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return nil, "", fmt.Errorf("demo: %w", err)
 	}
 	refPath := filepath.Join(dir, fixtures.EvalReferenceName)
 	if err := os.WriteFile(refPath, refData, 0o644); err != nil {
-		return err
+		return nil, "", err
 	}
 	ref, err := spans.Decode(refData, fixtures.EvalReferenceName)
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return nil, "", fmt.Errorf("demo: %w", err)
 	}
 	fmt.Fprintf(stdout, "\n$ citecheck spans --corpus corpus %s\n", fixtures.EvalReferenceName)
 	srep, err := spans.Validate(ref, store, spans.Options{})
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return nil, "", fmt.Errorf("demo: %w", err)
 	}
 	printSpansReport(stdout, srep)
 	if srep.HasErrors() {
-		return errChecksFailed
+		return nil, "", errChecksFailed
 	}
+	return ref, refPath, nil
+}
 
+// demoPlan makes the evaluation's plan, writes it into dir and returns its
+// bytes, from which the runs are written.
+func demoPlan(stdout io.Writer, dir string, ref *spans.Reference) ([]byte, error) {
 	fmt.Fprintf(stdout, "\n$ citecheck plan %s --arms %s --repeats %d --seed %d --out %s\n", fixtures.EvalReferenceName,
 		strings.Join(fixtures.EvalPlanArms, ","), fixtures.EvalPlanRepeats, fixtures.EvalPlanSeed, fixtures.EvalPlanName)
 	p, err := plan.New(ref, plan.Options{Arms: fixtures.EvalPlanArms, Repetitions: fixtures.EvalPlanRepeats, Seed: fixtures.EvalPlanSeed})
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return nil, fmt.Errorf("demo: %w", err)
 	}
 	planData := p.Encode()
 	if err := os.WriteFile(filepath.Join(dir, fixtures.EvalPlanName), planData, 0o644); err != nil {
-		return err
+		return nil, err
 	}
 	labels := make([]string, len(p.Sessions))
 	for i, s := range p.Sessions {
 		labels[i] = s.Label()
 	}
 	fmt.Fprintf(stdout, "sessions in the declared order: %s; one question order per repetition\n", strings.Join(labels, " "))
+	return planData, nil
+}
 
-	const lockName = "eval.lock"
-	lockPath := filepath.Join(dir, lockName)
-	fmt.Fprintf(stdout, "\n$ citecheck freeze --corpus corpus %s --plan %s --out %s\n", fixtures.EvalReferenceName, fixtures.EvalPlanName, lockName)
-	fr, err := freeze.Write(freeze.Inputs{LockPath: lockPath, CorpusDir: filepath.Join(dir, "corpus"), ReferencePath: refPath,
-		PlanPath: filepath.Join(dir, fixtures.EvalPlanName), Toolchain: e.toolchain()})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	printFrozen(stdout, lockName, fr)
-
-	// The two systems' answers, in their vendors' formats.
+// demoGrade writes the two systems' answers, in their vendors' formats,
+// and grades them against the lock.
+func demoGrade(e *env, dir string, planData []byte) error {
+	stdout := e.stdout
 	anthropic, lmstudio, err := fixtures.EvalRuns(planData)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
@@ -208,33 +248,84 @@ func demoEvaluation(e *env, dir string) error {
 		}
 		runPaths = append(runPaths, path)
 	}
-	fmt.Fprintf(stdout, "\n$ citecheck grade --lock %s --out results %s\n", lockName, strings.Join(runNames, " "))
+	fmt.Fprintf(stdout, "\n$ citecheck grade --lock %s --out results %s\n", demoLockName, strings.Join(runNames, " "))
 	fail := &failingList{limit: 8}
-	sum, err := gradeRuns(stdout, io.Discard, gradeJob{toolchain: e.toolchain, lock: lockPath, out: filepath.Join(dir, "results"), format: runs.FormatAuto,
+	sum, err := gradeRuns(stdout, io.Discard, gradeJob{toolchain: e.toolchain, lock: filepath.Join(dir, demoLockName), out: filepath.Join(dir, "results"), format: runs.FormatAuto,
 		runs: runPaths, names: runNames, failing: fail})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	writeGradeTable(stdout, sum)
 	writeFailing(stdout, sum, fail)
+	return nil
+}
 
-	fmt.Fprintf(stdout, "\n$ citecheck report results --lock %s --out report\n", lockName)
+// demoReport reports the graded results: the table and findings here,
+// every result in report/report.html.
+func demoReport(e *env, dir string) error {
+	stdout := e.stdout
+	fmt.Fprintf(stdout, "\n$ citecheck report results --lock %s --out report\n", demoLockName)
 	msum, err := makeReport(stdout, reportJob{toolchain: e.toolchain, paths: []string{filepath.Join(dir, "results")}, names: []string{"results"},
-		out: filepath.Join(dir, "report"), lock: lockPath, thresholds: metrics.DefaultThresholds(), compare: defaultCompare()})
+		out: filepath.Join(dir, "report"), lock: filepath.Join(dir, demoLockName), thresholds: metrics.DefaultThresholds(), compare: defaultCompare()})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if err := report.WriteTable(stdout, msum); err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout)
-	if err := report.WriteFindings(stdout, msum); err != nil {
+	if err := printReport(stdout, msum); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nreport/report.html shows every result, and each citation on its page.\n")
+	return nil
+}
 
-	// One bit of one PDF changed: nothing may be graded any more.
-	victim := filepath.Join(dir, "pdfs", docs[0].Name)
+// The demo's review: its blinded shuffle's seed, and where its files go.
+const (
+	demoReviewSeed  = 20261203
+	demoItemsName   = "review/items.jsonl"
+	demoPageName    = "review/review.html"
+	demoDecisions   = "review/decisions.jsonl"
+	demoReviewedDir = "report-reviewed"
+)
+
+// demoReview lists the items the rules left unresolved, blinded, with the
+// page a reviewer works in; takes the reviewer's decisions (the fixture,
+// as saved from that page) and reports again with them: the automatic
+// figures and those after review side by side.
+func demoReview(e *env, dir string) error {
+	stdout := e.stdout
+	if err := os.MkdirAll(filepath.Join(dir, "review"), 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n$ citecheck review --lock %s --blind --seed %d --html %s --out %s results\n", demoLockName, demoReviewSeed, demoPageName, demoItemsName)
+	err := listReview(stdout, e.stderr, reviewJob{toolchain: e.toolchain, lock: filepath.Join(dir, demoLockName), paths: []string{filepath.Join(dir, "results")},
+		blind: true, seed: demoReviewSeed, out: filepath.Join(dir, filepath.FromSlash(demoItemsName)), outName: demoItemsName,
+		html: filepath.Join(dir, filepath.FromSlash(demoPageName)), htmlName: demoPageName})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	decisions := filepath.Join(dir, filepath.FromSlash(demoDecisions))
+	if err := os.WriteFile(decisions, fixtures.EvalDecisions(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n$ (a reviewer judges each item in %s and saves %s: %s)\n", demoPageName, demoDecisions, fixtures.EvalDecisionsName)
+	fmt.Fprintf(stdout, "$ citecheck report results --lock %s --reviews %s --out %s\n", demoLockName, demoDecisions, demoReviewedDir)
+	sum, err := makeReport(stdout, reportJob{toolchain: e.toolchain, paths: []string{filepath.Join(dir, "results")}, names: []string{"results"},
+		out: filepath.Join(dir, demoReviewedDir), lock: filepath.Join(dir, demoLockName), thresholds: metrics.DefaultThresholds(), compare: defaultCompare(),
+		reviews: []string{decisions}, reviewNames: []string{demoDecisions}})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if err := printReport(stdout, sum); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n%s/report.html shows both figures, and the review mode.\n", demoReviewedDir)
+	return nil
+}
+
+// demoTamper flips one bit of the PDF name in dir/pdfs and verifies the
+// lock: nothing may be graded any more. The PDF is restored afterwards.
+func demoTamper(e *env, dir, name string) error {
+	stdout := e.stdout
+	victim := filepath.Join(dir, "pdfs", name)
 	orig, err := os.ReadFile(victim)
 	if err != nil {
 		return err
@@ -244,8 +335,8 @@ func demoEvaluation(e *env, dir string) error {
 	if err := os.WriteFile(victim, bad, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\n$ (one bit of pdfs/%s flipped) citecheck freeze --verify %s\n", docs[0].Name, lockName)
-	vr, err := freeze.Check(lockPath, e.toolchain())
+	fmt.Fprintf(stdout, "\n$ (one bit of pdfs/%s flipped) citecheck freeze --verify %s\n", name, demoLockName)
+	vr, err := freeze.Check(filepath.Join(dir, demoLockName), e.toolchain())
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

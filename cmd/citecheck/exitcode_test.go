@@ -12,12 +12,14 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/internal/inputerr"
 	"github.com/citecheck/citecheck/internal/strictjson"
 	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/review"
 	"github.com/citecheck/citecheck/runs"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/citecheck/citecheck/typedqa"
@@ -270,7 +272,7 @@ func TestExitCodeOf(t *testing.T) {
 		{"a reference decode error", &spans.DecodeError{File: "r.json", Line: 1, Col: 2, Err: strictjson.ErrSyntax}, 2},
 		{"a list of plan decode errors", &plan.DecodeErrors{Errs: []*plan.DecodeError{{File: "p.json", Err: strictjson.ErrType}}}, 2},
 		{"an inputerr list", &inputerr.List[*inputerr.Error]{Errs: []*inputerr.Error{{File: "f", Err: errors.New("x")}}}, 2},
-		{"an import error", fmt.Errorf("import-text: %w", &corpus.ImportError{File: "p/0001.txt", Offset: -1, Err: corpus.ErrPageGap}), 2},
+		{"an import error", fmt.Errorf("import-text: %w", &ingest.ImportError{File: "p/0001.txt", Offset: -1, Err: ingest.ErrPageGap}), 2},
 		{"not a corpus", fmt.Errorf("show: x: %w", corpus.ErrNotCorpus), 2},
 		{"a plan for other questions", fmt.Errorf("freeze: %w: lacks Q1", freeze.ErrPlanMismatch), 2},
 		{"an edited plan", fmt.Errorf("x: %w", plan.ErrNotReproducible), 2},
@@ -362,6 +364,10 @@ func TestBadInputsExitUsage(t *testing.T) {
 	request := `{"id": "q1", "document": "a.pdf", "quote": "a quote", "page": 1}`
 	result := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
 	response := `{"model": "m", "condition": "c", "run": "1", "document": "d", "question": "Q1", "value": "Y"}`
+	decisions := lines(func(r io.Reader) error {
+		return review.ReadDecisions(r, "decisions.jsonl", func(review.Decision) error { return nil })
+	})
+	decision := `{"hash": "blake3:` + strings.Repeat("0f", 32) + `", "verdict": "pass", "reviewer": "ana", "note": "n"}`
 	ref, pl := string(fixtures.Reference()), string(fixtures.Plan())
 	cases := []badInput{
 		{"runs", "truncated JSON", runRecords(run[:20]), "a record cut short"},
@@ -425,6 +431,12 @@ func TestBadInputsExitUsage(t *testing.T) {
 		}, "a line past MaxResultBytes"},
 		{"results", "wrong type", results(strings.Replace(result, `"session":1`, `"session":"1"`, 1)), "a string for a number"},
 		{"results", "missing field", results(strings.Replace(result, `"kind":"unknown",`, ``, 1)), "kind is required"},
+		{"decisions", "truncated JSON", decisions(decision[:30]), "a decision cut short"},
+		{"decisions", "unknown key", decisions(strings.Replace(decision, `"note"`, `"bogus": 1, "note"`, 1)), "a key the format lacks"},
+		{"decisions", "invalid UTF-8", decisions(strings.Replace(decision, `"n"`, "\"\xff\"", 1)), "bytes that are no text"},
+		{"decisions", "too large", decisions(`{"note": "` + strings.Repeat("x", review.MaxDecisionBytes) + `"}`), "a line past MaxDecisionBytes"},
+		{"decisions", "wrong type", decisions(strings.Replace(decision, `"pass"`, `1`, 1)), "a number for a verdict"},
+		{"decisions", "missing field", decisions(strings.Replace(decision, `"reviewer": "ana", `, ``, 1)), "reviewer is required"},
 	}
 	for _, tc := range cases {
 		err := tc.read()

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/pdftext"
 )
 
@@ -28,11 +29,9 @@ func runChild(e *env, args []string) error {
 	return nil
 }
 
-func runExtract(e *env, args []string) error {
-	stdout, stderr := e.stdout, e.stderr
-	fs := newFlagSet(stderr, "extract", "extract --out CORPUS [flags] PATH...", `
+const extractAbout = `
 Extract the page text of PDFs (files, or folders searched recursively for
-*.pdf) into the corpus folder CORPUS. PDFs are read by --jobs worker
+*.pdf, symbolic links followed) into the corpus folder CORPUS. PDFs are read by --jobs worker
 processes, one PDF at a time each, under a timeout and memory limit per PDF;
 a PDF that fails is recorded with its outcome class (encrypted, malformed,
 unsupported, timeout, resource_limit, crash) and the others go on. A PDF
@@ -62,9 +61,13 @@ Example:
 Exit status: 0 every document (of the shard) extracted ok; 1 some document
 did not (each is listed with its class); 2 bad usage or inputs (a missing
 PDF, two PDFs with one name, an --out that is not a corpus folder, a shard
-into a whole corpus's folder or the reverse).`)
+into a whole corpus's folder or the reverse).`
+
+func runExtract(e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
+	fs := newFlagSet(stderr, "extract", "extract --out CORPUS [flags] PATH...", extractAbout)
 	out := fs.String("out", "", "corpus `folder` to create or update (required)")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "PDFs to extract in parallel")
+	jobs := fs.Int("jobs", 0, "PDFs to extract in parallel; 0, the default: one per core")
 	passwordFile := fs.String("password-file", "", "`file` of passwords to try on encrypted PDFs, one per line")
 	timeout := fs.Duration("timeout", pdftext.DefaultLimits.Timeout, "wall-clock limit per PDF")
 	memory := fs.Int64("memory", pdftext.DefaultLimits.AddressSpace>>20, "address-space limit per PDF, in MiB")
@@ -80,12 +83,15 @@ into a whole corpus's folder or the reverse).`)
 	if len(paths) == 0 {
 		return usageErrorf("extract: no PDF files or folders given")
 	}
-	if *jobs < 1 || *timeout <= 0 || *memory < 64 {
-		return usageErrorf("extract: --jobs must be at least 1, --timeout positive and --memory at least 64 MiB")
+	if *jobs < 0 || *timeout <= 0 || *memory < 64 {
+		return usageErrorf("extract: --jobs cannot be negative, --timeout must be positive and --memory at least 64 MiB")
 	}
-	var shard corpus.Shard
+	if *jobs == 0 {
+		*jobs = runtime.NumCPU()
+	}
+	var shard ingest.Shard
 	if *shardFlag != "" {
-		if shard, err = corpus.ParseShard(*shardFlag); err != nil {
+		if shard, err = ingest.ParseShard(*shardFlag); err != nil {
 			return usageErrorf("extract: --shard: %v", err)
 		}
 	}
@@ -104,7 +110,7 @@ into a whole corpus's folder or the reverse).`)
 	if err := checkOutCorpus("extract", *out); err != nil {
 		return err
 	}
-	files, err := corpus.Inputs(paths)
+	files, err := ingest.Inputs(paths)
 	if err != nil {
 		return fmt.Errorf("extract: %w", err)
 	}
@@ -121,39 +127,45 @@ into a whole corpus's folder or the reverse).`)
 	defer stop()
 	bar := startProgress(stderr, "extract", "documents", len(files))
 	start := time.Now()
-	report, err := corpus.Build(ctx, *out, files, corpus.BuildOptions{
+	report, err := ingest.Build(ctx, *out, files, ingest.BuildOptions{
 		Extractor: runner.ExtractorID(),
 		Extract:   runner.Extract,
 		Jobs:      *jobs,
-		Progress:  func(p corpus.Progress) { bar.add(p.Result.Name) },
+		Progress:  func(p ingest.Progress) { bar.add(p.Result.Name) },
 		Shard:     shard,
 	})
 	bar.finish()
-	if err == nil && shard.Count == 0 {
+	if err != nil {
+		return buildError("extract", err)
+	}
+	if shard.Count == 0 {
 		// A shard's folder is merged, not searched: merge indexes.
 		if err := storeIndex("extract", *out); err != nil {
 			return err
 		}
 	}
-	if err == nil && shard.Count > 0 && !*asJSON {
+	if shard.Count > 0 && !*asJSON {
 		fmt.Fprintf(stdout, "shard %s: %d of %d documents\n\n", shard, len(report.Results), len(files))
 	}
-	return finishBuild(stdout, "extract", report, err, *asJSON, time.Since(start))
+	return finishBuild(stdout, report, *asJSON, time.Since(start))
 }
 
-// finishBuild renders what a build of a corpus (extract, merge) returned:
-// the per-document results as JSON, or the summary table; a document that
-// did not extract ok makes the verb's checks fail.
-func finishBuild(stdout io.Writer, verb string, report *corpus.Report, err error, asJSON bool, elapsed time.Duration) error {
+// buildError is the error of verb (extract, merge) whose build of a corpus
+// failed: an interruption says so.
+func buildError(verb string, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("%s: interrupted: %w", verb, err)
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", verb, err)
-	}
+	return fmt.Errorf("%s: %w", verb, err)
+}
+
+// finishBuild renders what a build of a corpus (extract, merge) made: the
+// per-document results as JSON, or the summary table; a document that did
+// not extract ok makes the verb's checks fail.
+func finishBuild(stdout io.Writer, report *ingest.Report, asJSON bool, elapsed time.Duration) error {
 	if asJSON {
 		if err := writeJSON(stdout, struct {
-			Results []corpus.Result `json:"results"`
+			Results []ingest.Result `json:"results"`
 		}{report.Results}); err != nil {
 			return err
 		}
@@ -192,7 +204,7 @@ func checkOutCorpus(verb, dir string) error {
 
 // printExtractReport prints the summary table and the documents that did not
 // extract; a negative elapsed leaves the time out, for reproducible output.
-func printExtractReport(w io.Writer, r *corpus.Report, elapsed time.Duration) {
+func printExtractReport(w io.Writer, r *ingest.Report, elapsed time.Duration) {
 	fmt.Fprintf(w, "%-16s %9s\n", "status", "documents")
 	for _, s := range corpus.Statuses {
 		fmt.Fprintf(w, "%-16s %9d\n", s, r.Count(s))
@@ -209,7 +221,7 @@ func printExtractReport(w io.Writer, r *corpus.Report, elapsed time.Duration) {
 		fmt.Fprintf(w, "   time: %.1fs", elapsed.Seconds())
 	}
 	fmt.Fprintln(w)
-	var failed []corpus.Result
+	var failed []ingest.Result
 	for _, res := range r.Results {
 		if res.Status != corpus.StatusOK {
 			failed = append(failed, res)

@@ -50,6 +50,7 @@ func TestHelpLinksFormats(t *testing.T) {
 		"locate": {"quotes", "locate-output"},
 		"audit":  {"run-records", "envelopes"},
 		"grade":  {"run-records", "envelopes"},
+		"review": {"review-items", "decisions"},
 	}
 	for _, c := range commands {
 		if c.hidden {

@@ -26,6 +26,11 @@ names every input that changed. It never repairs anything. A different
 toolchain (tool, module, Go, Unicode or normalization version) alone is a
 warning.
 
+--reviews FILE (repeatable) also pins the decisions files of a source
+review (citecheck review, docs/review.md), each read strictly first: a
+report made with the lock applies exactly those, and --verify refuses one
+that changed.
+
 Examples:
   citecheck freeze --corpus corpus reference.json --plan plan.json --out eval.lock
   citecheck freeze --verify eval.lock
@@ -38,17 +43,19 @@ the lock was edited, or the corpus no longer matches its PDFs.`
 
 func runFreeze(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
-	fs := newFlagSet(stderr, "freeze", "freeze --corpus CORPUS REFERENCE [--plan PLAN] --out LOCK | freeze --verify LOCK", freezeAbout)
+	fs := newFlagSet(stderr, "freeze", "freeze --corpus CORPUS REFERENCE [--plan PLAN] [--reviews FILE]... --out LOCK | freeze --verify LOCK", freezeAbout)
 	dir := fs.String("corpus", "", "corpus `folder`")
 	planPath := fs.String("plan", "", "session plan `file` to pin")
 	out := fs.String("out", "", "write the lock to `file`")
 	verify := fs.String("verify", "", "check the lock `file` instead of writing one")
+	var reviews reviewsFlag
+	fs.Var(&reviews, "reviews", "also pin the decisions `file` of a source review (repeat for several; docs/review.md)")
 	rest, err := parseFlags(fs, stdout, args)
 	if err != nil {
 		return err
 	}
 	if *verify != "" {
-		if *dir != "" || *planPath != "" || *out != "" || len(rest) > 0 {
+		if *dir != "" || *planPath != "" || *out != "" || len(reviews) > 0 || len(rest) > 0 {
 			return usageErrorf("freeze: --verify LOCK takes no other flag or argument: the lock names its inputs")
 		}
 		return runVerify(e, *verify)
@@ -65,8 +72,12 @@ func runFreeze(e *env, args []string) error {
 	if ref, err := spans.ReadFile(rest[0]); err == nil && len(ref.Questions) == 0 {
 		return fmt.Errorf("freeze: %w: the reference has no questions", noRecords(rest[0]))
 	}
+	if err := checkDecisionFiles(reviews); err != nil {
+		return err
+	}
 	fr, err := freeze.Write(freeze.Inputs{
 		LockPath: *out, CorpusDir: *dir, ReferencePath: rest[0], PlanPath: *planPath, Toolchain: e.toolchain(),
+		Reviews: reviews,
 	})
 	if fr != nil && fr.Spans != nil {
 		for _, p := range fr.Spans.Problems {
@@ -82,6 +93,7 @@ func runFreeze(e *env, args []string) error {
 		return err
 	}
 	printFrozen(stdout, *out, fr)
+	printPinnedReviews(stdout, fr.Lock)
 	fmt.Fprintf(stdout, "root %s\n", fr.Lock.Root)
 	return nil
 }
@@ -113,6 +125,9 @@ func runVerify(e *env, lockPath string) error {
 		return err
 	}
 	printVerifyReport(stdout, lockPath, rep)
+	if rep.Reviews > 0 {
+		fmt.Fprintf(stdout, "reviews: %s re-hashed\n", countOf(rep.Reviews, "decisions file"))
+	}
 	if !rep.OK() {
 		return errRefused
 	}
@@ -127,6 +142,9 @@ func printVerifyReport(w io.Writer, lockPath string, rep *freeze.Report) {
 		fmt.Fprintf(w, "warning: %s\n", c)
 	}
 	fmt.Fprintf(w, "verify %s: %s\n", lockPath, rep.Summary())
+	if rep.Moved != "" {
+		fmt.Fprintf(w, "hint: %s\n", rep.Moved)
+	}
 	if rep.OK() {
 		fmt.Fprintf(w, "ok: every frozen input matches the lock\n")
 	} else {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/textnorm"
 )
 
 // fixedToolchain replaces the running toolchain so that golden output does
@@ -20,7 +21,7 @@ func fixedToolchain(t *testing.T) {
 		return freeze.Toolchain{
 			Tool: "github.com/citecheck/citecheck", Version: "v0.0.0-test", Go: "go1.26.0",
 			Modules:   map[string]string{"github.com/zeebo/blake3": "v0.2.4"},
-			UnicodeGo: "15.0.0", UnicodeNorm: "15.0.0", Normalization: "quote/v1",
+			UnicodeGo: "15.0.0", UnicodeNorm: "15.0.0", Normalization: textnorm.ProfileQuoteV2,
 		}
 	}
 	t.Cleanup(func() { cliToolchain = old })

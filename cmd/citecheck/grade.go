@@ -252,7 +252,7 @@ func gradeRuns(stdout, stderr io.Writer, job gradeJob) (*gradeSummary, error) {
 	if err := dst.Commit(); err != nil {
 		return nil, fmt.Errorf("grade: %w", err)
 	}
-	return tally.summary(), nil
+	return tally.summary(pl), nil
 }
 
 // errFirstRun stops firstRun's read at the first record.
@@ -322,6 +322,9 @@ func writeFailing(w io.Writer, sum *gradeSummary, f *failingList) {
 	}
 	if n := sum.missing; n > 0 {
 		fmt.Fprintf(w, "%s never run (attempt \"missing\")\n", countOf(n, "planned attempt"))
+	}
+	for _, h := range sum.hints {
+		fmt.Fprintf(w, "hint: %s\n", h)
 	}
 }
 

@@ -255,6 +255,55 @@ func TestArmsGradedApart(t *testing.T) {
 	assert.Contains(t, errOut, `grade: --arms: arm "C": not an arm of the plan (its arms: A, B)`)
 }
 
+// TestGradeMalformedCitation: one citation a vendor wrote with a page 0
+// does not refuse the run: it is graded unresolved (malformed_citation,
+// the fault named) and the rest of the attempt and the file are graded.
+func TestGradeMalformedCitation(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, errOut, code := runCLI(t, "demo", "--out", "demo")
+	require.Equal(t, 0, code, errOut)
+	data, err := os.ReadFile(filepath.Join("demo", "runs", "B-lmstudio.jsonl"))
+	require.NoError(t, err)
+	first, rest, _ := strings.Cut(string(data), "\n")
+	require.Contains(t, first, `"pageNumber":2}`)
+	writeFile(t, "b.jsonl", strings.Replace(first, `"pageNumber":2}`, `"pageNumber":0}`, 1)+"\n"+rest)
+	out, errOut, code := runCLI(t, "grade", "--lock", filepath.Join("demo", "eval.lock"), "--out", "r", "b.jsonl")
+	require.Equal(t, 1, code, "a run with a malformed citation is graded: %s%s", out, errOut)
+	assert.Contains(t, out, "b.jsonl:1 B/1 #1 Q04: audit_months incorrect")
+	assert.Contains(t, out, "citation c1 unresolved malformed_citation")
+	results, err := os.ReadFile(filepath.Join("r", "results.jsonl"))
+	require.NoError(t, err)
+	assert.Contains(t, string(results), `"reason":"malformed_citation","cited":"1741948800000 - 1.pdf","quote":"Routine supplier audits take place in April and October.","detail":"malformed citation: pageNumber 0: 0 (LM Studio page numbers are read as 1-based)"`)
+	out, _, code = runCLI(t, "audit", "--corpus", filepath.Join("demo", "corpus"), "b.jsonl")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "unverifiable: malformed citation: pageNumber 0")
+}
+
+// TestGradeArmHint: when every record of an arm is extra, grade says
+// which field likely disagrees with the plan: sessions given as the
+// plan's running order rather than the arm's repetition, or an arm the
+// plan does not have.
+func TestGradeArmHint(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, errOut, code := runCLI(t, "demo", "--out", "demo")
+	require.Equal(t, 0, code, errOut)
+	data, err := os.ReadFile(filepath.Join("demo", "runs", "B-lmstudio.jsonl"))
+	require.NoError(t, err)
+	shifted := strings.NewReplacer(`"session":1,`, `"session":4,`, `"session":2,`, `"session":5,`, `"session":3,`, `"session":6,`).Replace(string(data))
+	writeFile(t, "b-order.jsonl", shifted)
+	writeFile(t, "b-lower.jsonl", strings.ReplaceAll(string(data), `"arm":"B"`, `"arm":"b"`))
+	for _, tc := range []struct{ file, want, why string }{
+		{"b-order.jsonl", `hint: arm "B": every record is extra: its records give session 4, 5, 6, the plan has 3 repetitions; a record's "session" is the arm's repetition`, "sessions beyond the repetitions"},
+		{"b-lower.jsonl", `hint: arm "b": every record is extra: the plan has no arm "b" (did you mean "B"?) (its arms: A, B)`, "an arm in another case"},
+	} {
+		out, errOut, code := runCLI(t, "grade", "--lock", filepath.Join("demo", "eval.lock"), "--out", "r", tc.file)
+		require.Equal(t, 1, code, errOut)
+		assert.Contains(t, out, tc.want, tc.why)
+	}
+	out, _, _ := runCLI(t, "grade", "--lock", filepath.Join("demo", "eval.lock"), "--out", "r", filepath.Join("demo", "runs", "B-lmstudio.jsonl"))
+	assert.NotContains(t, out, "hint:", "a run that answers its plan, with one extra record, needs no hint")
+}
+
 // TestReportAndCompare: report and compare on the demo's graded run; the
 // table, summary.md, summary.json and the comparison are golden.
 func TestReportAndCompare(t *testing.T) {
@@ -278,7 +327,10 @@ func TestReportAndCompare(t *testing.T) {
 	assert.Equal(t, 2, code, errOut)
 	_, errOut, code = runCLI(t, "compare", "demo/results", "--arms", "A,C")
 	assert.Equal(t, 2, code, errOut)
-	assert.Contains(t, errOut, "share no question")
+	assert.Contains(t, errOut, `--arms: no results of arm "C"; the results hold arms A, B`)
+	_, errOut, code = runCLI(t, "report", "demo/results", "--out", "rep", "--arms", "a,B")
+	assert.Equal(t, 2, code, errOut)
+	assert.Contains(t, errOut, `--arms: no results of arm "a" (did you mean "A"?); the results hold arms A, B`, "an arm in another case")
 	writeFile(t, "empty.jsonl", "")
 	_, errOut, code = runCLI(t, "report", "empty.jsonl", "--out", "rep")
 	assert.Equal(t, 2, code, errOut)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/metrics"
+	"github.com/citecheck/citecheck/plan"
 )
 
 // gradeTally counts what grade writes with the report's counter
@@ -41,13 +42,43 @@ type gradeSummary struct {
 	rows             []gradeRow
 	results, missing int
 	allPass          bool
+	// hints say, for an arm whose every record was extra, which field
+	// likely disagrees with the plan (grade.ArmHint).
+	hints []string
 }
 
-func (t *gradeTally) summary() *gradeSummary {
+func (t *gradeTally) summary(p *plan.Plan) *gradeSummary {
 	s := t.b.Summary(metrics.DefaultThresholds())
 	total := metrics.Pool("", s.Arms)
 	n := total.Attempts.Total()
-	return &gradeSummary{rows: gradeRows(s, total), results: n, missing: total.Attempts.Missing, allPass: t.allPass && n > 0}
+	return &gradeSummary{rows: gradeRows(s, total), results: n, missing: total.Attempts.Missing, allPass: t.allPass && n > 0,
+		hints: armHints(p, s)}
+}
+
+// armHints are the hints of the arms none of whose records answered a
+// planned attempt: every result of theirs outside the plan or missing.
+func armHints(p *plan.Plan, s *metrics.Summary) []string {
+	var hints []string
+	for _, arm := range s.Arms {
+		var sessions []int
+		for _, g := range s.OutsidePlan {
+			if g.Arm == arm.Arm {
+				sessions = append(sessions, g.Session)
+			}
+		}
+		ran := 0
+		for _, g := range s.Sessions {
+			if g.Arm == arm.Arm {
+				ran += g.Attempts.Total() - g.Attempts.Missing - g.Attempts.Extra
+			}
+		}
+		if len(sessions) > 0 && ran == 0 {
+			if h := grade.ArmHint(p, arm.Arm, sessions); h != "" {
+				hints = append(hints, h)
+			}
+		}
+	}
+	return hints
 }
 
 // gradeRow is one row of grade's table and of its --json output: an arm's

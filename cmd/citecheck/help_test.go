@@ -16,7 +16,7 @@ import (
 // examples may use what an earlier one made (extract's corpus, plan's
 // plan, freeze's lock, grade's results).
 var helpExampleOrder = []string{"extract", "merge", "import-text", "show", "locate", "spans", "plan", "freeze",
-	"audit", "grade", "report", "compare", "typed", "demo", "version", "help"}
+	"audit", "grade", "report", "compare", "review", "typed", "demo", "version", "help"}
 
 // TestHelpExamplesRun runs every example line of every verb's help
 // ("citecheck VERB ..."), as written, in a folder holding the files the

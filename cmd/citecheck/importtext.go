@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 )
 
 const importTextAbout = `
@@ -54,7 +55,7 @@ func runImportText(e *env, args []string) error {
 	if err := checkOutCorpus("import-text", *out); err != nil {
 		return err
 	}
-	report, err := corpus.ImportText(*out, dirs, corpus.ImportOptions{})
+	report, err := ingest.ImportText(*out, dirs, ingest.ImportOptions{})
 	if err != nil {
 		return fmt.Errorf("import-text: %w", err)
 	}
@@ -63,7 +64,7 @@ func runImportText(e *env, args []string) error {
 	}
 	if *asJSON {
 		return writeJSON(stdout, struct {
-			Results []corpus.Result `json:"results"`
+			Results []ingest.Result `json:"results"`
 		}{report.Results})
 	}
 	store, err := corpus.Open(*out)
@@ -76,7 +77,7 @@ func runImportText(e *env, args []string) error {
 
 // printImportReport prints each imported document with its identity, then
 // a summary line.
-func printImportReport(w io.Writer, dir string, r *corpus.Report, m *corpus.Manifest) {
+func printImportReport(w io.Writer, dir string, r *ingest.Report, m *corpus.Manifest) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "document\tstate\tpages\tbytes\tblake3\n")
 	unchanged := 0

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 )
 
 // textPages are the page texts the import-text tests import: an OCR'd
@@ -143,7 +144,7 @@ func TestImportTextFreeze(t *testing.T) {
 				t.Fatal(err)
 			}
 			os.MkdirAll(filepath.Join("pages", d.Name), 0o755)
-			writeFile(t, filepath.Join("pages", d.Name, corpus.TextPageName(p)), text)
+			writeFile(t, filepath.Join("pages", d.Name, ingest.TextPageName(p)), text)
 		}
 	}
 	if out, errOut, code := runCLI(t, "import-text", "--out", "texts", "pages"); code != 0 {

@@ -62,7 +62,7 @@ func TestLocateAndAudit(t *testing.T) {
 		}
 	})
 	t.Run("audit no citations read", func(t *testing.T) {
-		// Issue 18: a record whose answer cites ([1]) but from which the
+		// A record whose answer cites ([1]) but from which the
 		// adapter reads nothing is reported by line, and the audit never
 		// passes it; a file of such records alone is not "every citation
 		// is unique" (exit 0) either.
@@ -92,7 +92,7 @@ func TestLocateAndAudit(t *testing.T) {
 			{[]string{"audit", run}, "--corpus CORPUS is required"},
 			{[]string{"audit", "--corpus", c}, "no RUN.jsonl"},
 			{[]string{"audit", "--corpus", c, "--format", "bard", run}, `unknown --format "bard"`},
-			{[]string{"audit", "--corpus", c, "--format", "anthropic", run}, "run.jsonl:1: fields: unknown key"},
+			{[]string{"audit", "--corpus", c, "--format", "anthropic", run}, "run.jsonl:1: the file mixes formats: this line is a run record, but the file is read as an anthropic envelope"},
 			{[]string{"audit", "--corpus", "/no/such/corpus", run}, "not a citecheck corpus"},
 			{[]string{"locate", "--corpus", c, "a.jsonl", "b.jsonl"}, "at most one"},
 		} {

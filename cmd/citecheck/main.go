@@ -56,6 +56,7 @@ func init() {
 		{name: "grade", summary: "grade every attempt of runs against a frozen evaluation: fields, citations, abstention", run: runGrade},
 		{name: "report", summary: "metrics with bounds, qualification, comparison and latency: summary.md, summary.json, report.html", run: runReport},
 		{name: "compare", summary: "paired whole-question comparison of two arms: seeded bootstrap, SEs, t-interval", run: runCompare},
+		{name: "review", summary: "list the verdicts the rules left unresolved, for a blinded human review report --reviews applies", run: runReview},
 		{name: "typed", summary: "score typed transcription answers (booleans, integers, strings, lists)", run: runTyped},
 		{name: "demo", summary: "run the pipeline on the embedded fixture PDFs", run: runDemo},
 		{name: "version", summary: "print the versions of the tool, extractor, normalization profiles and formats", run: runVersion},

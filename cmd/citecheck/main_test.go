@@ -245,3 +245,18 @@ func TestShowAlts(t *testing.T) {
 		t.Errorf("--alts without a page: exit %d %q", code, errOut)
 	}
 }
+
+// TestExtractFollowsLinks: extract of a folder of symbolic links to PDFs
+// extracts the PDFs (it once said "no PDF files found").
+func TestExtractFollowsLinks(t *testing.T) {
+	in := writeDemoPDFs(t)
+	links := t.TempDir()
+	entries, err := os.ReadDir(in)
+	require.NoError(t, err)
+	for _, e := range entries {
+		require.NoError(t, os.Symlink(filepath.Join(in, e.Name()), filepath.Join(links, e.Name())))
+	}
+	out, errOut, code := runCLI(t, "extract", "--out", filepath.Join(t.TempDir(), "corpus"), links)
+	require.Equal(t, 0, code, "%s%s", out, errOut)
+	assert.Contains(t, out, "ok                       3")
+}

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 )
 
 const mergeAbout = `
@@ -41,7 +41,7 @@ func runMerge(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
 	fs := newFlagSet(stderr, "merge", "merge --out CORPUS [--jobs N] [--json] SHARD...", mergeAbout)
 	out := fs.String("out", "", "corpus `folder` to create or update (required)")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "documents to copy in parallel")
+	jobs := fs.Int("jobs", 0, "documents to copy in parallel; 0, the default: one per core")
 	asJSON := fs.Bool("json", false, "print the per-document results as JSON instead of tables")
 	shards, err := parseFlags(fs, stdout, args)
 	if err != nil {
@@ -53,8 +53,11 @@ func runMerge(e *env, args []string) error {
 	if len(shards) == 0 {
 		return usageErrorf("merge: no shard folders given")
 	}
-	if *jobs < 1 {
-		return usageErrorf("merge: --jobs must be at least 1")
+	if *jobs < 0 {
+		return usageErrorf("merge: --jobs cannot be negative")
+	}
+	if *jobs == 0 {
+		*jobs = runtime.NumCPU()
 	}
 	if err := checkOutCorpus("merge", *out); err != nil {
 		return err
@@ -62,11 +65,12 @@ func runMerge(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	report, err := corpus.Merge(ctx, *out, shards, corpus.MergeOptions{Jobs: *jobs})
-	if err == nil {
-		if err := storeIndex("merge", *out); err != nil {
-			return err
-		}
+	report, err := ingest.Merge(ctx, *out, shards, ingest.MergeOptions{Jobs: *jobs})
+	if err != nil {
+		return buildError("merge", err)
 	}
-	return finishBuild(stdout, "merge", report, err, *asJSON, time.Since(start))
+	if err := storeIndex("merge", *out); err != nil {
+		return err
+	}
+	return finishBuild(stdout, report, *asJSON, time.Since(start))
 }

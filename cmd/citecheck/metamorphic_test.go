@@ -135,20 +135,6 @@ func ranOrFailed(t *testing.T, args []string, out, errOut string, code int) {
 	require.Contains(t, []int{exitOK, exitFailed}, code, "%q: exit %d\n%s%s", args, code, out, errOut)
 }
 
-// realPayloadDocs names the corpus documents the published payloads cite
-// and their page texts in runs/testdata/adapters/corpus (the table of
-// runs' realIndex).
-var realPayloadDocs = map[string]string{
-	"prism-test.pdf":        "prism-test.txt",
-	"colours.pdf":           "colours.txt",
-	"ai.pdf":                "ai.txt",
-	"a.txt":                 "a.txt",
-	"b.txt":                 "b.txt",
-	"c.txt":                 "c.txt",
-	"cheetah.pdf":           "cheetah.txt",
-	"paul_graham_essay.txt": "paul_graham_essay.txt",
-}
-
 // adapterCorpus imports, as page texts, every document the adapter
 // fixtures cite: the demo PDFs' texts (the fixtures' own payloads and
 // fixtures/citations) and the published payloads' documents.
@@ -168,10 +154,8 @@ func adapterCorpus(t *testing.T) string {
 			write(d.Name, i+1, p.Text)
 		}
 	}
-	for name, file := range realPayloadDocs {
-		text, err := os.ReadFile(filepath.Join(adapters, "corpus", file))
-		require.NoError(t, err)
-		write(name, 1, string(text))
+	for _, d := range testcorpus.PayloadDocuments(t, adapters) {
+		write(d.Name, 1, d.Pages[0].Text)
 	}
 	c := filepath.Join(dir, "corpus")
 	_, errOut, code := runCLI(t, "import-text", "--out", c, pages)

@@ -8,7 +8,7 @@ import (
 
 // TestShowOrder: show --order prints a page in one of its reading orders;
 // --ruler gives each line's offset in the page text, which is what locate
-// reports (issue 20, item 5).
+// reports.
 func TestShowOrder(t *testing.T) {
 	in := writeDemoPDFs(t)
 	c := filepath.Join(t.TempDir(), "corpus")

@@ -21,7 +21,10 @@ same inputs give the same bytes and anyone can regenerate it.
 
 Sessions run the arms in the given order in odd repetitions and reversed in
 even ones (A1 B1 B2 A2 A3 B3) unless --sessions declares another order as
-ARM:REPETITION pairs.
+ARM:REPETITION pairs. The plan lists each session with its "order" in that
+running order, its arm and its repetition. A run record names its session
+by the repetition: arm B's second session is "session": 2 in B's records,
+although it is third in the order.
 
 The policy qualifies a session with 30 answerable and 10 unknown questions;
 other counts are a warning (--answerable and --unknown change what is

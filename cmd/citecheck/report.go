@@ -50,16 +50,33 @@ a frozen lock; no failed attempt), which the flags can change. With two
 arms (or --arms A,B) the paired whole-question comparison of "citecheck
 compare" is included. Latency per arm and phase, and stop reasons.
 
-Exit status: 0 every session qualifies; 1 some session does not; 2 bad
-usage or input (file:line: field: fault); 4 internal error.`
+report.html has a review mode (with --lock, or --corpus and --reference):
+each verdict the rules left unresolved, once per distinct content, with
+verdict buttons and a note, saved as a decisions file (citecheck review
+lists the same items). --reviews FILE applies such files: summary.json
+(then format citecheck-summary/3), summary.md, report.html and the table
+show each figure after review beside the automatic one, which stays as the
+rules decided it; reviewers who disagree leave an item unresolved, and
+with two or more their agreement (share, Cohen's kappa) is reported. A
+decision whose hash matches no unresolved item, or one on a verdict the
+rules decided, is refused (exit 2) with its file and line. A lock that
+pins decisions files (freeze --reviews) applies them; --reviews must then
+name the same files (docs/review.md).
+
+Exit status: 0 every session qualifies (after review, when reviews are
+applied); 1 some session does not; 2 bad usage or input (file:line:
+field: fault); 3 the lock's inputs changed, or --reviews names files the
+lock does not pin; 4 internal error.`
 
 func runReport(e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
-	fs := newFlagSet(stderr, "report", "report RESULTS... --out DIR [--lock LOCK | --corpus C [--reference R]] [--arms A,B] [--seed N] [--replicates N] [thresholds]", reportAbout)
+	fs := newFlagSet(stderr, "report", "report RESULTS... --out DIR [--lock LOCK | --corpus C [--reference R]] [--reviews FILE]... [--arms A,B] [--seed N] [--replicates N] [thresholds]", reportAbout)
 	out := fs.String("out", "", "report `folder` (created if needed)")
 	lockPath := fs.String("lock", "", "the evaluation's lock: report.html shows each citation on its page and the declared spans")
 	corpusDir := fs.String("corpus", "", "corpus `folder`, for the pages in report.html (without --lock)")
 	refPath := fs.String("reference", "", "reference `file`, for the declared spans in report.html (without --lock)")
+	var reviews reviewsFlag
+	fs.Var(&reviews, "reviews", "apply the decisions `file` of a source review (repeat for several; needs --lock, or --corpus and --reference)")
 	var q qualifyFlags
 	q.register(fs)
 	var c compareFlags
@@ -82,15 +99,11 @@ func runReport(e *env, args []string) error {
 		return err
 	}
 	sum, err := makeReport(stdout, reportJob{toolchain: e.toolchain, paths: paths, out: *out, lock: *lockPath, corpus: *corpusDir, reference: *refPath,
-		thresholds: t, compare: &c})
+		thresholds: t, compare: &c, reviews: reviews})
 	if err != nil {
 		return err
 	}
-	if err := report.WriteTable(stdout, sum); err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout)
-	if err := report.WriteFindings(stdout, sum); err != nil {
+	if err := printReport(stdout, sum); err != nil {
 		return err
 	}
 	if cmp := sum.Comparison; cmp != nil {
@@ -99,7 +112,11 @@ func runReport(e *env, args []string) error {
 	}
 	fmt.Fprintf(stdout, "\nwrote %s, %s, %s\n", filepath.Join(*out, "summary.md"), filepath.Join(*out, "summary.json"), filepath.Join(*out, "report.html"))
 	for _, g := range sum.Sessions {
-		if g.Qualified == nil || !*g.Qualified {
+		q := g.Qualified
+		if g.Reviewed != nil {
+			q = g.Reviewed.Qualified
+		}
+		if q == nil || !*q {
 			return errChecksFailed
 		}
 	}
@@ -116,6 +133,9 @@ type reportJob struct {
 	out, lock, corpus, reference string
 	thresholds                   metrics.Thresholds
 	compare                      *compareFlags
+	// reviews are decisions files to apply (report --reviews), with the
+	// names summaries give them (reviewNames; the paths when nil).
+	reviews, reviewNames []string
 }
 
 // makeReport reads the results, computes the summary and comparison and
@@ -141,21 +161,18 @@ func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
 		title = job.paths
 	}
 	html := report.HTMLInput{Summary: sum, Results: results, Title: strings.Join(title, ", ")}
+	var pinned []freeze.ReviewFile
 	switch {
 	case job.lock != "":
-		ev, err := freeze.Open(job.lock, job.toolchain())
-		if ev != nil && ev.Report != nil && !ev.Report.OK() {
-			printVerifyReport(stdout, job.lock, ev.Report)
-			return nil, errRefused
-		}
+		ev, err := openLock(stdout, job.toolchain(), job.lock, "report")
 		if err != nil {
-			return nil, fmt.Errorf("report: %w", err)
+			return nil, err
 		}
 		store, err := corpus.Open(ev.CorpusDir)
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
-		html.Pages, html.Reference = report.StorePages(store), ev.Reference
+		html.Pages, html.Reference, pinned = report.StorePages(store), ev.Reference, ev.Reviews
 	case job.corpus != "":
 		store, err := corpus.Open(job.corpus)
 		if err != nil {
@@ -167,6 +184,9 @@ func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
 				return nil, fmt.Errorf("report: %w", err)
 			}
 		}
+	}
+	if err := applyReviews(&html, results, job, pinned); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(job.out, 0o755); err != nil {
 		return nil, fmt.Errorf("report: --out: %w", err)
@@ -184,6 +204,16 @@ func makeReport(stdout io.Writer, job reportJob) (*metrics.Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// printReport prints a summary's table and findings, as report and the
+// demo show them.
+func printReport(stdout io.Writer, sum *metrics.Summary) error {
+	if err := report.WriteTable(stdout, sum); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	return report.WriteFindings(stdout, sum)
 }
 
 // writeAtomic writes a file through atomicfile.

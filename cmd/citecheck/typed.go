@@ -13,8 +13,8 @@ import (
 const typedAbout = `
 Score typed transcription answers (booleans with "illegible", integers,
 paired integers "N | N", a string scored by character accuracy, and
-"|"-separated lists scored by F1) against a ground truth, by the rules of
-typed-qa-scoring-guidelines.md. Runs are pooled per model, condition and
+"|"-separated lists scored by F1) against a ground truth, by the rules
+docs/typed.md states (its "Scoring rules"). Runs are pooled per model, condition and
 question; the output does not depend on the order of input rows.
 
 Inputs:

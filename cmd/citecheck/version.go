@@ -6,10 +6,13 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/review"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/citecheck/citecheck/textnorm"
 )
@@ -63,11 +66,14 @@ func versionText(tc freeze.Toolchain) string {
 		{"boxes", corpus.BoxesFormat},
 		{"orders", corpus.OrdersFormat},
 		{"quote-index", citations.IndexFormat},
-		{"shard", corpus.ShardFormat},
+		{"shard", ingest.ShardFormat},
 		{"reference", spans.Format},
 		{"plan", plan.Format},
 		{"lock", freeze.Format},
+		{"results", grade.ResultsFormat},
 		{"summary", metrics.Format},
+		{"summary-reviewed", metrics.FormatReviewed},
+		{"decisions", review.DecisionsFormat},
 	} {
 		line("format", f.kind, f.format)
 	}

@@ -6,10 +6,13 @@ import (
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/freeze"
+	"github.com/citecheck/citecheck/grade"
 	"github.com/citecheck/citecheck/metrics"
 	"github.com/citecheck/citecheck/pdftext"
 	"github.com/citecheck/citecheck/plan"
+	"github.com/citecheck/citecheck/review"
 	"github.com/citecheck/citecheck/spans"
 	"github.com/citecheck/citecheck/textnorm"
 )
@@ -42,11 +45,14 @@ func TestVersion(t *testing.T) {
 		"format boxes " + corpus.BoxesFormat + "\n" +
 		"format orders " + corpus.OrdersFormat + "\n" +
 		"format quote-index " + citations.IndexFormat + "\n" +
-		"format shard " + corpus.ShardFormat + "\n" +
+		"format shard " + ingest.ShardFormat + "\n" +
 		"format reference " + spans.Format + "\n" +
 		"format plan " + plan.Format + "\n" +
 		"format lock " + freeze.Format + "\n" +
-		"format summary " + metrics.Format + "\n"
+		"format results " + grade.ResultsFormat + "\n" +
+		"format summary " + metrics.Format + "\n" +
+		"format summary-reviewed " + metrics.FormatReviewed + "\n" +
+		"format decisions " + review.DecisionsFormat + "\n"
 	if out != want {
 		t.Errorf("version:\n%s\nwant:\n%s", out, want)
 	}

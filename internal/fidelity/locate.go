@@ -87,8 +87,7 @@ func (r *LocateResult) Add(r2 *LocateResult) {
 		r.Counts, r.Levels = map[Row]Cell{}, map[Row]int{}
 	}
 	for k, c := range r2.Counts {
-		a := r.Counts[k]
-		r.Counts[k] = Cell{a.Found + c.Found, a.Total + c.Total}
+		r.Counts[k] = r.Counts[k].Plus(c)
 	}
 	for k, n := range r2.Levels {
 		r.Levels[k] += n

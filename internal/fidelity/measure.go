@@ -27,6 +27,9 @@ func (c Cell) Rate() float64 {
 	return 100 * float64(c.Found) / float64(c.Total)
 }
 
+// Plus is the two cells' counts added up.
+func (c Cell) Plus(o Cell) Cell { return Cell{c.Found + o.Found, c.Total + o.Total} }
+
 // A Miss is a window of a reference tool not found in our text.
 type Miss struct {
 	Page   int // 1-based
@@ -51,12 +54,10 @@ func (r *Result) Add(r2 *Result) {
 		r.Cells = map[Pair]Cell{}
 	}
 	for p, c := range r2.Cells {
-		a := r.Cells[p]
-		r.Cells[p] = Cell{a.Found + c.Found, a.Total + c.Total}
+		r.Cells[p] = r.Cells[p].Plus(c)
 	}
 	r.Misses = append(r.Misses, r2.Misses...)
-	r.BestPerPage.Found += r2.BestPerPage.Found
-	r.BestPerPage.Total += r2.BestPerPage.Total
+	r.BestPerPage = r.BestPerPage.Plus(r2.BestPerPage)
 }
 
 var profile = textnorm.QuoteV2(textnorm.Options{})
@@ -140,8 +141,7 @@ func (r *Result) Overall(target string) Cell {
 	var sum Cell
 	for p, c := range r.Cells {
 		if p.Text == target {
-			sum.Found += c.Found
-			sum.Total += c.Total
+			sum = sum.Plus(c)
 		}
 	}
 	return sum

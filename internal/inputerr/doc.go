@@ -10,7 +10,7 @@
 //
 // ErrInput is the one kind of input fault. A located fault is one by its
 // type: an *Error, and the located types of other packages, whose Is
-// method reports ErrInput (strictjson.Error, corpus.ImportError); the
+// method reports ErrInput (strictjson.Error, ingest.ImportError); the
 // causes inside them are plain sentinels. A sentinel a package returns
 // outside a located fault (a folder that is no corpus, an arm the plan
 // lacks) is made with New, and is one too. A caller that asks whether a

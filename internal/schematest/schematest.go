@@ -58,6 +58,16 @@ func Validate(t *testing.T, s *jsonschema.Schema, text string) error {
 	return s.Validate(inst)
 }
 
+// Bytes reads docs/schema/<name>.
+func Bytes(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "docs", "schema", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // Doc reads docs/schema/<name> as a generic tree.
 func Doc(t *testing.T, name string) map[string]any {
 	t.Helper()

@@ -22,9 +22,9 @@
 //
 // Offsets are byte offsets into the input. Lines are 1-based; columns are
 // 1-based and count Unicode code points from the start of the line, the
-// unit citecheck uses for every offset it reports (DESIGN §3), so a column
-// matches what an editor shows for non-ASCII text. Paths are written
-// key.key[index] from the root; the root itself has the empty path.
+// unit citecheck uses for every offset it reports, so a column matches
+// what an editor shows for non-ASCII text. Paths are written key.key[index]
+// from the root; the root itself has the empty path.
 //
 // # Failure classes
 //
@@ -44,8 +44,9 @@
 // the tree rather than through a Decoder (packages runs, citations,
 // typedqa, and grade's results) list each object's keys in a Shape, whose
 // Check refuses any other (ErrUnknownKey; a map's keys are data, its
-// values of one Shape), test required keys with Value.Missing, and decode
-// with a TreeDecoder, which words a type fault as encoding/json does.
+// values of one Shape), read the lines with Objects.Each, test required
+// keys with Value.Missing, and decode with a TreeDecoder, which words a
+// type fault as encoding/json does.
 //
 // The package does not know any document format: the callers describe
 // their fields to a Decoder or a Shape. It never prints.

@@ -66,30 +66,54 @@ func EachLine(r io.Reader, file string, lim Limits, fn func(line int, data []byt
 	}
 }
 
-// EachObject reads JSON Lines of objects strictly (EachLine's checks, then
-// Parse and shape.Check; spelled as Shape.Check takes it) and calls fn
-// with each record's line number, parsed tree and bytes, in file order. It
-// refuses what encoding/json would let through: two equal keys, of which
-// it keeps the last; keys equal under case folding, which it binds to one
-// field; lone surrogate escapes; trailing data; and every key shape does
-// not list. A fault is an *inputerr.Error naming file, line and JSON path;
-// a parse fault other than a duplicate key also wraps ErrValue.
-func EachObject(r io.Reader, file string, lim Limits, shape *Shape, spelled map[string]string, fn func(n int, v *Value, data []byte) error) error {
-	return EachLine(r, file, lim, func(n int, data []byte) error {
-		v, err := Parse(data, "", Limits{})
-		var se *Error
-		switch {
-		case err == nil:
-			err = shape.Check(data, "", v, spelled)
-		case errors.As(err, &se) && !errors.Is(se.Err, ErrDuplicateKey):
-			se.Err = fmt.Errorf("%w: %w", ErrValue, se.Err)
+// Objects describes a JSON Lines input of objects: the bounds of its lines
+// (Limits), the keys its objects may hold (Shape) and, in their free
+// values, the one spelling of each key a reader binds without regard to
+// case (Spelled, as Shape.Check takes it; may be nil). It is a value so
+// that a reader states its format once, apart from the file it reads.
+type Objects struct {
+	Limits  Limits
+	Shape   *Shape
+	Spelled map[string]string
+	// Explain, when set, may replace a line's fault (a parse, shape or fn
+	// fault) with one that says more of what the line is: a reader that
+	// knows its format can tell a line of another format from a bad one.
+	Explain func(data []byte, fault *inputerr.Error) error
+}
+
+// Each reads JSON Lines of objects strictly (EachLine's checks, then Parse
+// and Shape.Check) and calls fn with each record's line number, parsed
+// tree and bytes, in file order. It refuses what encoding/json would let
+// through: two equal keys, of which it keeps the last; keys equal under
+// case folding, which it binds to one field; lone surrogate escapes;
+// trailing data; and every key the shape does not list. A fault is an
+// *inputerr.Error naming file, line and JSON path; a parse fault other
+// than a duplicate key also wraps ErrValue.
+func (o Objects) Each(r io.Reader, file string, fn func(n int, v *Value, data []byte) error) error {
+	return EachLine(r, file, o.Limits, func(n int, data []byte) error {
+		err := o.line(file, n, data, fn)
+		var fault *inputerr.Error
+		if err != nil && o.Explain != nil && errors.As(err, &fault) && fault.Line == n {
+			return o.Explain(data, fault)
 		}
-		if errors.As(err, &se) {
-			return &inputerr.Error{File: file, Line: n, Field: se.Path, Err: se.Err}
-		}
-		if err != nil {
-			return &inputerr.Error{File: file, Line: n, Err: err}
-		}
-		return fn(n, v, data)
+		return err
 	})
+}
+
+func (o Objects) line(file string, n int, data []byte, fn func(n int, v *Value, data []byte) error) error {
+	v, err := Parse(data, "", Limits{})
+	var se *Error
+	switch {
+	case err == nil:
+		err = o.Shape.Check(data, "", v, o.Spelled)
+	case errors.As(err, &se) && !errors.Is(se.Err, ErrDuplicateKey):
+		se.Err = fmt.Errorf("%w: %w", ErrValue, se.Err)
+	}
+	if errors.As(err, &se) {
+		return &inputerr.Error{File: file, Line: n, Field: se.Path, Err: se.Err}
+	}
+	if err != nil {
+		return &inputerr.Error{File: file, Line: n, Err: err}
+	}
+	return fn(n, v, data)
 }

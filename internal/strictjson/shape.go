@@ -3,8 +3,13 @@ package strictjson
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"golang.org/x/text/cases"
+
+	"github.com/citecheck/citecheck/internal/suggest"
 )
 
 // ErrUnknownKey is a key that a Shape does not allow: the wording of the
@@ -63,7 +68,7 @@ func (c *checker) walk(v *Value, s *Shape, path string) error {
 			default:
 				ks, ok := s.Keys[m.Key]
 				if !ok {
-					return NewError(c.file, c.data, m.KeyOffset, JoinKey(path, m.Key), ErrUnknownKey)
+					return NewError(c.file, c.data, m.KeyOffset, JoinKey(path, m.Key), unknownKey(s, m.Key))
 				}
 				sub = ks
 			}
@@ -92,6 +97,13 @@ func (c *checker) walk(v *Value, s *Shape, path string) error {
 		}
 	}
 	return nil
+}
+
+// unknownKey is the fault of a key a shape does not list: what was
+// probably meant, and the keys the object may hold.
+func unknownKey(s *Shape, key string) error {
+	keys := slices.Sorted(maps.Keys(s.Keys))
+	return fmt.Errorf("%w%s; the keys it may hold: %s", ErrUnknownKey, suggest.Phrase(keys, key), strings.Join(keys, ", "))
 }
 
 // Fold returns key as Check compares it with spelled: Unicode case

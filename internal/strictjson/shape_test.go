@@ -21,8 +21,8 @@ func TestShapeCheck(t *testing.T) {
 		why string
 	}{
 		{in: `{"a": {"any": [1, {"deep": true}]}, "list": [{"id": 1}], "obj": {"x": 2}}`, why: "listed keys; a nil shape is free"},
-		{in: `{"b": 1}`, err: "f:1:2: b: unknown key", is: ErrUnknownKey, why: "an unlisted key, at its offset"},
-		{in: `{"list": [{"id": 1}, {"ID": 2}]}`, err: "f:1:23: list[1].ID: unknown key", is: ErrUnknownKey, why: "keys are compared exactly"},
+		{in: `{"b": 1}`, err: "f:1:2: b: unknown key; the keys it may hold: a, list, obj", is: ErrUnknownKey, why: "an unlisted key, at its offset"},
+		{in: `{"list": [{"id": 1}, {"ID": 2}]}`, err: `f:1:23: list[1].ID: unknown key (did you mean "id"?); the keys it may hold: id`, is: ErrUnknownKey, why: "keys are compared exactly"},
 		{in: `{"list": {"id": 1}}`, err: "f:1:10: list: invalid value: expected an array, found an object", is: ErrValue, why: "an object where an array goes"},
 		{in: `{"obj": [1]}`, err: "f:1:9: obj: invalid value: expected an object, found an array", is: ErrValue, why: "an array where an object goes"},
 		{in: `{"obj": 1}`, why: "scalars are the decoder's to type"},

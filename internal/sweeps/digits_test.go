@@ -13,7 +13,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/internal/shareddata"
 	"github.com/citecheck/citecheck/pdftext"
 )
@@ -56,7 +56,7 @@ func pdftotextPages(ctx context.Context, bin, path string) []string {
 // duplicate-glyph rule drops (pdftext reads a glyph drawn again on top of
 // itself once: fake bold, shadows) where pdftotext prints them: no number
 // (a run of digits) that pdftotext prints on a page may be one we print
-// only when copies are kept. Issue 20 found pdfplumber's issue-912.pdf
+// only when copies are kept. pdfplumber's issue-912.pdf was found
 // printing "26 06 76" for pdftotext's "26406576" so; the rule now wants a
 // copy to repeat a neighbour too.
 func TestDuplicateGlyphsKeepDigits(t *testing.T) {
@@ -68,7 +68,7 @@ func TestDuplicateGlyphsKeepDigits(t *testing.T) {
 	if err != nil {
 		t.Skip("the reference extractor pdftotext is not installed (make reftools)")
 	}
-	files, err := corpus.Inputs([]string{dir})
+	files, err := ingest.Inputs([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}

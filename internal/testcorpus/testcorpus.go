@@ -9,8 +9,10 @@ package testcorpus
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/pdftext"
 )
@@ -67,12 +70,12 @@ func TempDir(pattern string) (string, error) {
 type Options struct {
 	// Extract, when not nil, wraps the extractor's function, for a test
 	// that alters what extraction stores.
-	Extract func(corpus.ExtractFunc) corpus.ExtractFunc
+	Extract func(ingest.ExtractFunc) ingest.ExtractFunc
 }
 
 // Build writes pdfs into dir/pdfs and extracts them into dir/corpus (see
 // Extract). It returns the corpus folder and the build's report.
-func Build(dir string, pdfs []fixtures.DemoPDF, opts Options) (string, *corpus.Report, error) {
+func Build(dir string, pdfs []fixtures.DemoPDF, opts Options) (string, *ingest.Report, error) {
 	in := filepath.Join(dir, "pdfs")
 	if err := os.MkdirAll(in, 0o755); err != nil {
 		return "", nil, err
@@ -88,20 +91,20 @@ func Build(dir string, pdfs []fixtures.DemoPDF, opts Options) (string, *corpus.R
 }
 
 // Extract extracts the PDFs of inputs (files or folders, as
-// corpus.Inputs reads them) into the corpus folder out with pdftext's
+// ingest.Inputs reads them) into the corpus folder out with pdftext's
 // isolated extractor, two at a time, as "citecheck extract" does; the
 // test binary serves as the child (see Main).
-func Extract(out string, inputs []string, opts Options) (*corpus.Report, error) {
-	files, err := corpus.Inputs(inputs)
+func Extract(out string, inputs []string, opts Options) (*ingest.Report, error) {
+	files, err := ingest.Inputs(inputs)
 	if err != nil {
 		return nil, err
 	}
 	r := &pdftext.Runner{}
-	var extract corpus.ExtractFunc = r.Extract
+	var extract ingest.ExtractFunc = r.Extract
 	if opts.Extract != nil {
 		extract = opts.Extract(extract)
 	}
-	return corpus.Build(context.Background(), out, files, corpus.BuildOptions{Extractor: r.ExtractorID(), Extract: extract, Jobs: 2})
+	return ingest.Build(context.Background(), out, files, ingest.BuildOptions{Extractor: r.ExtractorID(), Extract: extract, Jobs: 2})
 }
 
 // Import makes a corpus in a new temporary folder from page texts, docs
@@ -128,7 +131,7 @@ func Import(docs map[string][]string) (store *corpus.Store, remove func(), err e
 		}
 	}
 	out := filepath.Join(dir, "corpus")
-	if _, err := corpus.ImportText(out, []string{pages}, corpus.ImportOptions{}); err != nil {
+	if _, err := ingest.ImportText(out, []string{pages}, ingest.ImportOptions{}); err != nil {
 		remove()
 		return nil, nil, err
 	}
@@ -162,4 +165,32 @@ func Memory(t testing.TB, docs []corpus.MemoryDocument) *corpus.Memory {
 	m, err := corpus.NewMemory(docs...)
 	require.NoError(t, err, "the test's documents")
 	return m
+}
+
+// payloadDocuments names the documents the adapters' published payloads
+// cite (runs/testdata/adapters) and the file of runs/testdata/adapters/corpus
+// holding each one's page text.
+var payloadDocuments = map[string]string{
+	"prism-test.pdf":        "prism-test.txt",
+	"colours.pdf":           "colours.txt",
+	"ai.pdf":                "ai.txt",
+	"a.txt":                 "a.txt",
+	"b.txt":                 "b.txt",
+	"c.txt":                 "c.txt",
+	"cheetah.pdf":           "cheetah.txt",
+	"paul_graham_essay.txt": "paul_graham_essay.txt",
+}
+
+// PayloadDocuments are the one-page documents the adapters' published
+// payloads cite, read from folder (runs/testdata/adapters as the caller
+// reaches it), in name order.
+func PayloadDocuments(t testing.TB, folder string) []corpus.MemoryDocument {
+	t.Helper()
+	var out []corpus.MemoryDocument
+	for _, name := range slices.Sorted(maps.Keys(payloadDocuments)) {
+		text, err := os.ReadFile(filepath.Join(folder, "corpus", payloadDocuments[name]))
+		require.NoError(t, err, "a payload document's page text")
+		out = append(out, corpus.MemoryDocument{Name: name, Pages: []corpus.PageText{{Text: string(text)}}})
+	}
+	return out
 }

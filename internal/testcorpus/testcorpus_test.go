@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/citecheck/citecheck/fixtures"
 	"github.com/citecheck/citecheck/internal/testcorpus"
 )
@@ -26,7 +27,7 @@ func TestBuildExtractsThroughTheChild(t *testing.T) {
 	pdfs := fixtures.Demo()
 	var wrapped atomic.Int64
 	dir, rep, err := testcorpus.Build(t.TempDir(), pdfs, testcorpus.Options{
-		Extract: func(next corpus.ExtractFunc) corpus.ExtractFunc {
+		Extract: func(next ingest.ExtractFunc) ingest.ExtractFunc {
 			return func(ctx context.Context, name string, pdf []byte) corpus.Extraction {
 				wrapped.Add(1)
 				return next(ctx, name, pdf)

@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck/corpus"
+	"github.com/citecheck/citecheck/corpus/ingest"
 	"github.com/ledongthuc/pdf"
 )
 
@@ -116,7 +117,7 @@ func benchExtract(stdout io.Writer, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	files, err := corpus.Inputs([]string{*dir})
+	files, err := ingest.Inputs([]string{*dir})
 	if err != nil {
 		return err
 	}

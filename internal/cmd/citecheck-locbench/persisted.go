@@ -22,11 +22,10 @@ type gobQuote struct {
 	Pages []int
 }
 
-// persist writes the index to path and the quotes beside it, then runs
-// this program again on them (runOpened), so that the child's memory is
-// the opened index's alone.
-func persist(stdout io.Writer, ix *citations.Index, qs []quote, path string, workers int, childArgs ...string) error {
-	timed(stdout, "locate from the built index", ix, qs, workers)
+// persist writes the index to path and the quotes beside it
+// (path.quotes), for locateOpened, and prints the file's size and the time
+// the writing took.
+func persist(stdout io.Writer, ix *citations.Index, qs []quote, path string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -57,9 +56,13 @@ func persist(stdout io.Writer, ix *citations.Index, qs []quote, path string, wor
 		qf.Close()
 		return err
 	}
-	if err := qf.Close(); err != nil {
-		return err
-	}
+	return qf.Close()
+}
+
+// locateOpened runs this program again on the files persist wrote at path
+// (runOpened), so that the child's memory is the opened index's alone; the
+// quotes file goes afterwards.
+func locateOpened(stdout io.Writer, path string, workers int, childArgs []string) error {
 	defer os.Remove(path + ".quotes")
 	self, err := os.Executable()
 	if err != nil {

@@ -85,117 +85,161 @@ func contentWord(w string) (core string, pre, post string, ok bool) {
 // seed: 40% genuine, 20% one content word changed, 20% one digit changed,
 // 20% across a page break. Half of them give the page they come from.
 func sample(srcs []corpus.MemoryDocument, n int, seed uint64) []quote {
-	r := rand.New(rand.NewPCG(seed, 0x1f50a2335457b15b))
-	var pages []pageWords
-	var digitPages []int
-	var pairs []int // index of a page whose next page (same document) also has words
-	for _, s := range srcs {
-		if s.Status != "" && s.Status != "ok" {
-			continue
-		}
-		for p, sp := range s.Pages {
-			ws := splitWords(sp.Text)
-			if len(ws) < 12 {
-				continue
-			}
-			pw := pageWords{doc: s.Name, page: p + 1, text: sp.Text, words: ws}
-			if strings.IndexFunc(sp.Text, unicode.IsDigit) >= 0 {
-				digitPages = append(digitPages, len(pages))
-			}
-			if len(pages) > 0 {
-				prev := pages[len(pages)-1]
-				if prev.doc == s.Name && prev.page == p {
-					pairs = append(pairs, len(pages)-1)
-				}
-			}
-			pages = append(pages, pw)
-		}
-	}
-	if len(pages) == 0 {
+	s := newSampler(srcs, seed)
+	if len(s.pages) == 0 {
 		return nil
-	}
-	var vocab []string
-	for i := 0; i < 4000; i++ {
-		pw := pages[r.IntN(len(pages))]
-		w := pw.words[r.IntN(len(pw.words))]
-		if core, _, _, ok := contentWord(pw.text[w[0]:w[1]]); ok {
-			vocab = append(vocab, core)
-		}
-	}
-	window := func(pw pageWords) (int, int) {
-		l := 8 + r.IntN(18)
-		if l > len(pw.words) {
-			l = len(pw.words)
-		}
-		s := r.IntN(len(pw.words) - l + 1)
-		return s, s + l
 	}
 	out := make([]quote, 0, n)
 	for len(out) < n {
 		var q quote
+		var ok bool
 		switch k := len(out) % 10; {
 		case k < 4:
-			pw := pages[r.IntN(len(pages))]
-			a, b := window(pw)
-			q = quote{kind: genuine, q: citations.Query{Document: pw.doc, Quote: pw.text[pw.words[a][0]:pw.words[b-1][1]]}, pages: []int{pw.page}}
+			q, ok = s.genuineQuote()
 		case k < 6:
-			pw := pages[r.IntN(len(pages))]
-			a, b := window(pw)
-			var cands []int
-			for i := a; i < b; i++ {
-				if _, _, _, ok := contentWord(pw.text[pw.words[i][0]:pw.words[i][1]]); ok {
-					cands = append(cands, i)
-				}
-			}
-			if len(cands) == 0 || len(vocab) == 0 {
-				continue
-			}
-			i := cands[r.IntN(len(cands))]
-			core, pre, post, _ := contentWord(pw.text[pw.words[i][0]:pw.words[i][1]])
-			repl := vocab[r.IntN(len(vocab))]
-			if strings.EqualFold(repl, core) {
-				continue
-			}
-			text := pw.text[pw.words[a][0]:pw.words[i][0]] + pre + repl + post + pw.text[pw.words[i][1]:pw.words[b-1][1]]
-			q = quote{kind: changedWord, q: citations.Query{Document: pw.doc, Quote: text}, pages: []int{pw.page}}
+			q, ok = s.changedWordQuote()
 		case k < 8:
-			if len(digitPages) == 0 {
-				continue
-			}
-			pw := pages[digitPages[r.IntN(len(digitPages))]]
-			a, b := window(pw)
-			text := pw.text[pw.words[a][0]:pw.words[b-1][1]]
-			var ds []int
-			for i, c := range text {
-				if c >= '0' && c <= '9' {
-					ds = append(ds, i)
-				}
-			}
-			if len(ds) == 0 {
-				continue
-			}
-			i := ds[r.IntN(len(ds))]
-			d := '0' + (rune(text[i]-'0')+1+rune(r.IntN(9)))%10
-			text = text[:i] + string(d) + text[i+1:]
-			q = quote{kind: changedDigit, q: citations.Query{Document: pw.doc, Quote: text}, pages: []int{pw.page}}
+			q, ok = s.changedDigitQuote()
 		default:
-			if len(pairs) == 0 {
-				continue
-			}
-			pi := pairs[r.IntN(len(pairs))]
-			p1, p2 := pages[pi], pages[pi+1]
-			ta, hb := 4+r.IntN(9), 4+r.IntN(9)
-			tail := p1.text[p1.words[len(p1.words)-ta][0]:p1.words[len(p1.words)-1][1]]
-			head := p2.text[p2.words[0][0]:p2.words[hb-1][1]]
-			if strings.HasSuffix(tail, "-") {
-				continue // a word split across the page break: not how anyone quotes
-			}
-			q = quote{kind: crossPage, q: citations.Query{Document: p1.doc, Quote: tail + "\n" + head}, pages: []int{p1.page, p2.page}}
+			q, ok = s.crossPageQuote()
 		}
-		if r.IntN(2) == 0 {
+		if !ok {
+			continue
+		}
+		if s.r.IntN(2) == 0 {
 			q.q.Page = q.pages[0]
 		}
 		out = append(out, q)
 	}
 	return out
+}
+
+// sampler draws quotes from the pages of at least 12 words. Every draw
+// comes from r, in a fixed order, so that a seed gives the same quotes.
+type sampler struct {
+	r          *rand.Rand
+	pages      []pageWords
+	digitPages []int    // the pages holding a digit
+	pairs      []int    // index of a page whose next page (same document) also has words
+	vocab      []string // content words of the pages, to change a word into
+}
+
+func newSampler(srcs []corpus.MemoryDocument, seed uint64) *sampler {
+	s := &sampler{r: rand.New(rand.NewPCG(seed, 0x1f50a2335457b15b))}
+	for _, src := range srcs {
+		if src.Status != "" && src.Status != "ok" {
+			continue
+		}
+		for p, sp := range src.Pages {
+			ws := splitWords(sp.Text)
+			if len(ws) < 12 {
+				continue
+			}
+			pw := pageWords{doc: src.Name, page: p + 1, text: sp.Text, words: ws}
+			if strings.IndexFunc(sp.Text, unicode.IsDigit) >= 0 {
+				s.digitPages = append(s.digitPages, len(s.pages))
+			}
+			if len(s.pages) > 0 {
+				prev := s.pages[len(s.pages)-1]
+				if prev.doc == src.Name && prev.page == p {
+					s.pairs = append(s.pairs, len(s.pages)-1)
+				}
+			}
+			s.pages = append(s.pages, pw)
+		}
+	}
+	if len(s.pages) == 0 {
+		return s
+	}
+	for i := 0; i < 4000; i++ {
+		pw := s.pages[s.r.IntN(len(s.pages))]
+		w := pw.words[s.r.IntN(len(pw.words))]
+		if core, _, _, ok := contentWord(pw.text[w[0]:w[1]]); ok {
+			s.vocab = append(s.vocab, core)
+		}
+	}
+	return s
+}
+
+// window draws a stretch of 8 to 25 of the page's words, [a, b).
+func (s *sampler) window(pw pageWords) (a, b int) {
+	l := 8 + s.r.IntN(18)
+	if l > len(pw.words) {
+		l = len(pw.words)
+	}
+	a = s.r.IntN(len(pw.words) - l + 1)
+	return a, a + l
+}
+
+// genuineQuote is a window of a page as it stands.
+func (s *sampler) genuineQuote() (quote, bool) {
+	pw := s.pages[s.r.IntN(len(s.pages))]
+	a, b := s.window(pw)
+	return quote{kind: genuine, q: citations.Query{Document: pw.doc, Quote: pw.text[pw.words[a][0]:pw.words[b-1][1]]}, pages: []int{pw.page}}, true
+}
+
+// changedWordQuote is a window with one content word replaced by another
+// of the corpus's; false when the window has none or the draw is the same
+// word.
+func (s *sampler) changedWordQuote() (quote, bool) {
+	pw := s.pages[s.r.IntN(len(s.pages))]
+	a, b := s.window(pw)
+	var cands []int
+	for i := a; i < b; i++ {
+		if _, _, _, ok := contentWord(pw.text[pw.words[i][0]:pw.words[i][1]]); ok {
+			cands = append(cands, i)
+		}
+	}
+	if len(cands) == 0 || len(s.vocab) == 0 {
+		return quote{}, false
+	}
+	i := cands[s.r.IntN(len(cands))]
+	core, pre, post, _ := contentWord(pw.text[pw.words[i][0]:pw.words[i][1]])
+	repl := s.vocab[s.r.IntN(len(s.vocab))]
+	if strings.EqualFold(repl, core) {
+		return quote{}, false
+	}
+	text := pw.text[pw.words[a][0]:pw.words[i][0]] + pre + repl + post + pw.text[pw.words[i][1]:pw.words[b-1][1]]
+	return quote{kind: changedWord, q: citations.Query{Document: pw.doc, Quote: text}, pages: []int{pw.page}}, true
+}
+
+// changedDigitQuote is a window of a page with digits, one digit changed;
+// false when the window has none.
+func (s *sampler) changedDigitQuote() (quote, bool) {
+	if len(s.digitPages) == 0 {
+		return quote{}, false
+	}
+	pw := s.pages[s.digitPages[s.r.IntN(len(s.digitPages))]]
+	a, b := s.window(pw)
+	text := pw.text[pw.words[a][0]:pw.words[b-1][1]]
+	var ds []int
+	for i, c := range text {
+		if c >= '0' && c <= '9' {
+			ds = append(ds, i)
+		}
+	}
+	if len(ds) == 0 {
+		return quote{}, false
+	}
+	i := ds[s.r.IntN(len(ds))]
+	d := '0' + (rune(text[i]-'0')+1+rune(s.r.IntN(9)))%10
+	text = text[:i] + string(d) + text[i+1:]
+	return quote{kind: changedDigit, q: citations.Query{Document: pw.doc, Quote: text}, pages: []int{pw.page}}, true
+}
+
+// crossPageQuote is the last words of a page and the first of the next;
+// false when a word is split across the break.
+func (s *sampler) crossPageQuote() (quote, bool) {
+	if len(s.pairs) == 0 {
+		return quote{}, false
+	}
+	pi := s.pairs[s.r.IntN(len(s.pairs))]
+	p1, p2 := s.pages[pi], s.pages[pi+1]
+	ta, hb := 4+s.r.IntN(9), 4+s.r.IntN(9)
+	tail := p1.text[p1.words[len(p1.words)-ta][0]:p1.words[len(p1.words)-1][1]]
+	head := p2.text[p2.words[0][0]:p2.words[hb-1][1]]
+	if strings.HasSuffix(tail, "-") {
+		return quote{}, false // a word split across the page break: not how anyone quotes
+	}
+	return quote{kind: crossPage, q: citations.Query{Document: p1.doc, Quote: tail + "\n" + head}, pages: []int{p1.page, p2.page}}, true
 }
