@@ -120,3 +120,12 @@ func TestFromRun(t *testing.T) {
 	assert.Equal(t, citations.Citation{ID: "c1", Document: "a.pdf", Page: 2, LastPage: 3, Quote: "y"}, FromRun(recs[0].Citations[0]))
 	assert.Equal(t, citations.Citation{ID: "c2", Document: "b.pdf", NoQuote: true}, FromRun(recs[0].Citations[1]))
 }
+
+// TestQuoteFromRetrievalAgrees: the locator and the run record spell a
+// retrieval-sourced quote the same way, so a run's quote_from reaches
+// the locator as written.
+func TestQuoteFromRetrievalAgrees(t *testing.T) {
+	if citations.QuoteFromRetrieval != runs.QuoteFromRetrieval {
+		t.Fatalf("citations.QuoteFromRetrieval %q, runs.QuoteFromRetrieval %q", citations.QuoteFromRetrieval, runs.QuoteFromRetrieval)
+	}
+}

@@ -7,13 +7,12 @@ import (
 	"unicode"
 
 	"github.com/citecheck/citecheck/internal/strictjson"
-	"github.com/citecheck/citecheck/runs"
 )
 
 // LocateRequest is one input record of "citecheck locate":
 // {"id": "...", "document": "name.pdf", "quote": "...", "page": 3}.
 // page (1-based), page_label and quote_from are optional; quote_from
-// "retrieval_result" (runs.QuoteFromRetrieval) says the quote is a
+// QuoteFromRetrieval says the quote is a
 // retrieval result, whose first and last words may be cut short
 // (Query.Retrieval).
 type LocateRequest struct {
@@ -25,9 +24,14 @@ type LocateRequest struct {
 	QuoteFrom string `json:"quote_from,omitempty"`
 }
 
+// QuoteFromRetrieval is the quote_from value of a quote that is a
+// retrieval result's text; it is the run record's value of the same name
+// (runs.QuoteFromRetrieval), which audit's tests hold equal.
+const QuoteFromRetrieval = "retrieval_result"
+
 // Query turns the request into a locator query.
 func (r LocateRequest) Query() Query {
-	q := Query{Document: r.Document, Quote: r.Quote, PageLabel: r.PageLabel, Retrieval: r.QuoteFrom == runs.QuoteFromRetrieval}
+	q := Query{Document: r.Document, Quote: r.Quote, PageLabel: r.PageLabel, Retrieval: r.QuoteFrom == QuoteFromRetrieval}
 	if r.Page != nil {
 		q.Page = *r.Page
 	}
@@ -71,8 +75,8 @@ func ReadLocateRequests(r io.Reader, file string) ([]LocateRequest, error) {
 			return fail("quote", fmt.Errorf("%w: a quote of %d bytes, longer than the %d (64 KiB) a quote may hold: not searched", strictjson.ErrTooLarge, len(req.Quote), MaxQuoteBytes))
 		case req.Page != nil && *req.Page < 1:
 			return fail("page", fmt.Errorf("%w: %d (pages are 1-based)", strictjson.ErrValue, *req.Page))
-		case req.QuoteFrom != "" && req.QuoteFrom != runs.QuoteFromRetrieval:
-			return fail("quote_from", fmt.Errorf("%w: %q (want %q or none)", strictjson.ErrValue, req.QuoteFrom, runs.QuoteFromRetrieval))
+		case req.QuoteFrom != "" && req.QuoteFrom != QuoteFromRetrieval:
+			return fail("quote_from", fmt.Errorf("%w: %q (want %q or none)", strictjson.ErrValue, req.QuoteFrom, QuoteFromRetrieval))
 		}
 		out = append(out, req)
 		return nil

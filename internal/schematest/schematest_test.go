@@ -29,6 +29,7 @@ type quote struct {
 	Quote     string  `json:"quote"`
 	Page      *int    `json:"page,omitempty"`
 	PageLabel *string `json:"page_label,omitempty"`
+	QuoteFrom string  `json:"quote_from,omitempty"`
 	//lint:ignore U1000 an unexported field, which CheckProperties leaves out
 	internal int
 	Skipped  int `json:"-"`
