@@ -29,8 +29,8 @@ func verdictIndex(t *testing.T) *Index {
 // TestDecisionShortQuoteAmbiguous: a very short quote (under
 // ShortQuoteLen) that occurs more than ShortQuoteMaxOccurrences times in
 // the corpus is ambiguous even when the named document holds it once; a
-// given page that holds it exactly once settles it (grading reading A11
-// and its example q02-identifier-quote-page).
+// given page that holds it exactly once settles it (docs/grading.md,
+// reading A11, and the worked example q02-identifier-quote-page).
 func TestDecisionShortQuoteAmbiguous(t *testing.T) {
 	ix := verdictIndex(t)
 	r := ix.Locate(Query{Document: "prices.pdf", Quote: "calendar days"})

@@ -22,8 +22,8 @@ import (
 //   - A quote with line breaks is cut at them: its units are its lines,
 //     as the extractor it was copied from emitted them. A line holding a
 //     digit is never a piece on its own: it must be found glued to a
-//     neighbouring line, as in the quote (DESIGN §9: a number's line
-//     matched anywhere lets changed digits through).
+//     neighbouring line, as in the quote: a number's line matched
+//     anywhere let 7.5% of changed digits through (docs/benchmarks.md).
 //   - A quote's first or last line that is a bare page number may be
 //     placed on the stored page's first or last line when that line is the
 //     same number (pageNumberEdges): extractors put the number at the top

@@ -133,7 +133,7 @@ func MalformedCitation(id, fault string) Verdict {
 
 // MissingCitation is the verdict reported, in place of citation verdicts,
 // for an answer to an answerable question that emitted no citation, a
-// decline included (grading README S7).
+// decline included (docs/grading.md, reading S7).
 func MissingCitation() Verdict {
 	return Verdict{Outcome: Fail, Reason: ReasonMissingCitation, Detail: "the answer emitted no citation",
 		Grounded: citations.Grounded{Result: citations.Result{Chosen: -1}}}

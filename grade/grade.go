@@ -292,8 +292,8 @@ func citationResult(rc runs.Citation, v Verdict, q *spans.Question) CitationResu
 	return cr
 }
 
-// claimSupport is one essential claim's support (grading README "Derived
-// verdicts"): pass when a passing citation's located span contains one of
+// claimSupport is one essential claim's support (docs/grading.md, Field
+// values: how supported is derived): pass when a passing citation's located span contains one of
 // the claim's declared spans; else unresolved when any emitted citation is
 // unresolved; else fail.
 func claimSupport(claim int, vs []Verdict) Outcome {

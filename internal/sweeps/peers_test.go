@@ -35,6 +35,8 @@ var peerQuotes = []peerQuote{
 	{"pdf-corpus", "pdfjs__test_pdfs_tracemonkey.pdf", 2, "a naı̈ve implementation", "", "TeX's na¨ıve, as pdftotext prints it"},
 	{"pdf-corpus", "pdfplumber__tests_pdfs_federal-register-2020-17221.pdf", 3, "steps or “recall” items", "", "the Federal Register's ‘‘recall’’"},
 	{"pdf-corpus", "pdfplumber__tests_pdfs_federal-register-2020-17221.pdf", 3, `steps or "recall" items`, "", "the same with straight quotes"},
+	{"pdf-corpus", "pdfplumber__tests_pdfs_federal-register-2020-17221.pdf", 5, "Agência Nacional de Aviação Civil", "",
+		"the Federal Register stores TeX's spacing accents after their letters (Aviac¸a˜o); pdftotext and people write Aviação"},
 	{"pdf-corpus-ext", "pdfjs__test_pdfs_issue15340.pdf", 1, "検知機構", "", "pdf.js pdf_find_controller_spec.js: 検知機\\n構"},
 	{"pdf-corpus-ext", "pdfjs__test_pdfs_issue15759.pdf", 1, "ソレノイド", "", "pdf.js pdf_find_controller_spec.js: ソ\\nレノイド"},
 	{"pdf-corpus", "pdfjs__test_pdfs_copy_paste_ligatures.pdf", 1, "abcdeffffiflffifflſtstghijklmno", "", "pdf.js copy_paste_spec.mjs: ﬅ copied as ſt"},
@@ -95,6 +97,15 @@ func TestPeersExpectations(t *testing.T) {
 		assert.LessOrEqual(t, l.Level, citations.Ligature, "%q: found at a normalized level", q.quote)
 		assert.Equal(t, q.order, l.Order, "%q: %s", q.quote, q.why)
 	}
-	r := ix.Locate(citations.Query{Document: "pdfjs__test_pdfs_tracemonkey.pdf", Quote: "a naive implementation"})
+	// The same name as an ASCII-only pipeline passes it on: its accents
+	// dropped with the letters they sit on, as encode("ascii", "ignore")
+	// keeps the letters of "e^" and "c¸a˜" that the page stores apart.
+	r := ix.Locate(citations.Query{Document: "pdfplumber__tests_pdfs_federal-register-2020-17221.pdf", Quote: "Agencia Nacional de Aviacao Civil"})
+	if assert.Equal(t, citations.StatusUnique, r.Status, "the ASCII-dropped register quote: %s", r.Note) {
+		l, _ := r.Location()
+		assert.Equal(t, []int{5}, l.Pages())
+		assert.Equal(t, citations.NonASCIIDropped, l.Level)
+	}
+	r = ix.Locate(citations.Query{Document: "pdfjs__test_pdfs_tracemonkey.pdf", Quote: "a naive implementation"})
 	assert.Equal(t, citations.StatusNotFound, r.Status, "an accent dropped is another spelling")
 }
