@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"plan":                            {"spans", "internal/inputerr", "internal/strictjson"},
 	"freeze":                          {"corpus", "corpus/ingest", "internal/atomicfile", "internal/inputerr", "spans", "plan", "textnorm"},
 	"runs":                            {"internal/inputerr", "internal/strictjson"},
-	"citations":                       {"corpus", "internal/inputerr", "internal/sais", "internal/strictjson", "textnorm"},
+	"citations":                       {"corpus", "internal/inputerr", "internal/sais", "internal/strictjson", "internal/suggest", "textnorm"},
 	"audit":                           {"citations", "runs"},
 	"absence":                         {"spans", "textnorm"},
 	"grade":                           {"absence", "audit", "citations", "corpus", "freeze", "internal/inputerr", "internal/strictjson", "internal/suggest", "plan", "runs", "spans", "textnorm"},

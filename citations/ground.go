@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/citecheck/citecheck/internal/suggest"
 )
 
 // Citation is one citation an answer emitted, as the locator takes it.
@@ -98,7 +100,7 @@ func (ix *Index) Ground(c Citation, m map[string][]string) Grounded {
 	switch dm.Resolution {
 	case DocUnknown:
 		g.Result = ix.Locate(Query{Document: c.Document, Quote: c.Quote})
-		return set(GroundedUnknownDocument, "document %q is not in the corpus", c.Document)
+		return set(GroundedUnknownDocument, "document %q is not in the corpus%s", c.Document, suggest.Phrase(ix.Documents(), c.Document))
 	case DocAmbiguous:
 		g.Cause = CauseAmbiguousMapping
 		return set(GroundedUnverifiable, "%s", dm.Why(c.Document))

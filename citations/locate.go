@@ -13,6 +13,8 @@ import (
 
 	"github.com/citecheck/citecheck/corpus"
 	"github.com/citecheck/citecheck/textnorm"
+
+	"github.com/citecheck/citecheck/internal/suggest"
 )
 
 // ShortQuoteLen and ShortQuoteMaxOccurrences define a very short quote: one
@@ -107,6 +109,8 @@ func (ix *Index) Locate(q Query) Result {
 		r.Status = StatusUnknownDocument
 		if q.Document == "" {
 			r.Note = "no document named"
+		} else {
+			r.Note = fmt.Sprintf("document %q is not in the corpus%s", q.Document, suggest.Phrase(ix.Documents(), q.Document))
 		}
 		return r
 	case len(s.in) == 0 && len(s.elsewhere) > 0:

@@ -276,3 +276,33 @@ func TestDecisionNumericLabelWithoutLabels(t *testing.T) {
 		t.Errorf("the document has labels and none is \"3\" there: %s", r.PageCheck)
 	}
 }
+
+// TestUnknownDocumentSuggests: a named document the corpus lacks is said
+// so in the note, with the corpus's names near it offered (another case,
+// a missing extension, a typing slip), in locate's records and in a
+// citation's grounding detail (which reads a name that differs only in
+// case, folder or extension loosely, so only the slip reaches it).
+func TestUnknownDocumentSuggests(t *testing.T) {
+	ix := testIndex(t)
+	tests := []struct {
+		doc, want, why string
+		ground         bool
+	}{
+		{"Supplier-Policy.PDF", `document "Supplier-Policy.PDF" is not in the corpus (did you mean "supplier-policy.pdf"?)`, "another case", false},
+		{"supplier-policy", `document "supplier-policy" is not in the corpus (did you mean "supplier-policy.pdf"?)`, "no extension", false},
+		{"suplier-policy.pdf", `document "suplier-policy.pdf" is not in the corpus (did you mean "supplier-policy.pdf"?)`, "a letter left out", true},
+		{"warranty.pdf", `document "warranty.pdf" is not in the corpus`, "nothing near", true},
+	}
+	for _, tc := range tests {
+		r := ix.Locate(Query{Document: tc.doc, Quote: "Minimum order: 250 pieces"})
+		if r.Status != StatusUnknownDocument || r.Note != tc.want {
+			t.Errorf("%s: %s %q, want unknown_document %q", tc.why, r.Status, r.Note, tc.want)
+		}
+		if !tc.ground {
+			continue
+		}
+		if g := ix.Ground(Citation{Document: tc.doc, Quote: "Minimum order: 250 pieces"}, nil); g.Grounding != GroundedUnknownDocument || g.Detail != tc.want {
+			t.Errorf("%s: grounding %s %q, want unknown_document %q", tc.why, g.Grounding, g.Detail, tc.want)
+		}
+	}
+}
