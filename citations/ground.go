@@ -64,7 +64,7 @@ type Grounded struct {
 }
 
 // Ground resolves the cited document and locates the quote, in the order
-// the policy's precedence needs (docs/grading.md, reading S8): a source outside the
+// the policy's precedence needs (docs/grading.md's readings): a source outside the
 // corpus (external: never looked up), an unknown document, then an
 // ambiguous document mapping, a missing quote, a quote not found in the
 // cited document (in no text-bearing page: unverifiable; elsewhere in the

@@ -10,7 +10,7 @@ import (
 )
 
 // TestQuoteEdgeInsideHyphenatedWord: a quote may start or end inside a word
-// the page hyphenated at a line end, at the hyphen (issue 20, item 7: the
+// the page hyphenated at a line end, at the hyphen (the
 // line "Unlike method-based dynamic compilers, our dynamic com-" of
 // tracemonkey p1 that pdf.js's text_layer_spec.mjs expects, and pypdf's
 // multicolumn lines ending "Maece-"); anywhere else inside a word it may not.

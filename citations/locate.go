@@ -139,7 +139,7 @@ func (ix *Index) Locate(q Query) Result {
 	if qt.Len() < ShortQuoteLen && s.count > ShortQuoteMaxOccurrences {
 		r.Short = true
 		// A given page that holds the quote once settles where it is
-		// (docs/grading.md, reading A11: "QA-7731" cited on page 2 is located, and
+		// (docs/grading.md's readings: "QA-7731" cited on page 2 is located, and
 		// judged on what it says).
 		if !(r.Status == StatusUnique && r.PageCheck == PagePhysical) {
 			r.Status = StatusAmbiguous

@@ -102,7 +102,7 @@ type Expected struct {
 	// plausible alternate evidence.
 	CanonicalValues []string
 	// Abstain: the question expects an abstention, so nothing the corpus
-	// says supports an answer to it (reading A20).
+	// says supports an answer to it (docs/grading.md's readings).
 	Abstain bool
 }
 
@@ -133,7 +133,7 @@ func MalformedCitation(id, fault string) Verdict {
 
 // MissingCitation is the verdict reported, in place of citation verdicts,
 // for an answer to an answerable question that emitted no citation, a
-// decline included (docs/grading.md, reading S7).
+// decline included (docs/grading.md's readings).
 func MissingCitation() Verdict {
 	return Verdict{Outcome: Fail, Reason: ReasonMissingCitation, Detail: "the answer emitted no citation",
 		Grounded: citations.Grounded{Result: citations.Result{Chosen: -1}}}
@@ -141,7 +141,7 @@ func MissingCitation() Verdict {
 
 // Classify verifies one citation against the corpus and the question's
 // declared evidence, by the policy's "Evidence and abstention" rules, in
-// the precedence of reading S8. First match wins:
+// the precedence docs/grading.md's readings state. First match wins:
 //
 //  0. a source outside the corpus (a web page; citations.Citation
 //     External): unresolved external_source, since the frozen corpus
@@ -156,18 +156,19 @@ func MissingCitation() Verdict {
 //     (fail wrong_page; on it only
 //     read 0-based or as a label: unresolved page_convention); several
 //     locations (unresolved ambiguous_location);
-//  2. the question expects an abstention: fail wrong_fact (reading A20),
-//     at whatever level the quote was found;
+//  2. the question expects an abstention: fail wrong_fact, at whatever
+//     level the quote was found;
 //  3. found only at a relaxed level (joined_words, unmapped_glyphs,
 //     glyph_codes, reordered): unresolved with the level's reason, whatever
-//     the quote holds (reading A09); punctuation, non_ascii_dropped and
+//     the quote holds; punctuation, non_ascii_dropped and
 //     retrieval_edges are graded as the normalized levels are (the same
 //     words and numbers, every character that carries meaning as the page
 //     has it: docs/grading.md);
 //  4. the reference declares nothing: unresolved no_reference_evidence;
 //  5. the located span contains a declared span: pass declared_span;
-//  6. the quote holds a canonical value (S9): unresolved alternate_evidence,
-//     in whatever document it is grounded (reading A14);
+//  6. the quote holds a canonical value (normalized, it contains the
+//     compact value, an accepted alternative or a declared span's text):
+//     unresolved alternate_evidence, in whatever document it is grounded;
 //  7. otherwise fail wrong_fact.
 func Classify(ix *citations.Index, c citations.Citation, m runs.Mapping, exp Expected) Verdict {
 	g := ix.Ground(c, m)

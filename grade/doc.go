@@ -2,8 +2,7 @@
 // policy's grade_response (spec document-scoring-policy-v1.5.md, sections
 // "Reference contract and concise values", "Deterministic normalization
 // and output structure", "Evidence and abstention") with the readings the
-// project takes where it is silent (docs/grading.md, S1-S14 and
-// A01-A32).
+// project takes where it is silent (docs/grading.md, Readings).
 //
 //	g, err := grade.New(ix, ref, true)                   // once per evaluation
 //	err = g.Run(inputs, w, grade.RunOptions{Plan: p})    // results.jsonl on w
@@ -14,8 +13,9 @@
 //   - Citations: Classify checks each emitted citation against the corpus
 //     (citations.Index.Ground) and the question's declared evidence
 //     (ExpectedFor): pass, fail or unresolved with a Reason, in the
-//     precedence of reading S8. An answer to an answerable question that
-//     emitted none gets the missing_citation entry (S7), a decline too.
+//     precedence docs/grading.md states. An answer to an answerable
+//     question that emitted none gets the missing_citation entry, a
+//     decline too.
 //   - Fields (answerable questions): ParseResponse splits the response by
 //     the required fields' display labels; each value is normalized by
 //     textnorm's value/v1 and compared with the canonical value, the
@@ -26,16 +26,15 @@
 //     every other difference is a finding, and the worst finding decides:
 //     a closed-class element dropped or replaced by a contrary one of the
 //     same class (a number, unit, identifier, weekday, month, comparison,
-//     condition, day basis, stage) is incorrect (S1-S5, A08), as is a
+//     condition, day basis, stage) is incorrect, as is a
 //     content word dropped with nothing in its place, an added number or
 //     identifier, UNKNOWN or a decline; so is wording in place of a named
 //     weekday or month or a date's day that does not still name it (an
 //     abbreviation, the day's ordinal, the month's end for its last day);
 //     other wording in place of an element, a dropped subject or function
-//     word, an added word and an element in another place are unresolved
-//     (A02-A04, A07). A value that is a source passage holding the fact is
-//     correct with a passing citation that contains it, unresolved without
-//     (A02).
+//     word, an added word and an element in another place are unresolved.
+//     A value that is a source passage holding the fact is correct with a
+//     passing citation that contains it, unresolved without.
 //   - Abstention (unknown questions): package absence.
 //   - Derived: factual is the three-valued AND of the fields; supported the
 //     AND of factual and each essential claim's support (a passing citation
@@ -70,18 +69,17 @@
 //
 //   - TestWorkedExamples: every example of ../shared/grading, contested
 //     ones included, gets the verdicts its expectation lists.
-//   - TestDecisionAlternateEvidenceAnyDocument (A14), TestDecisionUnknown-
-//     QuestionEvidence and TestDecisionUnknownQuestionRelaxedLevel (A20, at
-//     any match level), TestDecisionJoinedWordsNeverPasses (A09),
+//   - TestDecisionAlternateEvidenceAnyDocument, TestDecisionUnknown-
+//     QuestionEvidence and TestDecisionUnknownQuestionRelaxedLevel (at
+//     any match level), TestDecisionJoinedWordsNeverPasses,
 //     TestDecisionReorderedNeverPasses, TestDecisionPageConventionUnresolved,
-//     TestDecisionWrongPageBeforeAmbiguity, TestDecisionPartialSpanIsNotPass
-//     (A10), TestDecisionUnknownDocumentFirst, TestDecisionTextlessIsNotFabricated,
+//     TestDecisionWrongPageBeforeAmbiguity, TestDecisionPartialSpanIsNotPass, TestDecisionUnknownDocumentFirst, TestDecisionTextlessIsNotFabricated,
 //     TestDecisionGenuineLevelsPass (punctuation, non_ascii_dropped and
 //     retrieval_edges pass as the normalized levels do),
 //     TestDecisionChangedSymbolFails (a passage matched but for a sign is
 //     changed_symbol): the citation classifier's readings, docs/grading.md.
 //   - TestDecisionFields: one table of field readings with the reading each
-//     case pins (A02-A08, A13, A17-A19, A25, S1-S5, S11), the weekdays,
+//     case pins, the weekdays,
 //     months and days no wording can replace among them.
 //   - TestDecisionMarkersAreNotValues: "[1]" and "(p. 2)" in an answer are
 //     citation markers, not numbers the answer asserts.

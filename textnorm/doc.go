@@ -234,9 +234,9 @@
 // mean the same number.
 //
 //   - TestDecisionValueCaseInsensitive: value grading and UNKNOWN detection
-//     are case-insensitive (docs/grading.md, reading A01).
+//     are case-insensitive (docs/grading.md's readings).
 //   - TestDecisionDecimalCommaKept: "0,5" stays distinct from "0.5"; the
-//     two are SameNumber (docs/grading.md, reading A03: unresolved, not wrong).
+//     two are SameNumber (unresolved, not wrong: docs/grading.md's readings).
 //
 // # Limits
 //

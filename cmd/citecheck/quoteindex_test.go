@@ -14,8 +14,7 @@ import (
 // TestStoredQuoteIndex: extract stores the quote index and records it in
 // the manifest; locate answers from it byte for byte as from an index it
 // builds; a stored index that is stale, cut short or edited is refused
-// (exit 3) and never rebuilt, and freeze --verify names it (issue 17,
-// item 2).
+// (exit 3) and never rebuilt, and freeze --verify names it.
 func TestStoredQuoteIndex(t *testing.T) {
 	in := writeDemoPDFs(t)
 	dir := t.TempDir()

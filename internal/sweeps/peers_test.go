@@ -18,8 +18,7 @@ import (
 
 // peerQuote is a text the test suite of another PDF library expects to
 // read from a PDF of the shared corpora: copied from such a library's
-// output, a quote must be found on its page, at a normalized level (issue
-// 20, items 6 and 7).
+// output, a quote must be found on its page, at a normalized level.
 type peerQuote struct {
 	corpus, file string
 	page         int
