@@ -150,9 +150,17 @@
           it.setAttribute('data-verdict', b.getAttribute('data-v'));
           b.setAttribute('aria-pressed', 'true');
         }
+        unsaved = true;
         tally('');
       });
     });
+  });
+
+  // Decisions live in this page until downloaded: leaving it with some
+  // not yet saved asks first, since nothing is kept anywhere else.
+  let unsaved = false;
+  window.addEventListener('beforeunload', function (e) {
+    if (unsaved && decided().length) e.preventDefault();
   });
 
   on('rv-blind', 'change', function (e) {
@@ -187,6 +195,7 @@
     a.click();
     a.remove();
     setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+    unsaved = false;
     tally('Saved ' + lines.length + ' decisions.');
   });
   tally('');

@@ -125,3 +125,34 @@ func TestReviewHostileInBrowser(t *testing.T) {
 		b.NoErrors(t, fmt.Sprintf("the hostile review page, blind %v", blind))
 	}
 }
+
+// TestReviewAsksBeforeLeaving: decisions live only in the page until
+// downloaded, so leaving it with some unsaved asks first (a beforeunload
+// dialog); once downloaded, or with nothing decided, it does not.
+func TestReviewAsksBeforeLeaving(t *testing.T) {
+	b := testbrowser.New(t)
+	in, set := reviewInput(t, false)
+	path := filepath.Join(t.TempDir(), "report.html")
+	require.NoError(t, os.WriteFile(path, []byte(render(t, in)), 0o644))
+	it := set.Items()[0]
+	verdict := "pass"
+	if it.Kind == review.KindField {
+		verdict = "correct"
+	}
+	decide := chromedp.Click(chromedp.CSS(fmt.Sprintf(`article[data-hash="%s"] button[data-v="%s"]`, it.Hash, verdict)))
+
+	b.Open(t, path, "")
+	b.Open(t, path, "")
+	assert.Empty(t, b.Dialogs(), "nothing decided: leaving asks nothing")
+
+	require.NoError(t, chromedp.Do(b.Ctx, decide))
+	b.Open(t, path, "")
+	assert.Equal(t, []string{"beforeunload"}, b.Dialogs(), "a decision not downloaded: leaving asks")
+
+	require.NoError(t, chromedp.Do(b.Ctx, decide))
+	require.NoError(t, chromedp.Do(b.Ctx, chromedp.SendKeys(chromedp.CSS("#rv-reviewer"), "ana")))
+	b.Download(t, t.TempDir(), chromedp.Click(chromedp.CSS("#rv-download")))
+	b.Open(t, path, "")
+	assert.Empty(t, b.Dialogs(), "downloaded: leaving asks nothing")
+	b.NoErrors(t, "deciding, leaving and downloading")
+}

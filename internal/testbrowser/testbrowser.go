@@ -12,6 +12,7 @@ import (
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -32,9 +33,10 @@ func ChromiumPath() (string, bool) {
 // Browser is a headless Chromium tab that records what the page writes to
 // its console.
 type Browser struct {
-	Ctx  context.Context
-	mu   sync.Mutex
-	msgs []chromedp.ConsoleMessage
+	Ctx     context.Context
+	mu      sync.Mutex
+	msgs    []chromedp.ConsoleMessage
+	dialogs []string
 }
 
 // New starts Chromium for the test, or skips it when there is none; the
@@ -67,7 +69,31 @@ func New(t *testing.T) *Browser {
 			b.mu.Unlock()
 		}
 	}()
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		// A dialog stops the page until answered: accept it, as a user
+		// leaving the page would, and keep its type for Dialogs.
+		for d, err := range dialogs {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.dialogs = append(b.dialogs, string(d.Type))
+			b.mu.Unlock()
+			_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+		}
+	}()
 	return b
+}
+
+// Dialogs returns the types of the dialogs the pages opened so far
+// ("beforeunload", "alert", ...), each accepted, and forgets them.
+func (b *Browser) Dialogs() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	d := b.dialogs
+	b.dialogs = nil
+	return d
 }
 
 // Errors returns the console errors and exceptions so far, and forgets
