@@ -21,6 +21,17 @@ type Options struct {
 	// Workers reading and normalizing pages in parallel; 0 means
 	// GOMAXPROCS.
 	Workers int
+	// ShardBytes is the normalized text a shard of the index aims at (0:
+	// shardBytes). A shard holds whole documents; the tests set it small
+	// so that a small corpus makes many shards.
+	ShardBytes int
+}
+
+func (o Options) shardBytes() int {
+	if o.ShardBytes > 0 {
+		return o.ShardBytes
+	}
+	return shardBytes
 }
 
 // ErrDuplicateDocument reports a corpus.Texts giving Build two documents
@@ -164,7 +175,7 @@ func (ix *Index) keep(p int) {
 	}
 }
 
-// shardBytes is the text a shard aims at.
+// shardBytes is the text a shard aims at by default (Options.ShardBytes).
 const shardBytes = 8 << 20
 
 // shard is one group of consecutive documents.
@@ -314,10 +325,10 @@ func Build(texts corpus.Texts, opts Options) (*Index, error) {
 			return nil, err
 		}
 	}
-	if err := ix.layout(sks); err != nil {
+	if err := ix.layout(sks, opts.shardBytes()); err != nil {
 		return nil, err
 	}
-	ix.buildOrders(orders, opts.Workers)
+	ix.buildOrders(orders, opts.Workers, opts.shardBytes())
 	// Every suffix array in one pool, the largest first, so that the last
 	// to finish is a small one and no core waits on another's long array.
 	type job struct {
@@ -378,8 +389,9 @@ func (ix *Index) readPage(texts corpus.Texts, doc *corpus.Document, i int, names
 }
 
 // layout writes every shard's data, jdata and skeletons (sks, by page)
-// with their segment tables.
-func (ix *Index) layout(sks []string) error {
+// with their segment tables, a shard starting between two documents once
+// it holds budget bytes.
+func (ix *Index) layout(sks []string, budget int) error {
 	var sh *shard
 	addSeg := func(page, from, to int, joinPrev bool) {
 		t := ix.text(page)
@@ -393,7 +405,7 @@ func (ix *Index) layout(sks []string) error {
 	}
 	for d := range ix.docs {
 		e := &ix.docs[d]
-		if sh == nil || len(sh.data) >= shardBytes {
+		if sh == nil || len(sh.data) >= budget {
 			ix.shards = append(ix.shards, shard{})
 			sh = &ix.shards[len(ix.shards)-1]
 		}

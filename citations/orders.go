@@ -108,7 +108,7 @@ func checkOrders(name string, page int, orders []corpus.Order, text string) erro
 
 // buildOrders lays out the pages' orders (orders[i] are page i's) in
 // shards, with their skeletons; Build then builds their suffix arrays.
-func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
+func (ix *Index) buildOrders(orders [][]corpus.Order, workers, budget int) {
 	var oi orderIndex
 	for i, os := range orders {
 		for _, o := range os {
@@ -130,7 +130,7 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 	for k := range oi.pages {
 		op := &oi.pages[k]
 		doc := ix.pages[op.page].doc
-		if sh == nil || len(sh.data) >= shardBytes && ix.pages[oi.pages[k-1].page].doc != doc {
+		if sh == nil || len(sh.data) >= budget && ix.pages[oi.pages[k-1].page].doc != doc {
 			oi.shards = append(oi.shards, orderShard{})
 			sh = &oi.shards[len(oi.shards)-1]
 		}
@@ -153,7 +153,7 @@ func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
 // the normalized levels, as findText does in their texts, and reports each
 // match in page-text offsets. Several orders finding the quote at one
 // place of the page text count once.
-func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int, partial bool) (locs []loc, frequent bool) {
+func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int, partial bool, sc scope) (locs []loc, frequent bool) {
 	oi := ix.orders
 	if oi == nil {
 		return nil, false
@@ -164,7 +164,7 @@ func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int, partial boo
 	texts := map[int]*textnorm.Text{}
 	for _, v := range vs {
 		pat := bytesOf(v)
-		for s := range oi.shards {
+		for s := sc.orderFrom; s < sc.orderTo; s++ {
 			sh := &oi.shards[s]
 			hits := sh.sa.Lookup(pat, maxHits+1)
 			if len(hits) > maxHits {

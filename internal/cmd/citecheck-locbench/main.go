@@ -60,6 +60,7 @@ func run(stdout io.Writer, args []string) error {
 	indexFile := fs.String("index-file", "", "write the index to this `file` and locate from it, mapped, in a child process")
 	open := fs.String("open", "", "child mode of --index-file: locate the quotes of `file`.quotes from the index file")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the locating to `file`")
+	shardBytes := fs.Int("shard-bytes", 0, "normalized text per shard of the index (0: citations' default)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -99,7 +100,7 @@ func run(stdout io.Writer, args []string) error {
 	}
 	runtime.GC()
 	t0 := time.Now()
-	ix, err := citations.Build(all, citations.Options{Workers: *workers})
+	ix, err := citations.Build(all, citations.Options{Workers: *workers, ShardBytes: *shardBytes})
 	if err != nil {
 		return err
 	}
@@ -144,15 +145,44 @@ func timed(stdout io.Writer, label string, ix *citations.Index, qs []quote, work
 		workers = runtime.GOMAXPROCS(0)
 	}
 	results := make([]citations.Result, len(qs))
+	durs := make([]time.Duration, len(qs))
 	t0 := time.Now()
 	c0 := cpuTime()
-	locateAll(ix, qs, results, workers)
+	locateAll(ix, qs, results, durs, workers)
 	el := time.Since(t0)
 	fmt.Fprintf(stdout, "%s: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", label, len(qs), el.Seconds(), workers, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
+	fmt.Fprintf(stdout, "%s, by kind: %s\n", label, byKind(qs, results, durs, workers))
 	return results
 }
 
-func locateAll(ix *citations.Index, qs []quote, out []citations.Result, workers int) {
+// byKind says, per kind of quote and for the quotes found in the document
+// they name, how many quotes a second the workers located (each quote's
+// own time, so the kinds' rates compare across scales though the mix runs
+// together).
+func byKind(qs []quote, rs []citations.Result, durs []time.Duration, workers int) string {
+	sum, n := map[string]time.Duration{}, map[string]int{}
+	for i, q := range qs {
+		k := string(q.kind)
+		sum[k] += durs[i]
+		n[k]++
+		if rs[i].Found() {
+			sum["found in its document"] += durs[i]
+			n["found in its document"]++
+		} else {
+			sum["not found in its document"] += durs[i]
+			n["not found in its document"]++
+		}
+	}
+	var out []string
+	for _, k := range []string{string(genuine), string(changedWord), string(changedDigit), string(crossPage), "found in its document", "not found in its document"} {
+		if n[k] > 0 && sum[k] > 0 {
+			out = append(out, fmt.Sprintf("%s %.0f quotes/s (%d)", k, float64(n[k]*workers)/sum[k].Seconds(), n[k]))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func locateAll(ix *citations.Index, qs []quote, out []citations.Result, durs []time.Duration, workers int) {
 	var wg sync.WaitGroup
 	next := make(chan int, 1024)
 	for range workers {
@@ -160,7 +190,9 @@ func locateAll(ix *citations.Index, qs []quote, out []citations.Result, workers 
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				t0 := time.Now()
 				out[i] = ix.Locate(qs[i].q)
+				durs[i] = time.Since(t0)
 			}
 		}()
 	}
