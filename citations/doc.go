@@ -22,7 +22,7 @@
 // results in the queries' order; GroundAll grounds many citations so.
 //
 // The index is made of shards of whole documents (about
-// opts.ShardBytes of normalized text each). A quote that names its
+// opts.ShardChars of normalized text each). A quote that names its
 // document and is not short (ShortQuoteLen) is first looked up in that
 // document's shards alone: when it is found there, by a level before
 // reordered, that is its result, and its cost does not grow with the

@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"slices"
@@ -147,7 +148,7 @@ func TestShardsAndScopeSameResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	many, err := Build(m, Options{ShardBytes: 1})
+	many, err := Build(m, Options{ShardChars: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,4 +215,32 @@ func TestShardsAndScopeSameResults(t *testing.T) {
 		t.Errorf("%d quotes found by the document's shards, %d of them in reading orders", served, inOrders)
 	}
 	t.Logf("%d queries: %v; %d found by the document's shards alone, %d in reading orders", len(qs), statuses, served, inOrders)
+}
+
+// TestBuildFileSameBytes: BuildFile, which spills each piece as it is
+// built, writes the file WriteIndex writes for Build's index, with one
+// piece or many.
+func TestBuildFileSameBytes(t *testing.T) {
+	m := testcorpus.Memory(t, scopeDocuments())
+	for _, opts := range []Options{{}, {ShardChars: 1}, {ShardChars: 300, Workers: 1}} {
+		ix, err := Build(m, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got bytes.Buffer
+		wb, err := WriteIndex(&want, ix, [32]byte{7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gb, err := BuildFile(&got, m, opts, [32]byte{7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) || gb != wb {
+			t.Errorf("%+v: BuildFile wrote %d bytes (%s), WriteIndex %d (%s)", opts, got.Len(), gb, want.Len(), wb)
+		}
+		if len(ix.shards) < 2 && opts.ShardChars > 0 {
+			t.Errorf("%+v: %d shards", opts, len(ix.shards))
+		}
+	}
 }

@@ -60,7 +60,7 @@ func run(stdout io.Writer, args []string) error {
 	indexFile := fs.String("index-file", "", "write the index to this `file` and locate from it, mapped, in a child process")
 	open := fs.String("open", "", "child mode of --index-file: locate the quotes of `file`.quotes from the index file")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the locating to `file`")
-	shardBytes := fs.Int("shard-bytes", 0, "normalized text per shard of the index (0: citations' default)")
+	shardChars := fs.Int("shard-chars", 0, "page text, in code points, per piece of the index (0: citations' default)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func run(stdout io.Writer, args []string) error {
 	}
 	runtime.GC()
 	t0 := time.Now()
-	ix, err := citations.Build(all, citations.Options{Workers: *workers, ShardBytes: *shardBytes})
+	ix, err := citations.Build(all, citations.Options{Workers: *workers, ShardChars: *shardChars})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,184 @@
+package citations
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/citecheck/citecheck/corpus"
+)
+
+// BuildFile builds the index of texts as Build does and writes it to w as
+// WriteIndex writes the index Build returns, byte for byte, bound to
+// sources, and returns the digest of its table of block sums. It holds
+// one piece of the index at a time (Options.ShardChars): each piece's
+// shard and order shard, its pages' stored texts and its reading orders'
+// texts and runs go to a spill file (in os.TempDir, deleted) as soon as
+// they are built, and are copied into w at the end. Its memory is thus a
+// piece's working set, some 40 bytes per code point of its page texts and
+// reading orders, plus what grows with the corpus: about 150 bytes per
+// page and 30 per reading order, and the pages holding unmapped glyphs and
+// alternative texts, which are indexed whole (few pages hold any).
+func BuildFile(w io.Writer, texts corpus.Texts, opts Options, sources [32]byte) (blocks string, err error) {
+	b, err := newBuilder(texts, opts)
+	if err != nil {
+		return "", err
+	}
+	sp, err := newSpillFile()
+	if err != nil {
+		return "", err
+	}
+	defer sp.close()
+	sf := &spilled{sp: sp, pageOffs: []int64{0}, orderOffs: []int64{0},
+		pageBytes: sp.array(kindBytes), orderBytes: sp.array(kindBytes), orderRuns: sp.array(kindInt32)}
+	b.done = sf.piece(b.ix)
+	if err := b.run(); err != nil {
+		return "", err
+	}
+	if err := sp.flush(); err != nil {
+		return "", err
+	}
+	return writeIndex(w, &encoder{ix: b.ix, n: countsOf(b.ix), sf: sf}, sources)
+}
+
+// spilled is what BuildFile wrote to its spill file: the arrays of the
+// page texts, shards, reading orders and order shards sections, and what
+// their records need in memory.
+type spilled struct {
+	sp                    *spillFile
+	pageOffs, orderOffs   []int64 // the texts' offsets, as writer.texts writes them
+	pageBytes, orderBytes array
+	orderRuns             array
+	runCounts             []int32 // by reading order
+	shards, orderShards   []array
+	firstOrder            int // the first reading order not yet spilled
+}
+
+// piece returns the builder's done: it spills a piece and forgets it.
+func (sf *spilled) piece(ix *Index) func(sh *shard, osh *orderShard, p0, p1 int) error {
+	return func(sh *shard, osh *orderShard, p0, p1 int) error {
+		var w, ow writer
+		encodeShard(&w, sh)
+		if osh != nil {
+			encodeOrderShard(&ow, osh)
+		}
+		for _, a := range w.arrays {
+			sf.shards = append(sf.shards, sf.sp.put(a))
+		}
+		for _, a := range ow.arrays {
+			sf.orderShards = append(sf.orderShards, sf.sp.put(a))
+		}
+		for p := p0; p < p1; p++ {
+			raw := ix.text(p).Raw()
+			sf.sp.appendTo(&sf.pageBytes, []byte(raw))
+			sf.pageOffs = append(sf.pageOffs, sf.pageOffs[len(sf.pageOffs)-1]+int64(len(raw)))
+			ix.texts[p].Store(nil)
+		}
+		if ix.orders != nil {
+			for k := sf.firstOrder; k < len(ix.orders.pages); k++ {
+				op := &ix.orders.pages[k]
+				sf.sp.appendTo(&sf.orderBytes, []byte(op.raw))
+				sf.orderOffs = append(sf.orderOffs, sf.orderOffs[len(sf.orderOffs)-1]+int64(len(op.raw)))
+				sf.sp.appendTo(&sf.orderRuns, int32sBytes(int32sOf(op.runs)))
+				sf.runCounts = append(sf.runCounts, int32(len(op.runs)))
+				op.raw, op.runs = "", nil
+			}
+			sf.firstOrder = len(ix.orders.pages)
+		}
+		*sh = shard{}
+		if osh != nil {
+			*osh = orderShard{}
+		}
+		return sf.sp.err
+	}
+}
+
+// int32sBytes is v encoded little-endian.
+func int32sBytes(v []int32) []byte {
+	a := array{kind: kindInt32, i32: v}
+	out := make([]byte, 0, 4*len(v))
+	var buf [4096]byte
+	a.encode(buf[:], func(b []byte) { out = append(out, b...) })
+	return out
+}
+
+// spillFile holds arrays BuildFile has built until it writes them.
+type spillFile struct {
+	f   *os.File
+	w   *bufio.Writer
+	off int64
+	err error
+	buf [64 << 10]byte
+}
+
+// chunk is a run of a spill file's bytes.
+type chunk struct{ off, n int64 }
+
+func newSpillFile() (*spillFile, error) {
+	f, err := os.CreateTemp("", "citecheck-index-*.spill")
+	if err != nil {
+		return nil, fmt.Errorf("citations: spill file: %w", err)
+	}
+	return &spillFile{f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
+}
+
+func (s *spillFile) close() {
+	s.f.Close()
+	os.Remove(s.f.Name())
+}
+
+// write appends b to the file and returns where it went.
+func (s *spillFile) write(b []byte) chunk {
+	c := chunk{s.off, int64(len(b))}
+	if _, err := s.w.Write(b); err != nil && s.err == nil {
+		s.err = fmt.Errorf("citations: spill file: %w", err)
+	}
+	s.off += int64(len(b))
+	return c
+}
+
+// array is an empty spilled array of elements of kind.
+func (s *spillFile) array(kind uint32) array { return array{kind: kind, spilled: s} }
+
+// put spills a, an array in memory, and returns it spilled.
+func (s *spillFile) put(a array) array {
+	out := array{kind: a.kind, spilled: s, n: a.count()}
+	start := s.off
+	a.encode(s.buf[:], func(b []byte) { s.write(b) })
+	if s.off > start {
+		out.chunks = []chunk{{start, s.off - start}}
+	}
+	return out
+}
+
+// appendTo appends encoded elements to a spilled array.
+func (s *spillFile) appendTo(a *array, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	c := s.write(b)
+	if k := len(a.chunks) - 1; k >= 0 && a.chunks[k].off+a.chunks[k].n == c.off {
+		a.chunks[k].n += c.n
+	} else {
+		a.chunks = append(a.chunks, c)
+	}
+	a.n += uint64(len(b)) / uint64(a.kind)
+}
+
+func (s *spillFile) flush() error {
+	if err := s.w.Flush(); err != nil && s.err == nil {
+		s.err = fmt.Errorf("citations: spill file: %w", err)
+	}
+	return s.err
+}
+
+// copyTo writes the chunks to w.
+func (s *spillFile) copyTo(w io.Writer, chunks []chunk) error {
+	for _, c := range chunks {
+		if _, err := io.CopyBuffer(w, io.NewSectionReader(s.f, c.off, c.n), s.buf[:]); err != nil {
+			return fmt.Errorf("citations: spill file: %w", err)
+		}
+	}
+	return nil
+}
