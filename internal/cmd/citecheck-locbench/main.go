@@ -21,6 +21,12 @@
 // index would: it prints the file's size, the time to write it, to open it
 // (with and without checking its hash), to locate the first quote, and the
 // child's resident memory, apart from the build's.
+//
+// With --build-file PATH it instead builds the index straight into PATH,
+// piece by piece (citations.BuildFile), the copies of --scale made page by
+// page as the build reads them, prints the build's time and peak memory,
+// and locates from the file in a child process as --index-file does:
+// memory that does not grow with --scale, at any scale.
 package main
 
 import (
@@ -60,6 +66,7 @@ func run(stdout io.Writer, args []string) error {
 	indexFile := fs.String("index-file", "", "write the index to this `file` and locate from it, mapped, in a child process")
 	open := fs.String("open", "", "child mode of --index-file: locate the quotes of `file`.quotes from the index file")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the locating to `file`")
+	buildFile := fs.String("build-file", "", "build the index straight into this `file`, piece by piece (citations.BuildFile), print the build's peak memory, then locate from the file in a child process")
 	shardChars := fs.Int("shard-chars", 0, "page text, in code points, per piece of the index (0: citations' default)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -93,6 +100,15 @@ func run(stdout io.Writer, args []string) error {
 	pages := 0
 	for _, s := range srcs {
 		pages += len(s.Pages)
+	}
+	if *buildFile != "" {
+		if err := buildToFile(stdout, srcs, *scale, citations.Options{Workers: *workers, ShardChars: *shardChars}, *buildFile); err != nil {
+			return err
+		}
+		if err := writeQuotes(sample(srcs, *nq, *seed), *buildFile); err != nil {
+			return err
+		}
+		return locateOpened(stdout, *buildFile, *workers, nil)
 	}
 	all, err := corpus.NewMemory(replicate(srcs, *scale)...)
 	if err != nil {
