@@ -14,7 +14,7 @@ import (
 // sources, and returns the digest of its table of block sums. It holds
 // one piece of the index at a time (Options.ShardChars): each piece's
 // shard and order shard, its pages' stored texts and its reading orders'
-// texts and runs go to a spill file (in os.TempDir, deleted) as soon as
+// texts and runs go to a spill file (in opts.SpillDir, deleted) as soon as
 // they are built, and are copied into w at the end. Its memory is thus a
 // piece's working set, some 40 bytes per code point of its page texts and
 // reading orders, plus what grows with the corpus: about 150 bytes per
@@ -25,7 +25,7 @@ func BuildFile(w io.Writer, texts corpus.Texts, opts Options, sources [32]byte) 
 	if err != nil {
 		return "", err
 	}
-	sp, err := newSpillFile()
+	sp, err := newSpillFile(opts.SpillDir)
 	if err != nil {
 		return "", err
 	}
@@ -105,27 +105,35 @@ func int32sBytes(v []int32) []byte {
 
 // spillFile holds arrays BuildFile has built until it writes them.
 type spillFile struct {
-	f   *os.File
-	w   *bufio.Writer
-	off int64
-	err error
-	buf [64 << 10]byte
+	f       *os.File
+	removed bool // its name, already
+	w       *bufio.Writer
+	off     int64
+	err     error
+	buf     [64 << 10]byte
 }
 
 // chunk is a run of a spill file's bytes.
 type chunk struct{ off, n int64 }
 
-func newSpillFile() (*spillFile, error) {
-	f, err := os.CreateTemp("", "citecheck-index-*.spill")
+// newSpillFile creates a spill file in dir ("": os.TempDir) and, where
+// the system allows it, removes its name at once, so that nothing is left
+// behind whatever happens to the process.
+func newSpillFile(dir string) (*spillFile, error) {
+	f, err := os.CreateTemp(dir, ".citecheck-index-*.spill")
 	if err != nil {
 		return nil, fmt.Errorf("citations: spill file: %w", err)
 	}
-	return &spillFile{f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
+	s := &spillFile{f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	s.removed = os.Remove(f.Name()) == nil
+	return s, nil
 }
 
 func (s *spillFile) close() {
 	s.f.Close()
-	os.Remove(s.f.Name())
+	if !s.removed {
+		os.Remove(s.f.Name())
+	}
 }
 
 // write appends b to the file and returns where it went.

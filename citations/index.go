@@ -26,6 +26,9 @@ type Options struct {
 	// documents, indexed as one shard of page texts and one of reading
 	// orders. The tests set it small so that a small corpus makes many.
 	ShardChars int
+	// SpillDir is where BuildFile keeps the pieces it has built until it
+	// writes them ("": os.TempDir): room for about the index's size.
+	SpillDir string
 }
 
 func (o Options) shardChars() int {
