@@ -14,12 +14,14 @@ import (
 // sources, and returns the digest of its table of block sums. It holds
 // one piece of the index at a time (Options.ShardChars): each piece's
 // shard and order shard, its pages' stored texts and its reading orders'
-// texts and runs go to a spill file (in opts.SpillDir, deleted) as soon as
-// they are built, and are copied into w at the end. Its memory is thus a
-// piece's working set, some 40 bytes per code point of its page texts and
-// reading orders, plus what grows with the corpus: about 150 bytes per
-// page and 30 per reading order, and the pages holding unmapped glyphs and
-// alternative texts, which are indexed whole (few pages hold any).
+// texts and runs go to a spill as soon as they are built, and are copied
+// into w at the end; the spill is kept in memory up to 128 MiB, beyond in
+// a file of opts.SpillDir (deleted). Its memory is thus a piece's working
+// set, some 40 bytes per code point of its page texts and reading orders,
+// and the spill's 128 MiB, plus what grows with the corpus: about 150
+// bytes per page and 30 per reading order, and the pages holding unmapped
+// glyphs and alternative texts, which are indexed whole (few pages hold
+// any).
 func BuildFile(w io.Writer, texts corpus.Texts, opts Options, sources [32]byte) (blocks string, err error) {
 	b, err := newBuilder(texts, opts)
 	if err != nil {
@@ -103,46 +105,85 @@ func int32sBytes(v []int32) []byte {
 	return out
 }
 
-// spillFile holds arrays BuildFile has built until it writes them.
+// spillFile holds arrays BuildFile has built until it writes them: in
+// memory up to spillMemory bytes, in a file beyond, so that a small index
+// (the twelve filings' is 110 MB) costs no file written and read back.
 type spillFile struct {
-	f       *os.File
-	removed bool // its name, already
+	dir     string
+	f       *os.File // nil while the bytes fit in mem
 	w       *bufio.Writer
+	removed bool     // f's name, already
+	mem     [][]byte // blocks of spillBlock bytes, the last one filling
 	off     int64
 	err     error
 	buf     [64 << 10]byte
 }
 
+// spillMemory is what a spill keeps in memory before it moves to a file
+// (a variable for the tests); spillBlock the size of its blocks there.
+var spillMemory int64 = 128 << 20
+
+const spillBlock = 1 << 20
+
 // chunk is a run of a spill file's bytes.
 type chunk struct{ off, n int64 }
 
-// newSpillFile creates a spill file in dir ("": os.TempDir) and, where
+func newSpillFile(dir string) (*spillFile, error) { return &spillFile{dir: dir}, nil }
+
+// toFile moves the spill to a file in dir ("": os.TempDir) and, where
 // the system allows it, removes its name at once, so that nothing is left
 // behind whatever happens to the process.
-func newSpillFile(dir string) (*spillFile, error) {
-	f, err := os.CreateTemp(dir, ".citecheck-index-*.spill")
+func (s *spillFile) toFile() error {
+	f, err := os.CreateTemp(s.dir, ".citecheck-index-*.spill")
 	if err != nil {
-		return nil, fmt.Errorf("citations: spill file: %w", err)
+		return fmt.Errorf("citations: spill file: %w", err)
 	}
-	s := &spillFile{f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	s.f, s.w = f, bufio.NewWriterSize(f, 1<<20)
 	s.removed = os.Remove(f.Name()) == nil
-	return s, nil
+	for _, b := range s.mem {
+		if _, err := s.w.Write(b); err != nil {
+			return fmt.Errorf("citations: spill file: %w", err)
+		}
+	}
+	s.mem = nil
+	return nil
 }
 
 func (s *spillFile) close() {
+	if s.f == nil {
+		return
+	}
 	s.f.Close()
 	if !s.removed {
 		os.Remove(s.f.Name())
 	}
 }
 
-// write appends b to the file and returns where it went.
+// write appends b to the spill and returns where it went.
 func (s *spillFile) write(b []byte) chunk {
 	c := chunk{s.off, int64(len(b))}
-	if _, err := s.w.Write(b); err != nil && s.err == nil {
-		s.err = fmt.Errorf("citations: spill file: %w", err)
-	}
 	s.off += int64(len(b))
+	if s.err != nil {
+		return c
+	}
+	if s.f == nil && s.off > spillMemory {
+		s.err = s.toFile()
+	}
+	if s.f != nil {
+		if _, err := s.w.Write(b); err != nil && s.err == nil {
+			s.err = fmt.Errorf("citations: spill file: %w", err)
+		}
+		return c
+	}
+	for len(b) > 0 {
+		if k := len(s.mem) - 1; k < 0 || len(s.mem[k]) == spillBlock {
+			s.mem = append(s.mem, make([]byte, 0, spillBlock))
+		}
+		last := &s.mem[len(s.mem)-1]
+		n := min(len(b), spillBlock-len(*last))
+		*last = append(*last, b[:n]...)
+		b = b[n:]
+	}
 	return c
 }
 
@@ -175,8 +216,10 @@ func (s *spillFile) appendTo(a *array, b []byte) {
 }
 
 func (s *spillFile) flush() error {
-	if err := s.w.Flush(); err != nil && s.err == nil {
-		s.err = fmt.Errorf("citations: spill file: %w", err)
+	if s.f != nil && s.err == nil {
+		if err := s.w.Flush(); err != nil {
+			s.err = fmt.Errorf("citations: spill file: %w", err)
+		}
 	}
 	return s.err
 }
@@ -184,6 +227,15 @@ func (s *spillFile) flush() error {
 // copyTo writes the chunks to w.
 func (s *spillFile) copyTo(w io.Writer, chunks []chunk) error {
 	for _, c := range chunks {
+		if s.f == nil {
+			for off := c.off; off < c.off+c.n; {
+				b := s.mem[off/spillBlock][off%spillBlock:]
+				b = b[:min(int64(len(b)), c.off+c.n-off)]
+				w.Write(b)
+				off += int64(len(b))
+			}
+			continue
+		}
 		if _, err := io.CopyBuffer(w, io.NewSectionReader(s.f, c.off, c.n), s.buf[:]); err != nil {
 			return fmt.Errorf("citations: spill file: %w", err)
 		}

@@ -3,6 +3,7 @@ package citations
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -219,10 +220,13 @@ func TestShardsAndScopeSameResults(t *testing.T) {
 
 // TestBuildFileSameBytes: BuildFile, which spills each piece as it is
 // built, writes the file WriteIndex writes for Build's index, with one
-// piece or many.
+// piece or many, its spill in memory or in a file (which leaves nothing
+// in SpillDir).
 func TestBuildFileSameBytes(t *testing.T) {
 	m := testcorpus.Memory(t, scopeDocuments())
-	for _, opts := range []Options{{}, {ShardChars: 1}, {ShardChars: 300, Workers: 1}} {
+	defer func(v int64) { spillMemory = v }(spillMemory)
+	for k, opts := range []Options{{}, {ShardChars: 1}, {ShardChars: 300, Workers: 1}, {ShardChars: 1, SpillDir: t.TempDir()}} {
+		spillMemory = []int64{1 << 30, 1000, 0, 5000}[k] // in memory, then moved to a file at once or later
 		ix, err := Build(m, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -241,6 +245,11 @@ func TestBuildFileSameBytes(t *testing.T) {
 		}
 		if len(ix.shards) < 2 && opts.ShardChars > 0 {
 			t.Errorf("%+v: %d shards", opts, len(ix.shards))
+		}
+		if opts.SpillDir != "" {
+			if left, _ := os.ReadDir(opts.SpillDir); len(left) > 0 {
+				t.Errorf("%d files left in the spill folder", len(left))
+			}
 		}
 	}
 }
