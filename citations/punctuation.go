@@ -253,10 +253,20 @@ func overlaps(a, b []part) bool {
 	return false
 }
 
+// maxTargets bounds the targets one quote keeps normalized: a quote whose
+// pieces hit many pages of a large corpus (a changed quote, found nowhere,
+// at --scale 100 held some 6 GB of them) drops them all and normalizes
+// again those hit anew. The map only saves work: what is found does not
+// depend on it (a variable for the tests).
+var maxTargets = 1024
+
 // skelTarget returns the text behind a skeleton's target, normalized.
 func (ix *Index) skelTarget(targets map[int32]*target, t int32) *target {
 	if tg := targets[t]; tg != nil {
 		return tg
+	}
+	if len(targets) >= maxTargets {
+		clear(targets)
 	}
 	var tn *textnorm.Text
 	switch {

@@ -180,7 +180,11 @@ func TestShardsAndScopeSameResults(t *testing.T) {
 		name   string
 		ix     *Index
 		scoped bool
-	}{{"one shard, scoped", one, true}, {"many shards", many, false}, {"many shards, scoped", many, true}} {
+	}{{"one shard, scoped", one, true}, {"many shards", many, false}, {"many shards, scoped", many, true}, {"one target kept", one, true}} {
+		if c.name == "one target kept" {
+			defer func(v int) { maxTargets = v }(maxTargets)
+			maxTargets = 0
+		}
 		got := locate(c.ix, c.scoped)
 		diffs := 0
 		for i := range qs {

@@ -67,6 +67,8 @@ func run(stdout io.Writer, args []string) error {
 	open := fs.String("open", "", "child mode of --index-file: locate the quotes of `file`.quotes from the index file")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the locating to `file`")
 	buildFile := fs.String("build-file", "", "build the index straight into this `file`, piece by piece (citations.BuildFile), print the build's peak memory, then locate from the file in a child process")
+	kindsFlag := fs.String("kinds", "", "locate only the quotes of these kinds, comma-separated (genuine, changed-word, changed-digit, cross-page; default all)")
+	quotesFor := fs.String("quotes-for", "", "only write the sampled quotes beside this index `file` (file.quotes), for --open to locate them from a file built before")
 	shardChars := fs.Int("shard-chars", 0, "page text, in code points, per piece of the index (0: citations' default)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -101,11 +103,14 @@ func run(stdout io.Writer, args []string) error {
 	for _, s := range srcs {
 		pages += len(s.Pages)
 	}
+	if *quotesFor != "" {
+		return writeQuotes(onlyKinds(sample(srcs, *nq, *seed), *kindsFlag), *quotesFor)
+	}
 	if *buildFile != "" {
 		if err := buildToFile(stdout, srcs, *scale, citations.Options{Workers: *workers, ShardChars: *shardChars}, *buildFile); err != nil {
 			return err
 		}
-		if err := writeQuotes(sample(srcs, *nq, *seed), *buildFile); err != nil {
+		if err := writeQuotes(onlyKinds(sample(srcs, *nq, *seed), *kindsFlag), *buildFile); err != nil {
 			return err
 		}
 		return locateOpened(stdout, *buildFile, *workers, nil)
@@ -127,7 +132,7 @@ func run(stdout io.Writer, args []string) error {
 		len(srcs), pages, *scale, pages**scale, float64(text)/1e6, float64(joined)/1e6, float64(skel)/1e6, float64(ascii)/1e6)
 	fmt.Fprintf(stdout, "index build: %.2fs (GOGC %d)\n", build.Seconds(), *gcPercent)
 
-	qs := sample(srcs, *nq, *seed)
+	qs := onlyKinds(sample(srcs, *nq, *seed), *kindsFlag)
 	if *indexFile != "" {
 		var childArgs []string
 		if *cpuProfile != "" {
@@ -144,6 +149,15 @@ func run(stdout io.Writer, args []string) error {
 	timeLocate(stdout, "locate", ix, qs, *workers)
 	fmt.Fprintf(stdout, "peak memory (VmHWM): %s\n", vmHWM())
 	return nil
+}
+
+// onlyKinds keeps the quotes of the kinds listed in list (all for "").
+func onlyKinds(qs []quote, list string) []quote {
+	if list == "" {
+		return qs
+	}
+	keep := strings.Split(list, ",")
+	return slices.DeleteFunc(qs, func(q quote) bool { return !slices.Contains(keep, string(q.kind)) })
 }
 
 // timeLocate locates every quote on workers goroutines (0: GOMAXPROCS),
