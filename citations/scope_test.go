@@ -228,9 +228,11 @@ func TestShardsAndScopeSameResults(t *testing.T) {
 // in SpillDir).
 func TestBuildFileSameBytes(t *testing.T) {
 	m := testcorpus.Memory(t, scopeDocuments())
-	defer func(v int64) { spillMemory = v }(spillMemory)
-	for k, opts := range []Options{{}, {ShardChars: 1}, {ShardChars: 300, Workers: 1}, {ShardChars: 1, SpillDir: t.TempDir()}} {
-		spillMemory = []int64{1 << 30, 1000, 0, 5000}[k] // in memory, then moved to a file at once or later
+	defer func(v int64, w int) { spillMemory, wholeChars = v, w }(spillMemory, wholeChars)
+	for k, opts := range []Options{{}, {}, {ShardChars: 1}, {ShardChars: 300, Workers: 1}, {ShardChars: 1, SpillDir: t.TempDir()}} {
+		// Whole, then pieces spilled in memory, moved to a file at once or later.
+		wholeChars = []int{1 << 30, 0, 0, 0, 0}[k]
+		spillMemory = []int64{0, 1 << 30, 1000, 0, 5000}[k]
 		ix, err := Build(m, opts)
 		if err != nil {
 			t.Fatal(err)
