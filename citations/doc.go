@@ -42,6 +42,10 @@
 // mapped bytes, and a page's normalization is
 // recomputed, and kept, when a lookup first lands on it. An opened index
 // answers every query exactly as the index written (TestIndexFileSameAnswers).
+// BuildFile(w, texts, opts, digest) writes the same bytes as Build then
+// WriteIndex, in memory bounded by a piece of the index rather than by
+// the corpus: each piece is written to a spill as it is built (corpora of
+// up to 6 Mi code points of page text are built whole). StoreIndex uses it.
 // OpenIndex refuses another version or profile (ErrIndexFormat,
 // ErrIndexStale) and another digest (ErrIndexStale); given the digest of
 // the file's block sums, it verifies the bytes it decodes, and each block
