@@ -21,6 +21,17 @@
 // LocateAll(queries, workers) locates many quotes on several goroutines,
 // results in the queries' order; GroundAll grounds many citations so.
 //
+// The index is made of shards of whole documents (about
+// opts.ShardChars of normalized text each). A quote that names its
+// document and is not short (ShortQuoteLen) is first looked up in that
+// document's shards alone: when it is found there, by a level before
+// reordered, that is its result, and its cost does not grow with the
+// corpus. Every other quote (none named, not found in its document, short,
+// or found only at the reordered level or after) is looked up in every
+// shard, and costs more as the corpus grows; a stage after one that found
+// the quote elsewhere reads the document's shards alone. Results do not
+// depend on the shards (TestShardsAndScopeSameResults).
+//
 // # A persisted index
 //
 // WriteIndex writes an Index in the format IndexFormat
@@ -31,6 +42,10 @@
 // mapped bytes, and a page's normalization is
 // recomputed, and kept, when a lookup first lands on it. An opened index
 // answers every query exactly as the index written (TestIndexFileSameAnswers).
+// BuildFile(w, texts, opts, digest) writes the same bytes as Build then
+// WriteIndex, in memory bounded by a piece of the index rather than by
+// the corpus: each piece is written to a spill as it is built (corpora of
+// up to 6 Mi code points of page text are built whole). StoreIndex uses it.
 // OpenIndex refuses another version or profile (ErrIndexFormat,
 // ErrIndexStale) and another digest (ErrIndexStale); given the digest of
 // the file's block sums, it verifies the bytes it decodes, and each block

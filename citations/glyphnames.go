@@ -52,7 +52,7 @@ func asciiLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 
 // findGlyphNames locates a quote holding glyph names: its longest piece
 // between names is looked up, and the whole quote verified from the start
 // that piece implies (alignNames).
-func (ix *Index) findGlyphNames(qt *textnorm.Text) []loc {
+func (ix *Index) findGlyphNames(qt *textnorm.Text, sc scope) []loc {
 	rs := []rune(qt.String())
 	toks := glyphNames(rs)
 	if len(toks) == 0 || len(toks) > maxGlyphNames {
@@ -81,7 +81,7 @@ func (ix *Index) findGlyphNames(qt *textnorm.Text) []loc {
 	pat := bytesOf(qt.Slice(bestFrom, bestFrom+best))
 	var locs []loc
 	var seen smallSet[[2]int]
-	for shi := range ix.shards {
+	for shi := sc.textFrom; shi < sc.textTo; shi++ {
 		sh := &ix.shards[shi]
 		for _, h := range lookupSorted(&sh.sa, pat) {
 			si, page, at := ix.hitPos(sh, h)

@@ -21,6 +21,21 @@ type Options struct {
 	// Workers reading and normalizing pages in parallel; 0 means
 	// GOMAXPROCS.
 	Workers int
+	// ShardChars is the stored page text, in code points, a piece of the
+	// index aims at (0: shardChars): a piece is consecutive whole
+	// documents, indexed as one shard of page texts and one of reading
+	// orders. The tests set it small so that a small corpus makes many.
+	ShardChars int
+	// SpillDir is where BuildFile keeps the pieces it has built until it
+	// writes them ("": os.TempDir): room for about the index's size.
+	SpillDir string
+}
+
+func (o Options) shardChars() int {
+	if o.ShardChars > 0 {
+		return o.ShardChars
+	}
+	return shardChars
 }
 
 // ErrDuplicateDocument reports a corpus.Texts giving Build two documents
@@ -47,7 +62,7 @@ type Index struct {
 	byHash  map[string]int
 	pages   []pageEntry
 
-	// The documents are indexed in shards of about shardBytes of text,
+	// The documents are indexed in shards of about shardChars of text,
 	// each with its own suffix arrays: a suffix array much larger than the
 	// processor's caches builds several times slower per byte, and shards
 	// build in parallel.
@@ -164,8 +179,11 @@ func (ix *Index) keep(p int) {
 	}
 }
 
-// shardBytes is the text a shard aims at.
-const shardBytes = 8 << 20
+// shardChars is the text a piece aims at by default (Options.ShardChars):
+// suffix arrays of a few MiB build two to three times faster per byte
+// than one of 8 MiB (docs/benchmarks.md), and a piece's working memory is
+// about 40 bytes per code point (BuildFile).
+const shardChars = 2 << 20
 
 // shard is one group of consecutive documents.
 type shard struct {
@@ -258,97 +276,6 @@ func parallel(n, workers int, f func(int)) {
 	wg.Wait()
 }
 
-// Build reads every page of texts (its text, alternative texts and
-// reading orders; opts.Workers read and normalize pages in parallel) and
-// indexes them. Pages
-// of a document whose Status is not ok are not searched. A page texts
-// cannot give (for a corpus.Store, one no longer matching the manifest:
-// corpus.ErrIntegrity) is an error.
-func Build(texts corpus.Texts, opts Options) (*Index, error) {
-	docs := texts.Documents()
-	names := make([]string, len(docs))
-	for i := range docs {
-		d := &docs[i]
-		switch {
-		case d.Name == "":
-			return nil, fmt.Errorf("citations: document %d has no name", i)
-		case i > 0 && docs[i-1].Name == d.Name:
-			return nil, fmt.Errorf("citations: %q: %w", d.Name, ErrDuplicateDocument)
-		case i > 0 && docs[i-1].Name > d.Name:
-			return nil, fmt.Errorf("citations: %q: documents not sorted by name", d.Name)
-		}
-		names[i] = d.Name
-	}
-	ix := &Index{
-		profile: textnorm.QuoteV2(textnorm.Options{FooterNames: names}),
-		byHash:  map[string]int{},
-	}
-	for d := range docs {
-		doc := &docs[d]
-		e := docEntry{name: doc.Name, hash: doc.BLAKE3, status: doc.Status, first: len(ix.pages)}
-		if doc.Status == corpus.StatusOK {
-			e.n = len(doc.Pages)
-			for p, pg := range doc.Pages {
-				ix.pages = append(ix.pages, pageEntry{doc: d, num: p + 1, label: pg.Label, flags: pg.Flags})
-			}
-		}
-		if doc.BLAKE3 != "" {
-			ix.byHash[doc.BLAKE3] = d
-		}
-		ix.docs = append(ix.docs, e)
-	}
-	// Read and normalize every page, in parallel; results placed by index.
-	ix.texts = make([]atomic.Pointer[textnorm.Text], len(ix.pages))
-	alts := make([][]string, len(ix.pages))
-	orders := make([][]corpus.Order, len(ix.pages))
-	sks := make([]string, len(ix.pages))
-	errs := make([]error, len(ix.pages))
-	parallel(len(ix.pages), opts.Workers, func(i int) {
-		alts[i], orders[i], errs[i] = ix.readPage(texts, &docs[ix.pages[i].doc], i, names)
-		if errs[i] == nil {
-			sks[i], _ = skeleton(newPtext(ix.text(i)))
-		}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	if err := ix.layout(sks); err != nil {
-		return nil, err
-	}
-	ix.buildOrders(orders, opts.Workers)
-	// Every suffix array in one pool, the largest first, so that the last
-	// to finish is a small one and no core waits on another's long array.
-	type job struct {
-		bytes int
-		build func()
-	}
-	altBytes := 0
-	for _, list := range alts {
-		for _, a := range list {
-			altBytes += 2 * len(a) // normalized, then joined
-		}
-	}
-	// Few pages hold unmapped glyphs: their array is small, built last.
-	jobs := []job{{0, ix.buildUnmapped}, {altBytes, func() { ix.buildAlts(alts) }}}
-	skelJob := func(sk *skelIndex) job { return job{len(sk.data), func() { sk.sa = newSuffixes(sk.data) }} }
-	for i := range ix.shards {
-		sh := &ix.shards[i]
-		jobs = append(jobs, job{len(sh.data), func() { sh.sa = newSuffixes(sh.data) }},
-			job{len(sh.jdata), func() { sh.jsa = newSuffixes(sh.jdata) }}, skelJob(&sh.sk))
-	}
-	if ix.orders != nil {
-		for i := range ix.orders.shards {
-			sh := &ix.orders.shards[i]
-			jobs = append(jobs, job{len(sh.data), func() { sh.sa = newSuffixes(sh.data) }}, skelJob(&sh.sk))
-		}
-	}
-	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].bytes > jobs[j].bytes })
-	parallel(len(jobs), opts.Workers, func(i int) { jobs[i].build() })
-	return ix, nil
-}
-
 // readPage reads page i of doc from texts (its text, alternative texts
 // and reading orders), checks them and normalizes the text.
 func (ix *Index) readPage(texts corpus.Texts, doc *corpus.Document, i int, names []string) ([]string, []corpus.Order, error) {
@@ -375,71 +302,6 @@ func (ix *Index) readPage(texts corpus.Texts, doc *corpus.Document, i int, names
 	ix.texts[i].Store(t)
 	pe.contentFrom, pe.contentTo = furniture(t, names)
 	return alts, orders, nil
-}
-
-// layout writes every shard's data, jdata and skeletons (sks, by page)
-// with their segment tables.
-func (ix *Index) layout(sks []string) error {
-	var sh *shard
-	addSeg := func(page, from, to int, joinPrev bool) {
-		t := ix.text(page)
-		if joinPrev {
-			sh.data = append(sh.data, ' ')
-			sh.segs[len(sh.segs)-1].next = int32(len(sh.segs))
-		}
-		fb, tb := t.ByteOffset(from), t.ByteOffset(to)
-		sh.segs = append(sh.segs, segment{at: int32(len(sh.data)), page: int32(page), from: int32(from), to: int32(to), fromByte: int32(fb), next: -1})
-		sh.data = append(sh.data, t.String()[fb:tb]...)
-	}
-	for d := range ix.docs {
-		e := &ix.docs[d]
-		if sh == nil || len(sh.data) >= shardBytes {
-			ix.shards = append(ix.shards, shard{})
-			sh = &ix.shards[len(ix.shards)-1]
-		}
-		e.shard = len(ix.shards) - 1
-		e.regFrom = len(sh.data)
-		// The full fragment: every page with text, joined by one space.
-		var nonEmpty []int
-		pos := 0
-		for p := e.first; p < e.first+e.n; p++ {
-			pe := &ix.pages[p]
-			pe.docPos = pos
-			t := ix.text(p)
-			if t.Len() == 0 {
-				continue
-			}
-			addSeg(p, 0, t.Len(), len(nonEmpty) > 0)
-			pos += t.Len() + 1
-			nonEmpty = append(nonEmpty, p)
-			sh.jsegs = append(sh.jsegs, jsegment{at: int32(len(sh.jdata)), page: int32(p)})
-			sh.jdata = append(sh.jdata, t.Joined().String()...)
-			sh.jdata = append(sh.jdata, '\f')
-			sh.sk.add(sks[p], int32(p))
-		}
-		if len(nonEmpty) > 0 {
-			sh.data = append(sh.data, '\f')
-		}
-		// Excerpts across page breaks with furniture between them: the end
-		// of one page's content joined to the start of the next's.
-		for k := 1; k < len(nonEmpty); k++ {
-			a, b := &ix.pages[nonEmpty[k-1]], &ix.pages[nonEmpty[k]]
-			if a.contentTo == ix.text(nonEmpty[k-1]).Len() && b.contentFrom == 0 {
-				continue // nothing between them: the full fragment covers it
-			}
-			if a.contentTo <= a.contentFrom || b.contentTo <= b.contentFrom {
-				continue
-			}
-			addSeg(nonEmpty[k-1], max(a.contentFrom, a.contentTo-CrossPageWindow), a.contentTo, false)
-			addSeg(nonEmpty[k], b.contentFrom, min(b.contentTo, b.contentFrom+CrossPageWindow), true)
-			sh.data = append(sh.data, '\f')
-		}
-		e.regTo = len(sh.data)
-		if len(sh.data) >= 1<<31-1 || len(sh.jdata) >= 1<<31-1 {
-			return fmt.Errorf("citations: document %q: %d bytes of text is too large for one index", e.name, len(sh.data))
-		}
-	}
-	return nil
 }
 
 // segAt returns the segment holding byte offset b of the shard's data.

@@ -38,11 +38,44 @@ type array struct {
 	b    []byte
 	i32  []int32
 	i64  []int64
+	// spilled holds the array's n elements, encoded, in pieces of a spill
+	// file (BuildFile); nil for an array in memory.
+	spilled *spillFile
+	chunks  []chunk
+	n       uint64
 }
 
 // count is the number of elements: b holds them encoded, i32 and i64
-// decoded.
-func (a *array) count() uint64 { return uint64(len(a.b)/int(a.kind) + len(a.i32) + len(a.i64)) }
+// decoded, a spill file n.
+func (a *array) count() uint64 {
+	return uint64(len(a.b)/int(a.kind)+len(a.i32)+len(a.i64)) + a.n
+}
+
+// encode passes a's elements, encoded, to emit, in pieces of at most
+// len(buf) bytes beside b's (an array in memory).
+func (a *array) encode(buf []byte, emit func([]byte)) {
+	if len(a.b) > 0 {
+		emit(a.b)
+	}
+	for v := a.i32; len(v) > 0; {
+		chunk := v[:min(len(v), len(buf)/4)]
+		n := 0
+		for _, x := range chunk {
+			binary.LittleEndian.PutUint32(buf[n:], uint32(x))
+			n += int(a.kind) // 3: the top byte, zero, is overwritten
+		}
+		emit(buf[:n])
+		v = v[len(chunk):]
+	}
+	for v := a.i64; len(v) > 0; {
+		chunk := v[:min(len(v), len(buf)/8)]
+		for i, x := range chunk {
+			binary.LittleEndian.PutUint64(buf[8*i:], uint64(x))
+		}
+		emit(buf[:8*len(chunk)])
+		v = v[len(chunk):]
+	}
+}
 
 func (w *writer) bytes(b []byte)   { w.arrays = append(w.arrays, array{kind: kindBytes, b: b}) }
 func (w *writer) int32s(v []int32) { w.arrays = append(w.arrays, array{kind: kindInt32, i32: v}) }
@@ -116,20 +149,12 @@ func (fw *writer) write(w io.Writer, profile string, sources [32]byte) (string, 
 	bw.Write(head)
 	bw.Write(zeros[:pad8(uint64(len(head)))-uint64(len(head))])
 	for _, a := range fw.arrays {
-		bw.Write(a.b)
-		for v := a.i32; len(v) > 0; {
-			chunk := v[:min(len(v), len(buf)/4)]
-			n := 0
-			for _, x := range chunk {
-				binary.LittleEndian.PutUint32(buf[n:], uint32(x))
-				n += int(a.kind) // 3: the top byte, zero, is overwritten
+		if a.spilled != nil {
+			if err := a.spilled.copyTo(bw, a.chunks); err != nil {
+				return "", err
 			}
-			bw.Write(buf[:n])
-			v = v[len(chunk):]
-		}
-		for _, x := range a.i64 {
-			binary.LittleEndian.PutUint64(buf[:], uint64(x))
-			bw.Write(buf[:8])
+		} else {
+			a.encode(buf[:], func(b []byte) { bw.Write(b) })
 		}
 		n := a.count() * uint64(a.kind)
 		bw.Write(zeros[:pad8(n)-n])

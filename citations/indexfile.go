@@ -103,6 +103,9 @@ type encoder struct {
 	// filled in once every section is encoded.
 	strs   []byte
 	strsAt int
+	// sf holds the sections BuildFile wrote to its spill file; nil for
+	// WriteIndex.
+	sf *spilled
 }
 
 // str adds s to the strings array.
@@ -118,7 +121,11 @@ func (e *encoder) str(s string) strRef {
 // is the digest of the file's table of block sums ("blake3:<hex>"), which
 // OpenIndex verifies the file by.
 func WriteIndex(w io.Writer, ix *Index, sources [32]byte) (blocks string, err error) {
-	e := &encoder{ix: ix, n: countsOf(ix)}
+	return writeIndex(w, &encoder{ix: ix, n: countsOf(ix)}, sources)
+}
+
+func writeIndex(w io.Writer, e *encoder, sources [32]byte) (blocks string, err error) {
+	ix := e.ix
 	for _, s := range indexSections {
 		if s.present(e.n) {
 			s.encode(e)

@@ -165,6 +165,11 @@ func decodePages(d *decoder) {
 // The page texts section holds the stored page texts, as the corpus
 // store holds them.
 func encodePageTexts(e *encoder) {
+	if e.sf != nil {
+		e.int64s(e.sf.pageOffs)
+		e.arrays = append(e.arrays, e.sf.pageBytes)
+		return
+	}
 	e.texts(len(e.ix.pages), func(p int) string { return e.ix.text(p).Raw() })
 }
 
@@ -185,23 +190,30 @@ func decodePageTexts(d *decoder) {
 // its joined segments, and its skeletons (skelIndex: text, suffix array,
 // spans).
 func encodeShards(e *encoder) {
+	if e.sf != nil {
+		e.arrays = append(e.arrays, e.sf.shards...)
+		return
+	}
 	for i := range e.ix.shards {
-		sh := &e.ix.shards[i]
-		e.bytes(sh.data)
-		e.suffixes(&sh.sa)
-		writeRecords(&e.writer, sh.segs)
-		e.bytes(sh.jdata)
-		e.suffixes(&sh.jsa)
-		writeRecords(&e.writer, sh.jsegs)
-		encodeSkel(e, &sh.sk)
+		encodeShard(&e.writer, &e.ix.shards[i])
 	}
 }
 
+func encodeShard(w *writer, sh *shard) {
+	w.bytes(sh.data)
+	w.suffixes(&sh.sa)
+	writeRecords(w, sh.segs)
+	w.bytes(sh.jdata)
+	w.suffixes(&sh.jsa)
+	writeRecords(w, sh.jsegs)
+	encodeSkel(w, &sh.sk)
+}
+
 // encodeSkel adds a skelIndex: its text, suffix array and spans.
-func encodeSkel(e *encoder, sk *skelIndex) {
-	e.bytes(sk.data)
-	e.suffixes(&sk.sa)
-	writeRecords(&e.writer, sk.spans)
+func encodeSkel(w *writer, sk *skelIndex) {
+	w.bytes(sk.data)
+	w.suffixes(&sk.sa)
+	writeRecords(w, sk.spans)
 }
 
 // decodeSkel reads what encodeSkel wrote, checking that the spans are in
@@ -372,11 +384,25 @@ func encodeOrders(e *encoder) {
 	oi := e.ix.orders
 	recs := make([]orderRecord, 0, len(oi.pages))
 	var runs []orderRun
-	for _, op := range oi.pages {
-		recs = append(recs, orderRecord{page: op.page, fb: op.fb, name: e.str(op.name), runFrom: int32(len(runs)), runTo: int32(len(runs) + len(op.runs))})
-		runs = append(runs, op.runs...)
+	nruns := int32(0)
+	for k, op := range oi.pages {
+		n := int32(len(op.runs))
+		if e.sf != nil {
+			n = e.sf.runCounts[k]
+		}
+		recs = append(recs, orderRecord{page: op.page, fb: op.fb, name: e.str(op.name), runFrom: nruns, runTo: nruns + n})
+		nruns += n
+		if e.sf == nil {
+			runs = append(runs, op.runs...)
+		}
 	}
 	writeRecords(&e.writer, recs)
+	if e.sf != nil {
+		e.arrays = append(e.arrays, e.sf.orderRuns)
+		e.int64s(e.sf.orderOffs)
+		e.arrays = append(e.arrays, e.sf.orderBytes)
+		return
+	}
 	writeRecords(&e.writer, runs)
 	e.texts(len(oi.pages), func(k int) string { return oi.pages[k].raw })
 }
@@ -408,13 +434,20 @@ func decodeOrders(d *decoder) {
 // text, its suffix array, the orders in it, by their offset there, and
 // their skeletons (skelIndex).
 func encodeOrderShards(e *encoder) {
-	for i := range e.ix.orders.shards {
-		sh := &e.ix.orders.shards[i]
-		e.bytes(sh.data)
-		e.suffixes(&sh.sa)
-		e.int32s(recordsOf(sh.pages, func(p *int) int32 { return int32(*p) }))
-		encodeSkel(e, &sh.sk)
+	if e.sf != nil {
+		e.arrays = append(e.arrays, e.sf.orderShards...)
+		return
 	}
+	for i := range e.ix.orders.shards {
+		encodeOrderShard(&e.writer, &e.ix.orders.shards[i])
+	}
+}
+
+func encodeOrderShard(w *writer, sh *orderShard) {
+	w.bytes(sh.data)
+	w.suffixes(&sh.sa)
+	w.int32s(recordsOf(sh.pages, func(p *int) int32 { return int32(*p) }))
+	encodeSkel(w, &sh.sk)
 }
 
 func decodeOrderShards(d *decoder) {

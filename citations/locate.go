@@ -285,7 +285,28 @@ type searched struct {
 // kept from the first stage that found any. A retrieval result (retrieval)
 // is searched again at the normalized levels with its edges allowed inside
 // words before the relaxed levels.
+//
+// A quote that names its document and is not short is first searched in
+// the document's shards alone (scope.go), up to the reordered level, whose
+// choice of the quote's rarest line counts the whole corpus: what that
+// finds in the document is what a search of every shard finds there, stage
+// by stage, and nothing else of the result depends on the other shards
+// once the document holds the quote. Otherwise every shard is searched.
 func (ix *Index) search(qt *textnorm.Text, doc int, retrieval bool) searched {
+	if doc >= 0 && scopedSearch && qt.Len() >= ShortQuoteLen {
+		if s := ix.searchStages(qt, doc, retrieval, ix.within(doc), true); len(s.in) > 0 {
+			return s
+		}
+	}
+	return ix.searchStages(qt, doc, retrieval, ix.everywhere(), false)
+}
+
+// searchStages is search in scope sc; with inDoc, it stops before the
+// reordered level. Once a stage found the quote elsewhere, the later
+// stages can only add locations in the document (or a near miss there),
+// so they read its shards alone, but for a short quote, whose corpus-wide
+// count at the stage that finds it is the short-quote rule's.
+func (ix *Index) searchStages(qt *textnorm.Text, doc int, retrieval bool, sc scope, inDoc bool) searched {
 	var s searched
 	take := func(locs []loc, count int) bool {
 		n := 0
@@ -307,6 +328,9 @@ func (ix *Index) search(qt *textnorm.Text, doc int, retrieval bool) searched {
 		}
 		if len(s.elsewhere) == 0 {
 			s.elsewhere = out
+			if len(out) > 0 && doc >= 0 && scopedSearch && qt.Len() >= ShortQuoteLen {
+				sc = ix.within(doc)
+			}
 		}
 		if len(in) > 0 {
 			s.in, s.count = in, count
@@ -315,22 +339,22 @@ func (ix *Index) search(qt *textnorm.Text, doc int, retrieval bool) searched {
 		return false
 	}
 	vs, _ := qt.Variants(maxVariants) // the spellings findText and findOrders look up
-	if ix.normalized(qt, vs, doc, false, take) {
+	if ix.normalized(qt, vs, doc, false, &sc, take) {
 		return s
 	}
 	if at := ix.accentShifted(qt); at != nil {
 		avs, _ := at.Variants(maxVariants)
 		takeShifted := func(locs []loc, count int) bool { return take(ix.accentAfterLocs(locs), count) }
-		if ix.normalized(at, avs, doc, false, takeShifted) {
+		if ix.normalized(at, avs, doc, false, &sc, takeShifted) {
 			return s
 		}
 	}
-	if retrieval && ix.normalized(qt, vs, doc, true, take) {
+	if retrieval && ix.normalized(qt, vs, doc, true, &sc, take) {
 		return s
 	}
 	qj := qt.Joined()
 	if qj.Eligible() {
-		locs := ix.findJoined(qt, qj, doc)
+		locs := ix.findJoined(qt, qj, sc)
 		if take(locs, len(locs)) {
 			return s
 		}
@@ -341,20 +365,23 @@ func (ix *Index) search(qt *textnorm.Text, doc int, retrieval bool) searched {
 	if locs := ix.findGlyphCodes(qt, qj); take(locs, len(locs)) {
 		return s
 	}
-	if locs := ix.findGlyphNames(qt); take(locs, len(locs)) {
+	if locs := ix.findGlyphNames(qt, sc); take(locs, len(locs)) {
 		return s
 	}
 	if segs := ix.elisions(qt); len(segs) > 1 {
-		locs := ix.findElided(segs, doc)
+		locs := ix.findElided(segs, doc, sc)
 		if take(locs, len(locs)) {
 			s.elided = true
 			return s
 		}
 	}
+	if inDoc {
+		return s
+	}
 	if locs := ix.findReordered(qt, doc, len(s.elsewhere) == 0); take(locs, len(locs)) {
 		return s
 	}
-	f := ix.findSymbols(qt, doc)
+	f := ix.findSymbols(qt, doc, sc)
 	if take(f.punct, len(f.punct)) || take(f.ascii, len(f.ascii)) || take(f.joined, len(f.joined)) {
 		return s
 	}
@@ -366,8 +393,8 @@ func (ix *Index) search(qt *textnorm.Text, doc int, retrieval bool) searched {
 
 // normalized runs the normalized levels: the page texts, then their
 // reading orders, with partial edges or not, giving take what each finds.
-func (ix *Index) normalized(qt *textnorm.Text, vs []string, doc int, partial bool, take func([]loc, int) bool) bool {
-	locs, frequent := ix.findText(qt, vs, doc, partial)
+func (ix *Index) normalized(qt *textnorm.Text, vs []string, doc int, partial bool, sc *scope, take func([]loc, int) bool) bool {
+	locs, frequent := ix.findText(qt, vs, doc, partial, *sc)
 	count := len(locs)
 	if frequent {
 		count = max(count, maxHits+1)
@@ -376,7 +403,7 @@ func (ix *Index) normalized(qt *textnorm.Text, vs []string, doc int, partial boo
 		return true
 	}
 	// The pages' reading orders, at the same levels.
-	if locs, frequent := ix.findOrders(qt, vs, doc, partial); len(locs) > 0 {
+	if locs, frequent := ix.findOrders(qt, vs, doc, partial, *sc); len(locs) > 0 {
 		count := len(locs)
 		if frequent {
 			count = max(count, maxHits+1)
@@ -412,13 +439,13 @@ func (ix *Index) sortLocs(ls []loc) {
 //
 // With partial (a retrieval result), a match may start or end inside a
 // word: it is then RetrievalEdges.
-func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int, partial bool) (locs []loc, frequent bool) {
+func (ix *Index) findText(qt *textnorm.Text, vs []string, doc int, partial bool, sc scope) (locs []loc, frequent bool) {
 	type try struct{ shard, seg, at int }
 	var tried smallSet[try]
 	var found smallSet[[2]int]
 	for _, v := range vs {
 		pat := bytesOf(v)
-		for shi := range ix.shards {
+		for shi := sc.textFrom; shi < sc.textTo; shi++ {
 			sh := &ix.shards[shi]
 			hits := sh.sa.Lookup(pat, maxHits+1)
 			if len(hits) > maxHits {
@@ -652,11 +679,11 @@ func lookupSorted(sa *suffixes, pat []byte) []int {
 // findJoined looks the quote up with spaces ignored (never between two
 // digits). Every hit is JoinedWords: had the spaces agreed, findText would
 // have found it.
-func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, doc int) []loc {
+func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, sc scope) []loc {
 	pat := bytesOf(qj.String())
 	joined := map[int]*textnorm.Joined{}
 	var locs []loc
-	for shi := range ix.shards {
+	for shi := sc.textFrom; shi < sc.textTo; shi++ {
 		sh := &ix.shards[shi]
 		for _, h := range lookupSorted(&sh.jsa, pat) {
 			js := sh.jsegs[sh.jsegAt(h)]
@@ -678,7 +705,6 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, doc int) []l
 			locs = append(locs, loc{doc: pe.doc, parts: []part{{int(js.page), from, to}}, level: JoinedWords})
 		}
 	}
-	_ = doc
 	ix.sortLocs(locs)
 	return locs
 }
@@ -748,11 +774,11 @@ func trimElisionMarks(s string) string {
 // segment starts after the previous one ends and at most MaxElisionGap
 // code points later; the nearest such occurrence is taken. Each starting
 // occurrence of the first segment gives at most one chain.
-func (ix *Index) findElided(segs []*textnorm.Text, doc int) []loc {
+func (ix *Index) findElided(segs []*textnorm.Text, doc int, sc scope) []loc {
 	occ := make([][]loc, len(segs))
 	for i, sg := range segs {
 		vs, _ := sg.Variants(maxVariants)
-		occ[i], _ = ix.findText(sg, vs, doc, false)
+		occ[i], _ = ix.findText(sg, vs, doc, false, sc)
 		if len(occ[i]) == 0 {
 			return nil
 		}

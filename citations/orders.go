@@ -106,54 +106,11 @@ func checkOrders(name string, page int, orders []corpus.Order, text string) erro
 	return nil
 }
 
-// buildOrders lays out the pages' orders (orders[i] are page i's) in
-// shards, with their skeletons; Build then builds their suffix arrays.
-func (ix *Index) buildOrders(orders [][]corpus.Order, workers int) {
-	var oi orderIndex
-	for i, os := range orders {
-		for _, o := range os {
-			oi.pages = append(oi.pages, orderPage{page: int32(i), name: o.Name, raw: o.Text, runs: runsOf(o.Map)})
-		}
-	}
-	if len(oi.pages) == 0 {
-		return
-	}
-	norm := make([]string, len(oi.pages))
-	sks := make([]string, len(oi.pages))
-	parallel(len(oi.pages), workers, func(k int) {
-		t := ix.profile.Normalize(oi.pages[k].raw)
-		norm[k] = t.String()
-		sks[k], _ = skeleton(newPtext(t))
-	})
-	oi.byDoc = map[int]orderRegion{}
-	var sh *orderShard
-	for k := range oi.pages {
-		op := &oi.pages[k]
-		doc := ix.pages[op.page].doc
-		if sh == nil || len(sh.data) >= shardBytes && ix.pages[oi.pages[k-1].page].doc != doc {
-			oi.shards = append(oi.shards, orderShard{})
-			sh = &oi.shards[len(oi.shards)-1]
-		}
-		r, ok := oi.byDoc[doc]
-		if !ok {
-			r = orderRegion{shard: len(oi.shards) - 1, from: len(sh.data)}
-		}
-		op.fb = int32(len(sh.data))
-		sh.pages = append(sh.pages, k)
-		sh.data = append(sh.data, norm[k]...)
-		sh.data = append(sh.data, '\f')
-		sh.sk.add(sks[k], orderTarget(k))
-		r.to = len(sh.data)
-		oi.byDoc[doc] = r
-	}
-	ix.orders = &oi // its suffix arrays are built with the shards' (Build)
-}
-
 // findOrders looks the quote's spellings vs up in the pages' orders at
 // the normalized levels, as findText does in their texts, and reports each
 // match in page-text offsets. Several orders finding the quote at one
 // place of the page text count once.
-func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int, partial bool) (locs []loc, frequent bool) {
+func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int, partial bool, sc scope) (locs []loc, frequent bool) {
 	oi := ix.orders
 	if oi == nil {
 		return nil, false
@@ -164,7 +121,7 @@ func (ix *Index) findOrders(qt *textnorm.Text, vs []string, doc int, partial boo
 	texts := map[int]*textnorm.Text{}
 	for _, v := range vs {
 		pat := bytesOf(v)
-		for s := range oi.shards {
+		for s := sc.orderFrom; s < sc.orderTo; s++ {
 			sh := &oi.shards[s]
 			hits := sh.sa.Lookup(pat, maxHits+1)
 			if len(hits) > maxHits {

@@ -107,17 +107,17 @@ type symbolKey struct {
 // locations at each level and the first passage that matched but for
 // characters that carry meaning (a near miss), in the named document if
 // there is one.
-func (ix *Index) findSymbols(qt *textnorm.Text, doc int) *symbolFinds {
+func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds {
 	q := newPtext(qt)
 	qs, qidx := skeleton(q)
 	if len(qidx) < SymbolMinLen {
 		return &symbolFinds{}
 	}
 	f := &symbolFinds{doc: doc, q: q, qidx: qidx, targets: map[int32]*target{}}
-	ix.eachSkelHit(bytesOf(qs), func(h skelHit) { ix.tryPunct(f, h) })
+	ix.eachSkelHit(bytesOf(qs), sc, func(h skelHit) { ix.tryPunct(f, h) })
 	if asciiText(qt.Raw()) {
 		for _, sd := range asciiSeeds(len(qs)) {
-			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), func(h skelHit) { ix.tryASCII(f, h, sd) })
+			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), sc, func(h skelHit) { ix.tryASCII(f, h, sd) })
 		}
 	}
 	for _, ls := range []*[]loc{&f.punct, &f.ascii, &f.joined} {
@@ -128,15 +128,15 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int) *symbolFinds {
 }
 
 // eachSkelHit calls try with every hit of pat in the skeletons of the page
-// texts and reading orders.
-func (ix *Index) eachSkelHit(pat []byte, try func(skelHit)) {
-	for s := range ix.shards {
+// texts and reading orders of scope sc.
+func (ix *Index) eachSkelHit(pat []byte, sc scope, try func(skelHit)) {
+	for s := sc.textFrom; s < sc.textTo; s++ {
 		for _, h := range ix.shards[s].sk.hits(ix, pat) {
 			try(h)
 		}
 	}
 	if ix.orders != nil {
-		for s := range ix.orders.shards {
+		for s := sc.orderFrom; s < sc.orderTo; s++ {
 			for _, h := range ix.orders.shards[s].sk.hits(ix, pat) {
 				try(h)
 			}
@@ -253,10 +253,20 @@ func overlaps(a, b []part) bool {
 	return false
 }
 
+// maxTargets bounds the targets one quote keeps normalized: a quote whose
+// pieces hit many pages of a large corpus (a changed quote, found nowhere,
+// at --scale 100 held some 6 GB of them) drops them all and normalizes
+// again those hit anew. The map only saves work: what is found does not
+// depend on it (a variable for the tests).
+var maxTargets = 1024
+
 // skelTarget returns the text behind a skeleton's target, normalized.
 func (ix *Index) skelTarget(targets map[int32]*target, t int32) *target {
 	if tg := targets[t]; tg != nil {
 		return tg
+	}
+	if len(targets) >= maxTargets {
+		clear(targets)
 	}
 	var tn *textnorm.Text
 	switch {

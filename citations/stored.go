@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -76,19 +77,18 @@ func OpenStored(store *corpus.Store) (*Index, error) {
 	return ix, nil
 }
 
-// StoreIndex builds the quote index of a store's texts and stores it
-// there, unless the one stored is of this format, built from these very
-// texts and unchanged since.
+// StoreIndex builds the quote index of a store's texts (BuildFile) and
+// stores it there, unless the one stored is of this format, built from
+// these very texts and unchanged since.
 func StoreIndex(store *corpus.Store) error {
 	if q, _, ok, err := store.QuoteIndexPath(); ok && err == nil && q.Format == IndexFormat && q.Blocks != "" && store.CheckQuoteIndex() == nil {
 		return nil
 	}
-	ix, err := NewIndex(store, Options{})
-	if err != nil {
-		return err
-	}
 	key := sourcesKey(store)
-	return store.WriteQuoteIndex(IndexFormat, func(w io.Writer) (string, error) { return WriteIndex(w, ix, key) })
+	// Built piece by piece into the file, so that memory does not grow
+	// with the corpus; its spill file goes beside the index it becomes.
+	opts := Options{SpillDir: filepath.Join(store.Dir(), corpus.QuoteIndexDir)}
+	return store.WriteQuoteIndex(IndexFormat, func(w io.Writer) (string, error) { return BuildFile(w, store, opts, key) })
 }
 
 // HasStoredIndex reports whether the store records a quote index, which

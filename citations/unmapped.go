@@ -107,10 +107,9 @@ func nonSpaceAfter(rs []rune, k int) rune {
 	return -1
 }
 
-// buildUnmapped indexes the pages that hold an unmapped glyph.
-func (ix *Index) buildUnmapped() {
-	um := &unmappedIndex{}
-	for p := range ix.pages {
+// addUnmapped adds the pages p0 to p1 that hold an unmapped glyph to um.
+func (ix *Index) addUnmapped(um *unmappedIndex, p0, p1 int) {
+	for p := p0; p < p1; p++ {
 		s := ix.text(p).String()
 		if !strings.ContainsRune(s, unmappedRune) {
 			continue
@@ -120,6 +119,11 @@ func (ix *Index) buildUnmapped() {
 		um.data = append(um.data, form...)
 		um.data = append(um.data, '\f')
 	}
+}
+
+// buildUnmapped builds the suffix array of um, the pages addUnmapped
+// added, and keeps it when any page holds unmapped glyphs.
+func (ix *Index) buildUnmapped(um *unmappedIndex) {
 	if len(um.pages) > 0 {
 		um.sa = newSuffixes(um.data)
 		ix.unmapped = um

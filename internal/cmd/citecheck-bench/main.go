@@ -23,6 +23,9 @@
 //	citecheck-bench locate --citecheck BIN --store STORE [--runs 21]
 //	    wall and CPU time of whole "citecheck locate" processes of one quote
 //	    taken from STORE, alternated with "citecheck version".
+//	citecheck-bench store --store STORE
+//	    the store's bytes by kind of file, per byte of the PDFs it was
+//	    extracted from and per byte of its page texts.
 package main
 
 import (
@@ -58,7 +61,7 @@ func main() {
 
 func run(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: citecheck-bench extract|spacing|fidelity|grade|locate [flags]")
+		return errors.New("usage: citecheck-bench extract|spacing|fidelity|grade|locate|store [flags]")
 	}
 	switch args[0] {
 	case "extract":
@@ -71,6 +74,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 		return benchGrade(stdout, args[1:])
 	case "locate":
 		return benchLocate(stdout, args[1:])
+	case "store":
+		return benchStore(stdout, args[1:])
 	}
 	return fmt.Errorf("unknown bench %q", args[0])
 }

@@ -21,6 +21,12 @@
 // index would: it prints the file's size, the time to write it, to open it
 // (with and without checking its hash), to locate the first quote, and the
 // child's resident memory, apart from the build's.
+//
+// With --build-file PATH it instead builds the index straight into PATH,
+// piece by piece (citations.BuildFile), the copies of --scale made page by
+// page as the build reads them, prints the build's time and peak memory,
+// and locates from the file in a child process as --index-file does:
+// memory that does not grow with --scale, at any scale.
 package main
 
 import (
@@ -60,6 +66,10 @@ func run(stdout io.Writer, args []string) error {
 	indexFile := fs.String("index-file", "", "write the index to this `file` and locate from it, mapped, in a child process")
 	open := fs.String("open", "", "child mode of --index-file: locate the quotes of `file`.quotes from the index file")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the locating to `file`")
+	buildFile := fs.String("build-file", "", "build the index straight into this `file`, piece by piece (citations.BuildFile), print the build's peak memory, then locate from the file in a child process")
+	kindsFlag := fs.String("kinds", "", "locate only the quotes of these kinds, comma-separated (genuine, changed-word, changed-digit, cross-page; default all)")
+	quotesFor := fs.String("quotes-for", "", "only write the sampled quotes beside this index `file` (file.quotes), for --open to locate them from a file built before")
+	shardChars := fs.Int("shard-chars", 0, "page text, in code points, per piece of the index (0: citations' default)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -93,13 +103,25 @@ func run(stdout io.Writer, args []string) error {
 	for _, s := range srcs {
 		pages += len(s.Pages)
 	}
+	if *quotesFor != "" {
+		return writeQuotes(onlyKinds(sample(srcs, *nq, *seed), *kindsFlag), *quotesFor)
+	}
+	if *buildFile != "" {
+		if err := buildToFile(stdout, srcs, *scale, citations.Options{Workers: *workers, ShardChars: *shardChars}, *buildFile); err != nil {
+			return err
+		}
+		if err := writeQuotes(onlyKinds(sample(srcs, *nq, *seed), *kindsFlag), *buildFile); err != nil {
+			return err
+		}
+		return locateOpened(stdout, *buildFile, *workers, nil)
+	}
 	all, err := corpus.NewMemory(replicate(srcs, *scale)...)
 	if err != nil {
 		return err
 	}
 	runtime.GC()
 	t0 := time.Now()
-	ix, err := citations.Build(all, citations.Options{Workers: *workers})
+	ix, err := citations.Build(all, citations.Options{Workers: *workers, ShardChars: *shardChars})
 	if err != nil {
 		return err
 	}
@@ -110,7 +132,7 @@ func run(stdout io.Writer, args []string) error {
 		len(srcs), pages, *scale, pages**scale, float64(text)/1e6, float64(joined)/1e6, float64(skel)/1e6, float64(ascii)/1e6)
 	fmt.Fprintf(stdout, "index build: %.2fs (GOGC %d)\n", build.Seconds(), *gcPercent)
 
-	qs := sample(srcs, *nq, *seed)
+	qs := onlyKinds(sample(srcs, *nq, *seed), *kindsFlag)
 	if *indexFile != "" {
 		var childArgs []string
 		if *cpuProfile != "" {
@@ -129,6 +151,15 @@ func run(stdout io.Writer, args []string) error {
 	return nil
 }
 
+// onlyKinds keeps the quotes of the kinds listed in list (all for "").
+func onlyKinds(qs []quote, list string) []quote {
+	if list == "" {
+		return qs
+	}
+	keep := strings.Split(list, ",")
+	return slices.DeleteFunc(qs, func(q quote) bool { return !slices.Contains(keep, string(q.kind)) })
+}
+
 // timeLocate locates every quote on workers goroutines (0: GOMAXPROCS),
 // prints the rate under label and the report, and returns the results.
 func timeLocate(stdout io.Writer, label string, ix *citations.Index, qs []quote, workers int) []citations.Result {
@@ -144,15 +175,44 @@ func timed(stdout io.Writer, label string, ix *citations.Index, qs []quote, work
 		workers = runtime.GOMAXPROCS(0)
 	}
 	results := make([]citations.Result, len(qs))
+	durs := make([]time.Duration, len(qs))
 	t0 := time.Now()
 	c0 := cpuTime()
-	locateAll(ix, qs, results, workers)
+	locateAll(ix, qs, results, durs, workers)
 	el := time.Since(t0)
 	fmt.Fprintf(stdout, "%s: %d quotes in %.2fs with %d workers: %.0f quotes/s%s\n", label, len(qs), el.Seconds(), workers, float64(len(qs))/el.Seconds(), perCPU(len(qs), cpuTime()-c0))
+	fmt.Fprintf(stdout, "%s, by kind: %s\n", label, byKind(qs, results, durs, workers))
 	return results
 }
 
-func locateAll(ix *citations.Index, qs []quote, out []citations.Result, workers int) {
+// byKind says, per kind of quote and for the quotes found in the document
+// they name, how many quotes a second the workers located (each quote's
+// own time, so the kinds' rates compare across scales though the mix runs
+// together).
+func byKind(qs []quote, rs []citations.Result, durs []time.Duration, workers int) string {
+	sum, n := map[string]time.Duration{}, map[string]int{}
+	for i, q := range qs {
+		k := string(q.kind)
+		sum[k] += durs[i]
+		n[k]++
+		if rs[i].Found() {
+			sum["found in its document"] += durs[i]
+			n["found in its document"]++
+		} else {
+			sum["not found in its document"] += durs[i]
+			n["not found in its document"]++
+		}
+	}
+	var out []string
+	for _, k := range []string{string(genuine), string(changedWord), string(changedDigit), string(crossPage), "found in its document", "not found in its document"} {
+		if n[k] > 0 && sum[k] > 0 {
+			out = append(out, fmt.Sprintf("%s %.0f quotes/s (%d)", k, float64(n[k]*workers)/sum[k].Seconds(), n[k]))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func locateAll(ix *citations.Index, qs []quote, out []citations.Result, durs []time.Duration, workers int) {
 	var wg sync.WaitGroup
 	next := make(chan int, 1024)
 	for range workers {
@@ -160,7 +220,9 @@ func locateAll(ix *citations.Index, qs []quote, out []citations.Result, workers 
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				t0 := time.Now()
 				out[i] = ix.Locate(qs[i].q)
+				durs[i] = time.Since(t0)
 			}
 		}()
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/citecheck/citecheck/citations"
 	"github.com/citecheck/citecheck/corpus"
@@ -42,7 +43,7 @@ func TestCorpusSweep(t *testing.T) {
 	}
 	qs := sample(srcs, 20000, 6)
 	rs := make([]citations.Result, len(qs))
-	locateAll(ix, qs, rs, 2)
+	locateAll(ix, qs, rs, make([]time.Duration, len(qs)), 2)
 	by := summarize(qs, rs)
 	for _, k := range []kind{changedWord, changedDigit} {
 		a := by[k]

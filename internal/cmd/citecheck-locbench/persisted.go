@@ -44,6 +44,12 @@ func persist(stdout io.Writer, ix *citations.Index, qs []quote, path string) err
 		return err
 	}
 	fmt.Fprintf(stdout, "index file: %.1f MB written in %.2fs\n", float64(fi.Size())/1e6, wrote.Seconds())
+	return writeQuotes(qs, path)
+}
+
+// writeQuotes writes the quotes beside the index file at path
+// (path.quotes), for locateOpened.
+func writeQuotes(qs []quote, path string) error {
 	gq := make([]gobQuote, len(qs))
 	for i, q := range qs {
 		gq[i] = gobQuote{q.kind, q.q, q.pages}
