@@ -14,15 +14,24 @@ import (
 // (an accented letter stored apart from its accent read as its letter, as
 // removing the stored text's non-ASCII characters leaves it), where the
 // quote's skeleton is looked up whole; alignASCII then verifies each hit
-// as it verifies the seeds'. A document's ASCII skeletons are made on its
-// first such lookup and kept (one byte a letter).
+// as it verifies the seeds'. A page holding ligatures is read twice: with
+// their letters, as a copy of an extractor that printed them, and without,
+// as a copy of the stored text. A document's ASCII skeletons are made on
+// its first such lookup and kept (a byte a letter).
 
-// asciiDoc is a document's ASCII skeletons, each ended by a form feed:
-// targets[k]'s starts at starts[k].
+// asciiDoc is a document's ASCII skeletons, each ended by a form feed.
 type asciiDoc struct {
-	s       string
-	targets []int32
-	starts  []int
+	s    string
+	segs []asciiSeg
+}
+
+// asciiSeg is one skeleton of an asciiDoc: its target, whether it leaves
+// out stored non-ASCII characters read as ASCII letters (asciiSkeleton),
+// and where in asciiDoc.s it starts.
+type asciiSeg struct {
+	target int32
+	stored bool
+	start  int
 }
 
 // asciiDocs caches each document's asciiDoc, by document index.
@@ -42,14 +51,14 @@ func (ix *Index) scanASCII(f *symbolFinds, qs string) {
 		}
 		h += off
 		off = h + 1
-		k := sort.Search(len(ad.starts), func(i int) bool { return ad.starts[i] > h }) - 1
-		tg := ix.skelTarget(f.targets, ad.targets[k])
+		sg := ad.segs[sort.Search(len(ad.segs), func(i int) bool { return ad.segs[i].start > h })-1]
+		tg := ix.skelTarget(f.targets, sg.target)
 		if tg == nil {
 			continue
 		}
-		_, pos := asciiSkeleton(tg.p)
-		if at := h - ad.starts[k]; at < len(pos) {
-			ix.verifyASCII(f, ad.targets[k], tg, int(pos[at]))
+		_, pos := asciiSkeleton(tg.p, sg.stored)
+		if at := h - sg.start; at < len(pos) {
+			ix.verifyASCII(f, sg.target, tg, int(pos[at]))
 		}
 	}
 }
@@ -79,11 +88,18 @@ func (ix *Index) asciiDoc(d int) *asciiDoc {
 		if tg == nil {
 			continue
 		}
-		s, _ := asciiSkeleton(tg.p)
-		ad.targets = append(ad.targets, t)
-		ad.starts = append(ad.starts, b.Len())
-		b.WriteString(s)
-		b.WriteByte('\f')
+		plain, _ := asciiSkeleton(tg.p, false)
+		for _, stored := range []bool{false, true} {
+			s := plain
+			if stored {
+				if s, _ = asciiSkeleton(tg.p, true); s == plain {
+					break // no ligature: one reading
+				}
+			}
+			ad.segs = append(ad.segs, asciiSeg{t, stored, b.Len()})
+			b.WriteString(s)
+			b.WriteByte('\f')
+		}
 		delete(seen, t) // one page at a time in memory
 	}
 	ad.s = b.String()
@@ -93,15 +109,18 @@ func (ix *Index) asciiDoc(d int) *asciiDoc {
 
 // asciiSkeleton returns p's ASCII letters and digits, each non-ASCII word
 // character read as its residue or left out, and the normalized position
-// of each.
-func asciiSkeleton(p *ptext) (string, []int32) {
+// of each. With stored, the letters of a character stored as one non-ASCII
+// code point are left out too, as an ASCII-only copy of the stored text
+// loses them ("ﬀ" in "hausdorﬀsch", which the profile reads "ff");
+// without, they are kept, as a copy of a text that printed them does.
+func asciiSkeleton(p *ptext, stored bool) (string, []int32) {
 	var b strings.Builder
 	pos := make([]int32, 0, len(p.rs))
 	for i, r := range p.rs {
 		if !isWordChar(r) {
 			continue
 		}
-		if r >= 0x80 {
+		if r >= 0x80 || stored && p.nonASCII(i) {
 			if r = p.residue(i); r == 0 {
 				continue
 			}
