@@ -36,6 +36,11 @@ var genuinePages = map[string][]string{
 	"other.pdf": {"Nothing about results or quarters appears on this page at all."},
 	"privacy.pdf": {"any deterministic function of (ε1, ε2) gives the same result here.\n" +
 		"Then V1 ∩ V2 = ∅ holds by assumption.\nCase 2: p(y1) \u0338= p(y2) for the two points."},
+	"geometry.pdf": {"Sei s eine Kurve. Dann heißt κ(t) Krümmung von γ in t.\n" +
+		"Da n(t) und γ′′(t) nach Bemerkung 71.b linear abhängig sind, existiert κ(t).\n" +
+		"The FAA sent Emergency AD 2018–23–51 to all affected authorities.\n" +
+		"For information, call 206–231–3195 or write to the office.\n" +
+		"Metrische Räume heißen hausdorﬀsch für κ und γ hier."},
 	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here"},
 }
 

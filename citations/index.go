@@ -77,6 +77,8 @@ type Index struct {
 	// orders indexes the pages' reading orders (orders.go); nil when no
 	// page has any.
 	orders *orderIndex
+	// asciiSkels keeps the documents' ASCII skeletons (asciiscan.go).
+	asciiSkels asciiDocs
 
 	// texts holds each page's normalized text: every page's in a built
 	// index, only those a lookup touched in an opened one, which

@@ -119,6 +119,7 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 		for _, sd := range asciiSeeds(len(qs)) {
 			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), sc, func(h skelHit) { ix.tryASCII(f, h, sd) })
 		}
+		ix.scanASCII(f, qs)
 	}
 	for _, ls := range []*[]loc{&f.punct, &f.ascii, &f.joined} {
 		ix.sortLocs(*ls)
@@ -213,14 +214,21 @@ func (ix *Index) tryASCII(f *symbolFinds, h skelHit, sd int) {
 		if tg.p.rs[start] != first && tg.p.residue(start) != first {
 			continue
 		}
-		if !f.seen.add(symbolKey{h.target, start, NonASCIIDropped}) {
-			continue
-		}
-		if m, ok := alignASCII(tg.p, start, f.q, f.qidx); ok && !m.joined {
-			ix.addSymbolLoc(f, h.target, tg, m, NonASCIIDropped)
-		} else if ok && len(f.qidx) >= textnorm.JoinedMinLen {
-			ix.addSymbolLoc(f, h.target, tg, m, JoinedWords)
-		}
+		ix.verifyASCII(f, h.target, tg, start)
+	}
+}
+
+// verifyASCII verifies the passage of target t whose first word character
+// is at normalized position start at the non_ascii_dropped level (or, where
+// words are joined or split as well, joined_words), once per passage.
+func (ix *Index) verifyASCII(f *symbolFinds, t int32, tg *target, start int) {
+	if !f.seen.add(symbolKey{t, start, NonASCIIDropped}) {
+		return
+	}
+	if m, ok := alignASCII(tg.p, start, f.q, f.qidx); ok && !m.joined {
+		ix.addSymbolLoc(f, t, tg, m, NonASCIIDropped)
+	} else if ok && len(f.qidx) >= textnorm.JoinedMinLen {
+		ix.addSymbolLoc(f, t, tg, m, JoinedWords)
 	}
 }
 
@@ -375,7 +383,7 @@ func nonSpace(rs []rune) []rune {
 // match that differs only in characters that carry meaning has diffs.
 func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 	m := skelMatch{from: int(pw[0]), to: int(pw[len(pw)-1]) + 1}
-	wordEdges := wordEdgesOK(p, m.from, m.to-1)
+	first, last := m.from, m.to-1
 	// Punctuation of the quote's own outside its first and last word
 	// character differs from the page's, or an earlier level had found it.
 	relaxed := slices.ContainsFunc(q.rs[:qw[0]], notSpace) || slices.ContainsFunc(q.rs[qw[len(qw)-1]+1:], notSpace)
@@ -391,6 +399,9 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 		if canonGap(gp) == canonGap(gq) {
 			continue
 		}
+		if sameSeparator(gp, gq) {
+			continue // "231– 3195" for "231–3195": a space beside a separator, as whitespace allows
+		}
 		if isDigitRune(p.rs[pw[k]]) && isDigitRune(p.rs[pw[k+1]]) && (p.separator(int(pw[k]), int(pw[k+1])) || q.separator(int(qw[k]), int(qw[k+1]))) {
 			m.diffs = append(m.diffs, symDiff{page: string(gp), quote: string(gq)})
 			continue
@@ -403,10 +414,22 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 			m.joined = true // words joined or split: joined_words, not this level
 		}
 	}
-	if !relaxed && len(m.diffs) == 0 || !wordEdges && (!m.joined || !digitEdgesOK(p, m.from, m.to-1)) {
-		return m, false // the same gaps (an earlier level's), or it starts or ends inside a word
+	if !relaxed && len(m.diffs) == 0 || !edges(p, &m, q, qw) {
+		return m, false // the same gaps (an earlier level's), or the quote's own characters run past the page's
 	}
-	return m, edges(p, &m, q, qw)
+	if !boundaryOK(p, m.from, m.to) && (!m.joined || !digitEdgesOK(p, first, last)) {
+		return m, false // it starts or ends inside a word
+	}
+	return m, true
+}
+
+// sameSeparator reports whether two gaps between word characters hold the
+// same characters but for spaces, and some: a space beside a dash or a
+// comma, which the whitespace level lets differ too ("2019– 2020"); a
+// space that is the separator itself ("1 000") differs from none.
+func sameSeparator(gp, gq []rune) bool {
+	a, b := canonGap(nonSpace(gp)), canonGap(nonSpace(gq))
+	return a != "" && a == b
 }
 
 // digitEdgesOK reports whether page word characters first..last start and
@@ -419,17 +442,18 @@ func digitEdgesOK(p *ptext, first, last int) bool {
 	return k < 0 || !attached || !isDigitRune(p.rs[last]) || !isDigitRune(p.rs[k])
 }
 
-// wordEdgesOK reports whether page word characters first..last start and
-// end on word boundaries: no word character is attached before first or
-// after last (but in scripts written without spaces).
-func wordEdgesOK(p *ptext, first, last int) bool {
-	if k, attached := p.wordNear(first, -1); k >= 0 && attached && !noSpaceScript(p.rs[first]) {
-		return false
+// boundaryOK reports whether the passage p[from:to] starts and ends on the
+// page's word boundaries: no word character directly before its first code
+// point or after its last where that one is a word character too (but in
+// scripts written without spaces), as edgesOK checks the normalized
+// levels' matches. What the page has attached through punctuation ("first-"
+// before "quarter", "–51" after a quote's "2018–23–") is edges' to compare
+// by what carries meaning.
+func boundaryOK(p *ptext, from, to int) bool {
+	inWord := func(a, b int) bool {
+		return a >= 0 && b < len(p.rs) && isWordChar(p.rs[a]) && isWordChar(p.rs[b]) && !noSpaceScript(p.rs[a]) && !noSpaceScript(p.rs[b])
 	}
-	if k, attached := p.wordNear(last, 1); k >= 0 && attached && !noSpaceScript(p.rs[last]) {
-		return false
-	}
-	return true
+	return !inWord(from-1, from) && !inWord(to-1, to)
 }
 
 // edges compares the quote's characters before its first word character
@@ -521,7 +545,7 @@ func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
 	for m.to < len(p.rs) && p.rs[m.to] != ' ' && p.droppable(m.to) {
 		m.to++
 	}
-	if fw.dropped+bw.dropped == 0 || !wordEdgesOK(p, m.from, m.to-1) && (!m.joined || !digitEdgesOK(p, m.from, m.to-1)) {
+	if fw.dropped+bw.dropped == 0 || !boundaryOK(p, m.from, m.to) && (!m.joined || !digitEdgesOK(p, m.from, m.to-1)) {
 		return m, false
 	}
 	a, _ := p.reach(m.from, -1, 0)

@@ -17,7 +17,8 @@ import (
 //     folds to ' and "), and U+FFFD, a glyph nobody could read;
 //   - between two digits, where one character and spaces stand there at
 //     most: every character, spaces included (a decimal or thousands
-//     separator: "1.5", "1,000" and "1 000" are not "15" and "1000");
+//     separator: "1.5", "1,000" and "1 000" are not "15" and "1000"),
+//     but for a space beside a separator both sides have ("231– 3195");
 //   - next to a number: a dash attached to it, or apart from it by spaces
 //     only unless it is an em dash or a bar or "--" (a table's nil is no
 //     minus sign); an opening parenthesis attached before it and a closing

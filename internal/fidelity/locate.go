@@ -117,6 +117,12 @@ type LocateInput struct {
 	OtherTexts map[string][]string
 	Locator    Locator
 	KeepMisses bool
+	// MinVariantLen is the fewest letters and digits a variant must keep
+	// to be measured: the fewest the locator's levels for changed
+	// punctuation and dropped characters look up (citations.SymbolMinLen).
+	// A variant that keeps fewer (an ASCII copy of a Greek or Chinese
+	// line) no rule may find, so it is neither a window nor a control.
+	MinVariantLen int
 }
 
 // docTexts are a document's texts as the controls test them: every text
@@ -125,6 +131,7 @@ type LocateInput struct {
 // written and under each variant, and their skeletons.
 type docTexts struct {
 	norm  map[string][]*textnorm.Text // by variant, "" as written
+	kept  []*textnorm.Text            // with the non-ASCII characters dropped that carry no meaning
 	skels []string
 }
 
@@ -136,6 +143,7 @@ func newDocTexts(texts map[string][]string) *docTexts {
 		for _, v := range Variants {
 			dt.norm[v.Name] = append(dt.norm[v.Name], profile.Normalize(v.Apply(joined)))
 		}
+		dt.kept = append(dt.kept, profile.Normalize(DropMeaningless(joined)))
 		dt.skels = append(dt.skels, skeleton(joined))
 	}
 	return dt
@@ -238,14 +246,16 @@ func MeasureLocate(in LocateInput) *LocateResult {
 				base := r.measureWindow(&in, win, "")
 				r.controls(&in, dt, win, vocab, "")
 				for _, v := range Variants {
-					if vw := v.Apply(w); vw != w {
+					if vw := v.Apply(w); vw != w && utf8.RuneCountInString(skeleton(vw)) >= in.MinVariantLen {
 						vwin := win
 						vwin.text = vw
-						if MeaningDropped(w, vw) {
+						if v.Drops && MeaningDropped(w, vw) {
 							// A control only where our text holds what
-							// the variant dropped: found as copied, at a
-							// normalized level.
-							if base.Found && normalizedLevel(base.Level) && !dt.holds(vw, "") {
+							// the variant dropped (found as copied, at a
+							// normalized level) and no text holds the
+							// variant where it drops only characters
+							// that carry no meaning.
+							if base.Found && normalizedLevel(base.Level) && !dt.holds(vw, "") && !occursIn(dt.kept, vw) {
 								r.control(&in, vwin, VariantMeasure(MeasureMeaning, v.Name), vw, v.Name)
 							}
 							continue

@@ -12,6 +12,11 @@ import (
 type Variant struct {
 	Name  string
 	Apply func(string) string
+	// Drops is true for a variant that only drops characters, which may
+	// drop one that carries meaning (MeaningDropped); the others write a
+	// dash or hyphen otherwise, which the locator compares as a dash or a
+	// word break, never as a sign.
+	Drops bool
 }
 
 // Variants are the changes bench-fidelity measures beside the windows as
@@ -19,9 +24,9 @@ type Variant struct {
 // drops them; a hyphen between letters written as a space; an em or en
 // dash written as "--".
 var Variants = []Variant{
-	{"ascii", DropNonASCII},
-	{"hyphen_space", HyphenAsSpace},
-	{"dash_ascii", DashAsHyphens},
+	{"ascii", DropNonASCII, true},
+	{"hyphen_space", HyphenAsSpace, false},
+	{"dash_ascii", DashAsHyphens, false},
 }
 
 // DropNonASCII removes every code point above U+007F.
@@ -54,7 +59,7 @@ func DashAsHyphens(s string) string {
 }
 
 // MeaningDropped reports whether turning w into v (a variant of it, which
-// only drops or replaces characters) dropped, inside what v keeps (not at
+// only drops characters) dropped, inside what v keeps (not at
 // its edges, which only shortens it), a character that carries meaning: a
 // math symbol (a sign, a comparison), a currency sign, a number character
 // other than a decimal digit (², ½), a degree, per-cent or per-mille sign,
@@ -89,14 +94,63 @@ func MeaningDropped(w, v string) bool {
 		}
 	}
 	for i, r := range rs {
-		if kept[i] || i < first || i > last {
+		if kept[i] || (i < first || i > last) && !attachedEdge(rs, kept, i, first, last) {
 			continue
 		}
-		if meaningRune(r) || betweenDigits(rs, i) || signDash(rs, i) || unitLetter(rs, i) {
+		if meaningRune(r) || negationMark(rs, i) || betweenDigits(rs, i) || signDash(rs, i) || unitLetter(rs, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// attachedEdge reports whether rs[i], outside the kept text first..last,
+// is attached to it (no space between): what the locator compares at a
+// passage's edges, since a dropped "−" before "4" or "″" before "(t)"
+// changes what the quote's first word says.
+func attachedEdge(rs []rune, kept []bool, i, first, last int) bool {
+	if first < 0 {
+		return false
+	}
+	lo, hi := i+1, first
+	if i > last {
+		lo, hi = last+1, i
+	}
+	for k := lo; k < hi; k++ {
+		if kept[k] || unicode.IsSpace(rs[k]) {
+			return false
+		}
+	}
+	return !unicode.IsSpace(rs[i])
+}
+
+// negationMark reports a combining mark that negates a symbol or sits on
+// no letter ("̸=" reads ≠): the locator never drops one.
+func negationMark(rs []rune, i int) bool {
+	if !unicode.IsMark(rs[i]) {
+		return false
+	}
+	switch rs[i] {
+	case 0x0337, 0x0338, 0x20D2, 0x20E5:
+		return true
+	}
+	return i == 0 || !unicode.IsLetter(rs[i-1])
+}
+
+// DropMeaningless removes the code points above U+007F that carry no
+// meaning (MeaningDropped's rules): a text so changed holds what an
+// ASCII-only pipeline may honestly cite of it. A variant that dropped a
+// minus sign is no fabrication where another passage of the document
+// reads without it ("1:\n4", a figure's tick beside the text).
+func DropMeaningless(s string) string {
+	rs := []rune(s)
+	out := make([]rune, 0, len(rs))
+	for i, r := range rs {
+		if r < utf8.RuneSelf || meaningRune(r) || betweenDigits(rs, i) || signDash(rs, i) || unitLetter(rs, i) {
+			out = append(out, r)
+		}
+	}
+	return string(out)
 }
 
 func meaningRune(r rune) bool {

@@ -85,3 +85,53 @@ func TestMeasureVariants(t *testing.T) {
 		t.Error("a meaning control found was not kept as an escape")
 	}
 }
+
+// TestMeaningControlHeldElsewhere: a variant that dropped a minus sign is
+// no control where another text of the document reads as the variant
+// does but for characters that carry no meaning (a figure's tick "4"
+// after the line, as a reading order sees it): the locator may find it
+// there.
+func TestMeaningControlHeldElsewhere(t *testing.T) {
+	texts := map[string][]string{
+		Ours:   {"Also für n = 1:\n−4"},
+		"ref":  {"Also für n = 1:\n−4"},
+		"ref2": {"Also für n = 1:\n4 −4"},
+	}
+	r := MeasureLocate(LocateInput{Key: "k", Texts: texts, Locator: Locator{In: func(q string, page int) Answer {
+		return Answer{Pages: []int{1}, Found: true, Level: "exact"}
+	}}})
+	if c := r.Cell(MeasureMeaning+"/ascii", "ref"); c.Total != 0 {
+		t.Errorf("ref's ascii variant %q counted as a meaning control (%d), though ref2 holds it", DropNonASCII(texts["ref"][0]), c.Total)
+	}
+}
+
+// TestMinVariantLen: a variant that keeps fewer letters and digits than
+// the locator's levels look up is neither measured nor a control: an
+// ASCII copy of a Greek line keeps too little for any rule to find it.
+func TestMinVariantLen(t *testing.T) {
+	page := "Es ist αβγδ ικλμ ρστυ gut so"
+	texts := map[string][]string{Ours: {page}, "ref": {page}}
+	r := MeasureLocate(LocateInput{Key: "k", Texts: texts, MinVariantLen: 16, Locator: Locator{In: func(q string, page int) Answer {
+		return Answer{}
+	}}})
+	if c := r.Cell(MeasureFound+"/ascii", "ref"); c.Total != 0 {
+		t.Errorf("the ascii variant %q (%d letters) measured %d times", DropNonASCII(page), len(skeleton(DropNonASCII(page))), c.Total)
+	}
+	if c := r.Cell(MeasureFound, "ref"); c.Total == 0 {
+		t.Error("the window itself was not measured")
+	}
+}
+
+// TestDashVariantMeasured: a dash written as "--" is measured, never a
+// meaning control: the locator reads a run of dashes as one dash, so the
+// en dash of a range between two numbers is still there.
+func TestDashVariantMeasured(t *testing.T) {
+	page := "Sales in 2019–2020 rose by a lot this year"
+	texts := map[string][]string{Ours: {page}, "ref": {page}}
+	r := MeasureLocate(LocateInput{Key: "k", Texts: texts, Locator: Locator{In: func(q string, page int) Answer {
+		return Answer{Pages: []int{1}, Found: true, Level: "exact"}
+	}}})
+	if c := r.Cell(MeasureFound+"/dash_ascii", "ref"); c.Total == 0 {
+		t.Errorf("the dash_ascii variant of %q was not measured (meaning controls: %d)", page, r.Cell(MeasureMeaning+"/dash_ascii", "ref").Total)
+	}
+}

@@ -216,7 +216,7 @@ func (run *fidelityRun) measureDoc(d, other *corpus.Document) (*fidelity.Result,
 	}
 	var lr *fidelity.LocateResult
 	if ix != nil {
-		in := fidelity.LocateInput{Key: d.BLAKE3, Texts: texts, KeepMisses: keepLocMisses, Locator: fidelity.Locator{
+		in := fidelity.LocateInput{Key: d.BLAKE3, Texts: texts, KeepMisses: keepLocMisses, MinVariantLen: citations.SymbolMinLen, Locator: fidelity.Locator{
 			In: func(q string, page int) fidelity.Answer {
 				return answer(ix.Locate(citations.Query{Document: d.Name, Quote: q, Page: page}))
 			},
