@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/citecheck/citecheck/citations"
@@ -19,7 +20,7 @@ import (
 	"github.com/citecheck/citecheck/internal/fidelity"
 )
 
-func benchFidelity(stdout io.Writer, args []string) error {
+func benchFidelity(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("fidelity", flag.ContinueOnError)
 	storeDir := fs.String("corpus-store", "", "a corpus built by citecheck extract")
 	cacheDir := fs.String("cache", fidelity.DefaultCacheDir(), "cache of reference tools' page texts")
@@ -55,7 +56,7 @@ func benchFidelity(stdout io.Writer, args []string) error {
 			docs = append(docs, d)
 		}
 	}
-	run := &fidelityRun{store: store, tools: tools, cache: &fidelity.Cache{Dir: *cacheDir}, keepMisses: *missFile != "", keepLocMisses: *locMissFile != ""}
+	run := &fidelityRun{store: store, tools: tools, cache: &fidelity.Cache{Dir: *cacheDir}, keepMisses: *missFile != "", keepLocMisses: *locMissFile != "", progress: stderr}
 	if *locate {
 		start := time.Now()
 		if run.ix, err = citations.NewIndex(store, citations.Options{}); err != nil {
@@ -163,7 +164,12 @@ type fidelityRun struct {
 	cache                     *fidelity.Cache
 	keepMisses, keepLocMisses bool
 	ix                        *citations.Index // nil: the locator is not measured
+	progress                  io.Writer        // a line every ProgressEvery while measuring
 }
+
+// ProgressEvery is how often a measurement says how far it got: with the
+// locator and six tools it runs for tens of minutes.
+const ProgressEvery = 30 * time.Second
 
 // names are the tools' names, in ToolNames order.
 func (run *fidelityRun) names() []string {
@@ -180,6 +186,7 @@ func (run *fidelityRun) measureAll(docs []corpus.Document, jobs int) ([]*fidelit
 	locResults := make([]*fidelity.LocateResult, len(docs))
 	results := make([]*fidelity.Result, len(docs))
 	errs := make([]error, len(docs))
+	var done atomic.Int64
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range max(jobs, 1) {
@@ -188,20 +195,51 @@ func (run *fidelityRun) measureAll(docs []corpus.Document, jobs int) ([]*fidelit
 			defer wg.Done()
 			for i := range work {
 				results[i], locResults[i], errs[i] = run.measureDoc(&docs[i], &docs[(i+1)%len(docs)])
+				done.Add(1)
 			}
 		}()
 	}
+	stop := run.report(len(docs), &done)
 	for i := range docs {
 		work <- i
 	}
 	close(work)
 	wg.Wait()
+	stop()
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, err
 		}
 	}
 	return results, locResults, nil
+}
+
+// report writes how many of n documents are done every ProgressEvery
+// until the returned function is called.
+func (run *fidelityRun) report(n int, done *atomic.Int64) (stop func()) {
+	if run.progress == nil {
+		return func() {}
+	}
+	start := time.Now()
+	tick := time.NewTicker(ProgressEvery)
+	quit := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-tick.C:
+				fmt.Fprintf(run.progress, "fidelity: %d of %d documents measured, %s\n", done.Load(), n, time.Since(start).Round(time.Second))
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return func() {
+		tick.Stop()
+		close(quit)
+		<-finished
+	}
 }
 
 // measureDoc gathers our page texts and each tool's, then measures them;

@@ -69,7 +69,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	case "spacing":
 		return benchSpacing(stdout, args[1:])
 	case "fidelity":
-		return benchFidelity(stdout, args[1:])
+		return benchFidelity(stdout, stderr, args[1:])
 	case "grade":
 		return benchGrade(stdout, args[1:])
 	case "locate":
