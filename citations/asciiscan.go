@@ -1,7 +1,6 @@
 package citations
 
 import (
-	"sort"
 	"strings"
 	"sync"
 )
@@ -16,8 +15,11 @@ import (
 // quote's skeleton is looked up whole; alignASCII then verifies each hit
 // as it verifies the seeds'. A page holding ligatures is read twice: with
 // their letters, as a copy of an extractor that printed them, and without,
-// as a copy of the stored text. A document's ASCII skeletons are made on
-// its first such lookup and kept (a byte a letter).
+// as a copy of the stored text. A text that holds no character an ASCII
+// copy may lose (asciipure.go) reads as its skeleton: there the hits are
+// those of the whole skeleton's lookup, and only the other texts are kept
+// and scanned. A document's ASCII skeletons are made on its first such
+// lookup and kept (a byte a letter of the texts that need them).
 
 // asciiDoc is a document's ASCII skeletons, each ended by a form feed.
 type asciiDoc struct {
@@ -27,39 +29,70 @@ type asciiDoc struct {
 
 // asciiSeg is one skeleton of an asciiDoc: its target, whether it leaves
 // out stored non-ASCII characters read as ASCII letters (asciiSkeleton),
-// and where in asciiDoc.s it starts.
+// where in asciiDoc.s it starts and ends, or skel: the target's ASCII
+// skeleton is its skeleton, not kept.
 type asciiSeg struct {
-	target int32
-	stored bool
-	start  int
+	target     int32
+	stored     bool
+	skel       bool
+	start, end int
 }
 
 // asciiDocs caches each document's asciiDoc, by document index.
 type asciiDocs struct{ m sync.Map }
 
 // scanASCII looks the ASCII quote's skeleton qs up in the named document's
-// ASCII skeletons and verifies each hit at the non_ascii_dropped level.
+// ASCII skeletons and verifies each hit at the non_ascii_dropped level, in
+// the order of the document's texts and of the hits in each.
 func (ix *Index) scanASCII(f *symbolFinds, qs string) {
 	if f.doc < 0 {
 		return
 	}
 	ad := ix.asciiDoc(f.doc)
-	for off := 0; off < len(ad.s); {
-		h := strings.Index(ad.s[off:], qs)
+	for _, sg := range ad.segs {
+		switch {
+		case sg.skel && !f.wholeCapped:
+			for _, h := range f.wholeInDoc {
+				if h.target == sg.target {
+					ix.verifyASCIIAt(f, sg.target, false, h.off)
+				}
+			}
+		case sg.skel:
+			tg := ix.skelTarget(f.targets, sg.target)
+			if tg == nil {
+				continue
+			}
+			s, _ := tg.skeleton()
+			ix.eachIndex(s, qs, func(at int) { ix.verifyASCIIAt(f, sg.target, false, at) })
+		default:
+			ix.eachIndex(ad.s[sg.start:sg.end], qs, func(at int) { ix.verifyASCIIAt(f, sg.target, sg.stored, at) })
+		}
+	}
+}
+
+// eachIndex calls hit with every offset of pat in s, in order.
+func (ix *Index) eachIndex(s, pat string, hit func(int)) {
+	for off := 0; off < len(s); {
+		h := strings.Index(s[off:], pat)
 		if h < 0 {
 			return
 		}
-		h += off
-		off = h + 1
-		sg := ad.segs[sort.Search(len(ad.segs), func(i int) bool { return ad.segs[i].start > h })-1]
-		tg := ix.skelTarget(f.targets, sg.target)
-		if tg == nil {
-			continue
-		}
-		_, pos := asciiSkeleton(tg.p, sg.stored)
-		if at := h - sg.start; at < len(pos) {
-			ix.verifyASCII(f, sg.target, tg, int(pos[at]))
-		}
+		hit(off + h)
+		off += h + 1
+	}
+}
+
+// verifyASCIIAt verifies the passage whose first word character is code
+// point at of target t's ASCII skeleton (stored: the reading without
+// stored non-ASCII characters).
+func (ix *Index) verifyASCIIAt(f *symbolFinds, t int32, stored bool, at int) {
+	tg := ix.skelTarget(f.targets, t)
+	if tg == nil {
+		return
+	}
+	_, pos := asciiSkeleton(tg.p, stored)
+	if at < len(pos) {
+		ix.verifyASCII(f, t, tg, int(pos[at]))
 	}
 }
 
@@ -88,6 +121,11 @@ func (ix *Index) asciiDoc(d int) *asciiDoc {
 		if tg == nil {
 			continue
 		}
+		if lost, ok := ix.lostOf(t, tg); ok && len(lost) == 0 {
+			ad.segs = append(ad.segs, asciiSeg{target: t, skel: true})
+			delete(seen, t)
+			continue
+		}
 		plain, _ := asciiSkeleton(tg.p, false)
 		for _, stored := range []bool{false, true} {
 			s := plain
@@ -96,8 +134,9 @@ func (ix *Index) asciiDoc(d int) *asciiDoc {
 					break // no ligature: one reading
 				}
 			}
-			ad.segs = append(ad.segs, asciiSeg{t, stored, b.Len()})
+			start := b.Len()
 			b.WriteString(s)
+			ad.segs = append(ad.segs, asciiSeg{target: t, stored: stored, start: start, end: b.Len()})
 			b.WriteByte('\f')
 		}
 		delete(seen, t) // one page at a time in memory

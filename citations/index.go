@@ -79,6 +79,9 @@ type Index struct {
 	orders *orderIndex
 	// asciiSkels keeps the documents' ASCII skeletons (asciiscan.go).
 	asciiSkels asciiDocs
+	// lost keeps where skeletons hold characters an ASCII-only copy may
+	// lose (asciipure.go).
+	lost lostChars
 
 	// texts holds each page's normalized text: every page's in a built
 	// index, only those a lookup touched in an opened one, which

@@ -86,6 +86,12 @@ type symbolFinds struct {
 	qidx    []int32 // the quote's skeleton positions
 	targets map[int32]*target
 	seen    smallSet[symbolKey]
+	// For an ASCII quote: where the whole skeleton was found, those of
+	// them in the named document, and whether a shard had too many hits
+	// to list (asciipure.go).
+	whole       smallSet[skelHit]
+	wholeInDoc  []skelHit
+	wholeCapped bool
 
 	punct, ascii, joined []loc
 	near                 *symbolNearMiss
@@ -114,8 +120,17 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 		return &symbolFinds{}
 	}
 	f := &symbolFinds{doc: doc, q: q, qidx: qidx, targets: map[int32]*target{}}
-	ix.eachSkelHit(bytesOf(qs), sc, func(h skelHit) { ix.tryPunct(f, h) })
-	if asciiText(qt.Raw()) {
+	ascii := asciiText(qt.Raw())
+	f.wholeCapped = ix.eachSkelHit(bytesOf(qs), sc, func(h skelHit) {
+		if ascii {
+			f.whole.add(h)
+			if h.target >= 0 && ix.pages[h.target].doc == doc || h.target < 0 && ix.orderDoc(h.target) == doc {
+				f.wholeInDoc = append(f.wholeInDoc, h)
+			}
+		}
+		ix.tryPunct(f, h)
+	}) || !asciiShortcut
+	if ascii {
 		for _, sd := range asciiSeeds(len(qs)) {
 			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), sc, func(h skelHit) { ix.tryASCII(f, h, sd) })
 		}
@@ -129,20 +144,26 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 }
 
 // eachSkelHit calls try with every hit of pat in the skeletons of the page
-// texts and reading orders of scope sc.
-func (ix *Index) eachSkelHit(pat []byte, sc scope, try func(skelHit)) {
+// texts and reading orders of scope sc, and reports whether a shard had
+// more than maxHits, which are left out.
+func (ix *Index) eachSkelHit(pat []byte, sc scope, try func(skelHit)) (capped bool) {
 	for s := sc.textFrom; s < sc.textTo; s++ {
-		for _, h := range ix.shards[s].sk.hits(ix, pat) {
+		hs, c := ix.shards[s].sk.hits(ix, pat)
+		for _, h := range hs {
 			try(h)
 		}
+		capped = capped || c
 	}
 	if ix.orders != nil {
 		for s := sc.orderFrom; s < sc.orderTo; s++ {
-			for _, h := range ix.orders.shards[s].sk.hits(ix, pat) {
+			hs, c := ix.orders.shards[s].sk.hits(ix, pat)
+			for _, h := range hs {
 				try(h)
 			}
+			capped = capped || c
 		}
 	}
+	return capped
 }
 
 // asciiSeedLen is the length of the pieces of an ASCII quote's skeleton
@@ -203,6 +224,9 @@ func (ix *Index) tryPunct(f *symbolFinds, h skelHit) {
 // letters the quote lost before the piece, up to half as many as the
 // quote holds there, plus a few.
 func (ix *Index) tryASCII(f *symbolFinds, h skelHit, sd int) {
+	if !f.wholeCapped && ix.wholeOnly(f, h, sd, len(f.qidx)) && !f.whole.has(skelHit{h.target, h.off - sd}) {
+		return // no passage to find here (asciipure.go)
+	}
 	tg, a, ok := ix.hitAt(f, h)
 	if !ok {
 		return

@@ -259,3 +259,51 @@ func TestBuildFileSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIIShortcutSameResults: verifying a non_ascii_dropped piece's hit
+// only where the whole skeleton starts, on a text that holds no character
+// an ASCII copy may lose there, and reading such a text's ASCII skeleton
+// from the whole skeleton's hits (asciipure.go), give every quote the
+// result of verifying every hit and scanning every text; the documents
+// hold accented letters, ligatures and pages without either.
+func TestASCIIShortcutSameResults(t *testing.T) {
+	docs := scopeDocuments()
+	qs := scopeQueries(t, docs)
+	var ascii []Query
+	for _, q := range qs {
+		if asciiText(q.Quote) {
+			ascii = append(ascii, q)
+		}
+	}
+	locate := func(shortcut bool) []Result {
+		defer func(v bool) { asciiShortcut = v }(asciiShortcut)
+		asciiShortcut = shortcut
+		fresh, err := Build(testcorpus.Memory(t, docs), Options{ShardChars: 400})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]Result, len(ascii))
+		for i, q := range ascii {
+			out[i] = fresh.Locate(q)
+		}
+		return out
+	}
+	want, got := locate(false), locate(true)
+	levels := map[Level]int{}
+	diffs := 0
+	for i := range ascii {
+		levels[want[i].Level]++
+		if !reflect.DeepEqual(got[i], want[i]) {
+			if diffs++; diffs <= 5 {
+				t.Errorf("%+v:\n got %+v\nwant %+v", ascii[i], got[i], want[i])
+			}
+		}
+	}
+	if diffs > 0 {
+		t.Errorf("%d of %d results differ", diffs, len(ascii))
+	}
+	if levels[NonASCIIDropped] == 0 || levels[Punctuation] == 0 {
+		t.Errorf("no quote found at non_ascii_dropped or punctuation: %v", levels)
+	}
+	t.Logf("%d ASCII queries, by level: %v", len(ascii), levels)
+}

@@ -42,13 +42,14 @@ type skelHit struct {
 	off    int
 }
 
-// hits looks pat up in the index.
-func (sk *skelIndex) hits(ix *Index, pat []byte) []skelHit {
+// hits looks pat up in the index; capped reports that it has more hits
+// than maxHits, which are left out.
+func (sk *skelIndex) hits(ix *Index, pat []byte) (out []skelHit, capped bool) {
 	if len(sk.spans) == 0 {
-		return nil
+		return nil, false
 	}
-	var out []skelHit
-	for _, h := range lookupSorted(&sk.sa, pat) {
+	found := lookupSorted(&sk.sa, pat)
+	for _, h := range found {
 		k := sort.Search(len(sk.spans), func(i int) bool { return int(sk.spans[i].at) > h }) - 1
 		if k < 0 {
 			continue
@@ -56,7 +57,7 @@ func (sk *skelIndex) hits(ix *Index, pat []byte) []skelHit {
 		ix.blocks.bytes(sk.data[sk.spans[k].at:h])
 		out = append(out, skelHit{sk.spans[k].page, h - int(sk.spans[k].at)})
 	}
-	return out
+	return out, len(found) >= maxHits && sk.sa.Count(pat, maxHits+1) > maxHits
 }
 
 // skeleton returns p's word characters as a string, and the normalized

@@ -38,6 +38,20 @@ func (s *smallSet[K]) add(k K) bool {
 	return true
 }
 
+// has reports whether k is in the set.
+func (s *smallSet[K]) has(k K) bool {
+	if s.m != nil {
+		_, ok := s.m[k]
+		return ok
+	}
+	for _, x := range s.arr[:s.n] {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
 // bytesOf views s as bytes without copying it, for the lookups of a
 // pattern, which never write to it.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
