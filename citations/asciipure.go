@@ -43,11 +43,16 @@ func (ix *Index) lostSlot(t int32) *atomic.Pointer[[]int32] {
 		}
 		lc.state = make([]atomic.Pointer[[]int32], n)
 	})
-	k := int(t)
-	if t < 0 {
+	var k int
+	switch {
+	case t >= 0 && int(t) < len(ix.pages):
+		k = int(t)
+	case t < 0:
 		k = len(ix.pages) + int(-1-t)
+	default:
+		return nil // not a page text or reading order: not kept
 	}
-	if k < 0 || k >= len(lc.state) {
+	if k >= len(lc.state) {
 		return nil
 	}
 	return &lc.state[k]
@@ -108,7 +113,14 @@ func (ix *Index) wholeOnly(f *symbolFinds, h skelHit, sd, n int) bool {
 	return k == len(offs) || offs[k] >= to
 }
 
-// orderDoc is the document of reading order target t.
-func (ix *Index) orderDoc(t int32) int {
-	return ix.pages[ix.orders.pages[-1-t].page].doc
+// targetDoc is the document of a page text or reading order target, -1
+// for another.
+func (ix *Index) targetDoc(t int32) int {
+	switch {
+	case t >= 0 && int(t) < len(ix.pages):
+		return ix.pages[t].doc
+	case t < 0 && ix.orders != nil && int(-1-t) < len(ix.orders.pages):
+		return ix.pages[ix.orders.pages[-1-t].page].doc
+	}
+	return -1
 }

@@ -124,7 +124,7 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 	f.wholeCapped = ix.eachSkelHit(bytesOf(qs), sc, func(h skelHit) {
 		if ascii {
 			f.whole.add(h)
-			if h.target >= 0 && ix.pages[h.target].doc == doc || h.target < 0 && ix.orderDoc(h.target) == doc {
+			if ix.targetDoc(h.target) == doc {
 				f.wholeInDoc = append(f.wholeInDoc, h)
 			}
 		}
