@@ -80,6 +80,9 @@ func (ix *Index) asciiDoc(d int) *asciiDoc {
 			}
 		}
 	}
+	for _, k := range ix.docAlts(d) {
+		targets = append(targets, ix.altTarget(k))
+	}
 	ad := &asciiDoc{}
 	var b strings.Builder
 	seen := map[int32]*target{}

@@ -41,7 +41,20 @@ var genuinePages = map[string][]string{
 		"The FAA sent Emergency AD 2018–23–51 to all affected authorities.\n" +
 		"For information, call 206–231–3195 or write to the office.\n" +
 		"Metrische Räume heißen hausdorﬀsch für κ und γ hier."},
+	"topology.pdf": {"Sei γ : I → R2 eine durch Bogenlänge parametrisierte Kurve.\n" +
+		"Für t ∈ I sei n(t) der Normalenvektor von γ an der Stelle t.\n" +
+		"Eine Teilmenge U ⊆ X heißt first-order offen, wenn x → y für alle x gilt.",
+		"Die Abbildung heißt stetig, wenn für alle offenen Mengen das Urbild offen ist.\n" +
+			"Es gibt 110 Mengen für alle Räume dieser Art."},
 	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here"},
+}
+
+// genuineAlts are alternative texts of some genuinePages (by document,
+// page index): the page as pdfminer reads glyphs by their font codes.
+var genuineAlts = map[string]map[int][]string{
+	"topology.pdf": {0: {"Sei γ : I ! R2 eine durch Bogenlänge parametrisierte Kurve.\n" +
+		"Für t 2 I sei n(t) der Normalenvektor von γ an der Stelle t.\n" +
+		"Eine Teilmenge U ⊆ X heißt first-order offen, wenn x ! y für alle x gilt."}},
 }
 
 func genuineIndex(t *testing.T) *Index {
@@ -54,8 +67,8 @@ func genuineIndex(t *testing.T) *Index {
 	slices.Sort(names)
 	for _, name := range names {
 		d := corpus.MemoryDocument{Name: name}
-		for _, text := range genuinePages[name] {
-			d.Pages = append(d.Pages, corpus.PageText{Text: text})
+		for p, text := range genuinePages[name] {
+			d.Pages = append(d.Pages, corpus.PageText{Text: text, Alts: genuineAlts[name][p]})
 		}
 		docs = append(docs, d)
 	}

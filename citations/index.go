@@ -79,6 +79,9 @@ type Index struct {
 	orders *orderIndex
 	// asciiSkels keeps the documents' ASCII skeletons (asciiscan.go).
 	asciiSkels asciiDocs
+	// altSkelCache keeps the documents' alternative texts' skeletons
+	// (altsymbols.go).
+	altSkelCache altSkelDocs
 
 	// texts holds each page's normalized text: every page's in a built
 	// index, only those a lookup touched in an opened one, which

@@ -88,6 +88,7 @@ type symbolFinds struct {
 	seen    smallSet[symbolKey]
 
 	punct, ascii, joined []loc
+	codes                []loc // in alternative texts, at either level (altsymbols.go)
 	near                 *symbolNearMiss
 }
 
@@ -115,13 +116,14 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 	}
 	f := &symbolFinds{doc: doc, q: q, qidx: qidx, targets: map[int32]*target{}}
 	ix.eachSkelHit(bytesOf(qs), sc, func(h skelHit) { ix.tryPunct(f, h) })
+	ix.scanAltPunct(f, qs)
 	if asciiText(qt.Raw()) {
 		for _, sd := range asciiSeeds(len(qs)) {
 			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), sc, func(h skelHit) { ix.tryASCII(f, h, sd) })
 		}
 		ix.scanASCII(f, qs)
 	}
-	for _, ls := range []*[]loc{&f.punct, &f.ascii, &f.joined} {
+	for _, ls := range []*[]loc{&f.punct, &f.ascii, &f.joined, &f.codes} {
 		ix.sortLocs(*ls)
 		*ls = ix.dedupLocs(*ls)
 	}
@@ -277,9 +279,12 @@ func (ix *Index) skelTarget(targets map[int32]*target, t int32) *target {
 		clear(targets)
 	}
 	var tn *textnorm.Text
+	k, alt := ix.altOf(t)
 	switch {
 	case t >= 0 && int(t) < len(ix.pages):
 		tn = ix.text(int(t))
+	case alt:
+		tn, _ = ix.altForms(k)
 	case t < 0 && ix.orders != nil && int(-1-t) < len(ix.orders.pages):
 		op := &ix.orders.pages[-1-t]
 		ix.blocks.string(op.raw)
@@ -288,6 +293,9 @@ func (ix *Index) skelTarget(targets map[int32]*target, t int32) *target {
 		return nil
 	}
 	tg := &target{p: newPtext(tn)}
+	if alt {
+		tg.p.signs = ix.altSigns(k, tg.p)
+	}
 	targets[t] = tg
 	return tg
 }
@@ -305,9 +313,14 @@ type symbolNearMiss struct {
 func (ix *Index) addSymbolLoc(f *symbolFinds, t int32, tg *target, m skelMatch, lvl Level) {
 	var l loc
 	var ok bool
-	if t >= 0 {
+	k, alt := ix.altOf(t)
+	switch {
+	case alt:
+		l, ok = ix.altLoc(k, m.from, m.to)
+		ok = ok && ix.partEdgesOK(l)
+	case t >= 0:
 		l, ok = loc{doc: ix.pages[t].doc, parts: []part{{int(t), m.from, m.to}}, level: lvl}, true
-	} else {
+	default:
 		l, ok = ix.orderLoc(&ix.orders.pages[-1-t], tg.p.t, m.from, m.to, lvl)
 		ok = ok && ix.partEdgesOK(l)
 	}
@@ -315,6 +328,12 @@ func (ix *Index) addSymbolLoc(f *symbolFinds, t int32, tg *target, m skelMatch, 
 		return
 	}
 	switch {
+	case len(m.diffs) == 0 && alt:
+		f.codes = append(f.codes, l)
+	case alt:
+		// A near miss is named on the page text, whose characters the
+		// note quotes: an alternative's reading ("!" for "→") would
+		// misname them.
 	case len(m.diffs) == 0 && lvl == Punctuation:
 		f.punct = append(f.punct, l)
 	case len(m.diffs) == 0 && lvl == JoinedWords:
