@@ -436,10 +436,22 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 	if !relaxed && len(m.diffs) == 0 || !edges(p, &m, q, qw) {
 		return m, false // the same gaps (an earlier level's), or the quote's own characters run past the page's
 	}
-	if !boundaryOK(p, m.from, m.to) && (!m.joined || !digitEdgesOK(p, first, last)) {
-		return m, false // it starts or ends inside a word
+	return m, insideWord(p, &m, first, last)
+}
+
+// insideWord checks the passage's edges, word characters first..last of
+// the page: a passage that starts or ends inside a word of the page (the
+// quote's first word is the end of the page's, as where an extractor
+// split "langu age") splits that word, which joined_words allows as
+// copied; so it is marked joined, never found at the punctuation or
+// non_ascii_dropped level, and refused inside a number, as joined_words
+// refuses it.
+func insideWord(p *ptext, m *skelMatch, first, last int) bool {
+	if boundaryOK(p, m.from, m.to) {
+		return true
 	}
-	return m, true
+	m.joined = true
+	return digitEdgesOK(p, first, last)
 }
 
 // sameSeparator reports whether two gaps between word characters hold the
@@ -564,7 +576,7 @@ func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
 	for m.to < len(p.rs) && p.rs[m.to] != ' ' && p.droppable(m.to) {
 		m.to++
 	}
-	if fw.dropped+bw.dropped == 0 || !boundaryOK(p, m.from, m.to) && (!m.joined || !digitEdgesOK(p, m.from, m.to-1)) {
+	if fw.dropped+bw.dropped == 0 || !insideWord(p, &m, m.from, m.to-1) {
 		return m, false
 	}
 	a, _ := p.reach(m.from, -1, 0)
