@@ -45,7 +45,8 @@ var genuinePages = map[string][]string{
 		"Für t ∈ I sei n(t) der Normalenvektor von γ an der Stelle t.\n" +
 		"Eine Teilmenge U ⊆ X heißt first-order offen, wenn x → y für alle x gilt.",
 		"Die Abbildung heißt stetig, wenn für alle offenen Mengen das Urbild offen ist.\n" +
-			"Es gibt 110 Mengen für alle Räume dieser Art."},
+			"Es gibt 110 Mengen für alle Räume dieser Art.\n" +
+			"Diﬀerentially pri-\nvate mechanisms for numerical data are noise addition."},
 	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here"},
 }
 

@@ -622,6 +622,8 @@ func (r *asciiRun) run() bool {
 			r.i += r.dir
 		case pc == ' ' && (lastSpace || r.j == 0 && r.dir < 0):
 			r.i += r.dir
+		case r.hyphenPoint():
+			continue
 		case pc == ' ' && !p.significant(r.i):
 			r.joined = true // words the quote joins
 			r.i += r.dir
@@ -636,6 +638,34 @@ func (r *asciiRun) run() bool {
 			return false
 		}
 	}
+	return true
+}
+
+// hyphenPoint steps over the quote's hyphen, and a space after it, where
+// the page hyphenated a word at a line end ("pri-vate" or "pri- vate" for
+// the page's "pri-\nvate", as the hyphenation level reads it), and
+// reports whether it did.
+func (r *asciiRun) hyphenPoint() bool {
+	p, q := r.p, r.q
+	at := r.i // the page position the hyphen was removed before
+	if r.dir < 0 {
+		at = r.i + 1
+	}
+	if !p.t.OptionalHyphenAt(at) {
+		return false
+	}
+	j := r.j
+	if q.rs[j] == ' ' && r.dir < 0 {
+		j--
+	}
+	if j < 0 || j >= len(q.rs) || q.rs[j] != '-' {
+		return false
+	}
+	j += r.dir
+	if r.dir > 0 && j < len(q.rs) && q.rs[j] == ' ' {
+		j++
+	}
+	r.j = j
 	return true
 }
 
