@@ -47,7 +47,8 @@ var genuinePages = map[string][]string{
 		"Die Abbildung heißt stetig, wenn für alle offenen Mengen das Urbild offen ist.\n" +
 			"Es gibt 110 Mengen für alle Räume dieser Art.\n" +
 			"Diﬀerentially pri-\nvate mechanisms for numerical data are noise addition."},
-	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here"},
+	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here\n" +
+		"▶ Declaration of the buﬀer and its ﬁelds, in full.\n5 Declarations of the buﬀer sizes are here."},
 }
 
 // genuineAlts are alternative texts of some genuinePages (by document,

@@ -122,6 +122,7 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), sc, func(h skelHit) { ix.tryASCII(f, h, sd) })
 		}
 		ix.scanASCII(f, qs)
+		ix.findNamesASCII(f)
 	}
 	for _, ls := range []*[]loc{&f.punct, &f.ascii, &f.joined, &f.codes} {
 		ix.sortLocs(*ls)
@@ -328,7 +329,7 @@ func (ix *Index) addSymbolLoc(f *symbolFinds, t int32, tg *target, m skelMatch, 
 		return
 	}
 	switch {
-	case len(m.diffs) == 0 && alt:
+	case len(m.diffs) == 0 && (alt || lvl == GlyphCodes):
 		f.codes = append(f.codes, l)
 	case alt:
 		// A near miss is named on the page text, whose characters the
@@ -562,8 +563,14 @@ func (p *ptext) reach(at, dir, n int) (int, int) {
 // meaning in the way is a difference (diffs), not a mismatch, and so is
 // one attached to the passage's ends.
 func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
-	fw := asciiRun{p: p, q: q, i: start, j: int(qw[0]), dir: 1}
-	bw := asciiRun{p: p, q: q, i: start - 1, j: int(qw[0]) - 1, dir: -1}
+	return alignASCIIAt(p, start, q, int(qw[0]), nil)
+}
+
+// alignASCIIAt is alignASCII from quote position j0 at page position
+// start, the quote's glyph names names (glyphnamesascii.go).
+func alignASCIIAt(p *ptext, start int, q *ptext, j0 int, names []nameTok) (skelMatch, bool) {
+	fw := asciiRun{p: p, q: q, i: start, j: j0, dir: 1, names: names}
+	bw := asciiRun{p: p, q: q, i: start - 1, j: j0 - 1, dir: -1, names: names}
 	if !fw.run() || !bw.run() {
 		return skelMatch{}, false
 	}
@@ -598,7 +605,8 @@ type asciiRun struct {
 	i, j, dir int
 	dropped   int
 	diffs     []symDiff
-	joined    bool // a space one side has and the other lacks: joined_words
+	joined    bool      // a space one side has and the other lacks: joined_words
+	names     []nameTok // the quote's glyph names, each standing for one glyph (glyphnamesascii.go)
 }
 
 func (r *asciiRun) run() bool {
@@ -607,6 +615,9 @@ func (r *asciiRun) run() bool {
 	for r.j >= 0 && r.j < len(q.rs) {
 		if r.i < 0 || r.i >= len(p.rs) {
 			return false
+		}
+		if tk, ok := r.nameAt(); ok {
+			return r.name(tk)
 		}
 		pc, qc := p.rs[r.i], q.rs[r.j]
 		switch {
