@@ -46,7 +46,8 @@ var genuinePages = map[string][]string{
 		"Eine Teilmenge U ⊆ X heißt first-order offen, wenn x → y für alle x gilt.",
 		"Die Abbildung heißt stetig, wenn für alle offenen Mengen das Urbild offen ist.\n" +
 			"Es gibt 110 Mengen für alle Räume dieser Art.\n" +
-			"Diﬀerentially pri-\nvate mechanisms for numerical data are noise addition."},
+			"Diﬀerentially pri-\nvate mechanisms for numerical data are noise addition.",
+		"Die Räume sind zusammenhängend und kompakt.\nDer Beweis ist schön und kurz für alle.\nEs gilt x ≤ 5 für alle Räume.\nDer ﬁlter ist fertig."},
 	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here\n" +
 		"▶ Declaration of the buﬀer and its ﬁelds, in full.\n5 Declarations of the buﬀer sizes are here."},
 }

@@ -385,6 +385,9 @@ func (ix *Index) searchStages(qt *textnorm.Text, doc int, retrieval bool, sc sco
 	if take(f.punct, len(f.punct)) || take(f.ascii, len(f.ascii)) || take(f.joined, len(f.joined)) || take(f.codes, len(f.codes)) {
 		return s
 	}
+	if locs := ix.findReorderedASCII(qt, doc); take(locs, len(locs)) {
+		return s
+	}
 	if f.near != nil && (f.near.l.doc == doc || len(s.elsewhere) == 0) {
 		s.near = f.near
 	}
