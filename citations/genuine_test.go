@@ -49,7 +49,8 @@ var genuinePages = map[string][]string{
 			"Diﬀerentially pri-\nvate mechanisms for numerical data are noise addition.",
 		"Die Räume sind zusammenhängend und kompakt.\nDer Beweis ist schön und kurz für alle.\nEs gilt x ≤ 5 für alle Räume.\nDer ﬁlter ist fertig."},
 	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here\n" +
-		"▶ Declaration of the buﬀer and its ﬁelds, in full.\n5 Declarations of the buﬀer sizes are here."},
+		"▶ Declaration of the buﬀer and its ﬁelds, in full.\n5 Declarations of the buﬀer sizes are here.\n" +
+		"Then the function of (κ1, κ2) gives ϵ-DP for all data sets here."},
 }
 
 // genuineAlts are alternative texts of some genuinePages (by document,

@@ -21,8 +21,15 @@ import (
 // least asciiSeedLen letters and digits, is looked up whole in its ASCII
 // skeletons (asciiscan.go), and the quote verified around each hit.
 
-// findNamesASCII looks an ASCII quote holding glyph names up so.
-func (ix *Index) findNamesASCII(f *symbolFinds) {
+// The same rules find a quote of pypdf's text that is no ASCII copy but
+// whose spaces differ too ("(κ1,κ2)gives /epsilon1-DP" for the page's
+// "(κ1, κ2) gives ϵ-DP"): none of the page's characters is dropped then,
+// but for the glyphs the names stand for, and the quote needs
+// textnorm.JoinedMinLen letters and digits, as joined_words; its longest
+// piece is looked up in the skeleton index.
+
+// findNamesASCII looks a quote holding glyph names up so.
+func (ix *Index) findNamesASCII(f *symbolFinds, sc scope) {
 	names := glyphNames(f.q.rs)
 	if f.doc < 0 || len(names) == 0 || len(names) > maxGlyphNames {
 		return
@@ -56,6 +63,28 @@ func (ix *Index) findNamesASCII(f *symbolFinds) {
 	if len(best) < asciiSeedLen {
 		return
 	}
+	if !asciiText(string(f.q.rs)) {
+		if len(f.qidx) < textnorm.JoinedMinLen {
+			return
+		}
+		ix.eachSkelHit(bytesOf(best), sc, func(h skelHit) {
+			if h.target < 0 || int(h.target) >= len(ix.pages) || ix.pages[h.target].doc != f.doc {
+				return
+			}
+			tg, a, ok := ix.hitAt(f, h)
+			if !ok {
+				return
+			}
+			_, idx := tg.skeleton()
+			if !f.seen.add(symbolKey{h.target, int(idx[a]), GlyphCodes}) {
+				return
+			}
+			if m, ok := alignASCIIAt(tg.p, int(idx[a]), f.q, j0, names, true); ok {
+				ix.addSymbolLoc(f, h.target, tg, m, GlyphCodes)
+			}
+		})
+		return
+	}
 	ad := ix.asciiDoc(f.doc)
 	for off := 0; off < len(ad.s); {
 		h := strings.Index(ad.s[off:], best)
@@ -74,7 +103,7 @@ func (ix *Index) findNamesASCII(f *symbolFinds) {
 		if at >= len(pos) || !f.seen.add(symbolKey{sg.target, int(pos[at]), GlyphCodes}) {
 			continue
 		}
-		m, ok := alignASCIIAt(tg.p, int(pos[at]), f.q, j0, names)
+		m, ok := alignASCIIAt(tg.p, int(pos[at]), f.q, j0, names, false)
 		if ok && (!m.joined || len(f.qidx) >= textnorm.JoinedMinLen) {
 			ix.addSymbolLoc(f, sg.target, tg, m, GlyphCodes)
 		}
@@ -120,8 +149,9 @@ func (r *asciiRun) name(tk nameTok) bool {
 				ok = c.i >= 0 && p.rs[c.i] == q.rs[c.j]
 				c.i, c.j = c.i-1, c.j-1
 			}
-			for rest > 0 && c.i >= 0 && p.rs[c.i] == ' ' {
+			for c.i >= 0 && p.rs[c.i] == ' ' {
 				c.i--
+				c.joined = c.joined || rest == 0 // the name glued to what the page sets apart
 			}
 			if !ok || c.i < 0 || !glyphFor(p.rs[c.i]) {
 				continue

@@ -122,8 +122,8 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), sc, func(h skelHit) { ix.tryASCII(f, h, sd) })
 		}
 		ix.scanASCII(f, qs)
-		ix.findNamesASCII(f)
 	}
+	ix.findNamesASCII(f, sc)
 	for _, ls := range []*[]loc{&f.punct, &f.ascii, &f.joined, &f.codes} {
 		ix.sortLocs(*ls)
 		*ls = ix.dedupLocs(*ls)
@@ -563,14 +563,16 @@ func (p *ptext) reach(at, dir, n int) (int, int) {
 // meaning in the way is a difference (diffs), not a mismatch, and so is
 // one attached to the passage's ends.
 func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
-	return alignASCIIAt(p, start, q, int(qw[0]), nil)
+	return alignASCIIAt(p, start, q, int(qw[0]), nil, false)
 }
 
 // alignASCIIAt is alignASCII from quote position j0 at page position
-// start, the quote's glyph names names (glyphnamesascii.go).
-func alignASCIIAt(p *ptext, start int, q *ptext, j0 int, names []nameTok) (skelMatch, bool) {
-	fw := asciiRun{p: p, q: q, i: start, j: j0, dir: 1, names: names}
-	bw := asciiRun{p: p, q: q, i: start - 1, j: j0 - 1, dir: -1, names: names}
+// start, the quote's glyph names names (glyphnamesascii.go); with keep,
+// for a quote that is no ASCII copy, no character of the page is dropped
+// but for the glyphs the names stand for.
+func alignASCIIAt(p *ptext, start int, q *ptext, j0 int, names []nameTok, keep bool) (skelMatch, bool) {
+	fw := asciiRun{p: p, q: q, i: start, j: j0, dir: 1, names: names, keep: keep}
+	bw := asciiRun{p: p, q: q, i: start - 1, j: j0 - 1, dir: -1, names: names, keep: keep}
 	if !fw.run() || !bw.run() {
 		return skelMatch{}, false
 	}
@@ -607,6 +609,7 @@ type asciiRun struct {
 	diffs     []symDiff
 	joined    bool      // a space one side has and the other lacks: joined_words
 	names     []nameTok // the quote's glyph names, each standing for one glyph (glyphnamesascii.go)
+	keep      bool      // the quote is no ASCII copy: the page's characters are never dropped
 }
 
 func (r *asciiRun) run() bool {
@@ -624,6 +627,10 @@ func (r *asciiRun) run() bool {
 		case pc == qc:
 			lastSpace = pc == ' '
 			r.i, r.j = r.i+r.dir, r.j+r.dir
+		case r.keep:
+			if !r.hyphenPoint() && !r.spaces(pc, qc) {
+				return false
+			}
 		case pc >= utf8.RuneSelf && p.residue(r.i) == qc:
 			lastSpace = false
 			r.dropped++ // the accent
@@ -635,12 +642,7 @@ func (r *asciiRun) run() bool {
 			r.i += r.dir
 		case r.hyphenPoint():
 			continue
-		case pc == ' ' && !p.significant(r.i):
-			r.joined = true // words the quote joins
-			r.i += r.dir
-		case qc == ' ' && !q.significant(r.j):
-			r.joined = true // a word the quote splits
-			r.j += r.dir
+		case r.spaces(pc, qc):
 		case p.nonASCII(r.i):
 			r.diffs = append(r.diffs, symDiff{page: string(pc)})
 			r.dropped++
@@ -648,6 +650,22 @@ func (r *asciiRun) run() bool {
 		default:
 			return false
 		}
+	}
+	return true
+}
+
+// spaces steps over a space one side has where the other has none, as
+// words joined or split (joined_words), and reports whether it did.
+func (r *asciiRun) spaces(pc, qc rune) bool {
+	switch {
+	case pc == ' ' && !r.p.significant(r.i):
+		r.joined = true // words the quote joins
+		r.i += r.dir
+	case qc == ' ' && !r.q.significant(r.j):
+		r.joined = true // a word the quote splits
+		r.j += r.dir
+	default:
+		return false
 	}
 	return true
 }
