@@ -116,13 +116,24 @@ func (ix *Index) altLoc(k int, from, to int) (loc, bool) {
 // extractor's reading of a glyph by its code carries the glyph's meaning,
 // so a quote may no more drop pdfminer's "!" than the page's "→" it
 // stands for.
+//
+// Only where the two raw texts differ (the replaced glyphs) is the page
+// read: elsewhere the alternative's own characters say the same.
 func (ix *Index) altSigns(k int, p *ptext) []bool {
-	pt := newPtext(ix.text(int(ix.alts.alts[k].page)))
+	var pt *ptext
 	signs := make([]bool, len(p.rs))
-	for i := range p.rs {
-		ra, _ := p.t.RawSpan(i, i+1)
-		if j := normAtRaw(pt.t, ra); j < len(pt.rs) && pt.signAnywhere(j) {
-			signs[i] = true
+	page := []rune(ix.text(int(ix.alts.alts[k].page)).Raw())
+	for r, c := range []rune(p.t.Raw()) {
+		if r >= len(page) || page[r] == c {
+			continue
+		}
+		if pt == nil {
+			pt = newPtext(ix.text(int(ix.alts.alts[k].page)))
+		}
+		if j := normAtRaw(pt.t, r); j < len(pt.rs) && pt.signAnywhere(j) {
+			if i := normAtRaw(p.t, r); i < len(p.rs) {
+				signs[i] = true
+			}
 		}
 	}
 	return signs
