@@ -635,6 +635,9 @@ func (r *asciiRun) run() bool {
 			lastSpace = false
 			r.dropped++ // the accent
 			r.i, r.j = r.i+r.dir, r.j+r.dir
+		case r.splitAtAccent(pc, qc):
+			r.joined = true // a word the quote splits at its accented letter
+			r.j += r.dir
 		case p.droppable(r.i):
 			r.dropped++
 			r.i += r.dir
@@ -652,6 +655,16 @@ func (r *asciiRun) run() bool {
 		}
 	}
 	return true
+}
+
+// splitAtAccent reports a space of the quote before (in the run's
+// direction) the letter the page stores apart from its accent: pypdf
+// splits a word there ("Fa c ade", "K olling" for TeX's "Fac¸ade",
+// "K¨olling"), and an ASCII copy keeps the letter. Read before dropping
+// the page's letter, which would lose it.
+func (r *asciiRun) splitAtAccent(pc, qc rune) bool {
+	k := r.j + r.dir
+	return qc == ' ' && pc >= utf8.RuneSelf && k >= 0 && k < len(r.q.rs) && r.p.residue(r.i) == r.q.rs[k] && !r.q.significant(r.j)
 }
 
 // spaces steps over a space one side has where the other has none, as
