@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"sort"
 	"strings"
 	"sync"
 )
@@ -70,6 +71,51 @@ func (ix *Index) scanASCII(f *symbolFinds, qs string) {
 	}
 }
 
+// segText is the ASCII skeleton of segment sg of ad: for a text whose
+// ASCII skeleton is its skeleton, the one in the index.
+func (ix *Index) segText(ad *asciiDoc, sg asciiSeg) string {
+	if !sg.skel {
+		return ad.s[sg.start:sg.end]
+	}
+	return ix.indexedSkeleton(sg.target)
+}
+
+// indexedSkeleton returns the skeleton the index holds of page text or
+// reading order t ("" for another target).
+func (ix *Index) indexedSkeleton(t int32) string {
+	var sk *skelIndex
+	switch d := ix.targetDoc(t); {
+	case d < 0:
+		return ""
+	case t >= 0:
+		sk = &ix.shards[ix.docs[d].shard].sk
+	default:
+		r, ok := ix.orders.byDoc[d]
+		if !ok {
+			return ""
+		}
+		sk = &ix.orders.shards[r.shard].sk
+	}
+	// Page texts are added in order, reading orders in order too: their
+	// targets descend.
+	k := sort.Search(len(sk.spans), func(i int) bool {
+		if t >= 0 {
+			return sk.spans[i].page >= t
+		}
+		return sk.spans[i].page <= t
+	})
+	if k == len(sk.spans) || sk.spans[k].page != t {
+		return ""
+	}
+	end := len(sk.data)
+	if k+1 < len(sk.spans) {
+		end = int(sk.spans[k+1].at)
+	}
+	b := sk.data[sk.spans[k].at : end-1] // without its form feed
+	ix.blocks.bytes(b)
+	return string(b)
+}
+
 // eachIndex calls hit with every offset of pat in s, in order.
 func (ix *Index) eachIndex(s, pat string, hit func(int)) {
 	for off := 0; off < len(s); {
@@ -112,6 +158,9 @@ func (ix *Index) asciiDoc(d int) *asciiDoc {
 				targets = append(targets, orderTarget(k))
 			}
 		}
+	}
+	for _, k := range ix.docAlts(d) {
+		targets = append(targets, ix.altTarget(k))
 	}
 	ad := &asciiDoc{}
 	var b strings.Builder

@@ -109,6 +109,14 @@
 //     character; never a word break, never a character that carries
 //     meaning (punctuation.go, symbols.go). A quote not found that matches
 //     a passage but for such a character has Result.Changed and a note.
+//     A passage these rules find that starts or ends inside a word of the
+//     page is joined_words;
+//  8. combinations, in the named document, when nothing else found the
+//     quote: its alternative texts under the rules of level 7, and an
+//     ASCII copy or a copy with other spaces holding pypdf's glyph names
+//     (altsymbols.go, glyphnamesascii.go), both glyph_codes; an ASCII
+//     quote of several lines by the reordered level's rules in the pages
+//     read as an ASCII-only copy (asciireorder.go), reordered.
 //
 // Every match starts and ends on word boundaries of the page, except at a
 // word the page hyphenated at a line end (then at least hyphenation), for

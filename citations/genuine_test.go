@@ -41,7 +41,24 @@ var genuinePages = map[string][]string{
 		"The FAA sent Emergency AD 2018–23–51 to all affected authorities.\n" +
 		"For information, call 206–231–3195 or write to the office.\n" +
 		"Metrische Räume heißen hausdorﬀsch für κ und γ hier."},
-	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here"},
+	"topology.pdf": {"Sei γ : I → R2 eine durch Bogenlänge parametrisierte Kurve.\n" +
+		"Für t ∈ I sei n(t) der Normalenvektor von γ an der Stelle t.\n" +
+		"Eine Teilmenge U ⊆ X heißt first-order offen, wenn x → y für alle x gilt.",
+		"Die Abbildung heißt stetig, wenn für alle offenen Mengen das Urbild offen ist.\n" +
+			"Es gibt 110 Mengen für alle Räume dieser Art.\n" +
+			"Diﬀerentially pri-\nvate mechanisms for numerical data are noise addition.",
+		"Die Räume sind zusammenhängend und kompakt.\nDer Beweis ist schön und kurz für alle.\nEs gilt x ≤ 5 für alle Räume.\nDer ﬁlter ist fertig.\nDas Fac¸ade Muster von K¨olling ist hier beschrieben."},
+	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here\n" +
+		"▶ Declaration of the buﬀer and its ﬁelds, in full.\n5 Declarations of the buﬀer sizes are here.\n" +
+		"Then the function of (κ1, κ2) gives ϵ-DP for all data sets here."},
+}
+
+// genuineAlts are alternative texts of some genuinePages (by document,
+// page index): the page as pdfminer reads glyphs by their font codes.
+var genuineAlts = map[string]map[int][]string{
+	"topology.pdf": {0: {"Sei γ : I ! R2 eine durch Bogenlänge parametrisierte Kurve.\n" +
+		"Für t 2 I sei n(t) der Normalenvektor von γ an der Stelle t.\n" +
+		"Eine Teilmenge U ⊆ X heißt first-order offen, wenn x ! y für alle x gilt."}},
 }
 
 func genuineIndex(t *testing.T) *Index {
@@ -54,8 +71,8 @@ func genuineIndex(t *testing.T) *Index {
 	slices.Sort(names)
 	for _, name := range names {
 		d := corpus.MemoryDocument{Name: name}
-		for _, text := range genuinePages[name] {
-			d.Pages = append(d.Pages, corpus.PageText{Text: text})
+		for p, text := range genuinePages[name] {
+			d.Pages = append(d.Pages, corpus.PageText{Text: text, Alts: genuineAlts[name][p]})
 		}
 		docs = append(docs, d)
 	}

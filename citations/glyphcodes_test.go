@@ -37,7 +37,8 @@ func TestGlyphCodes(t *testing.T) {
 		{"a changed number is not found", "mit x 6= 0 und f(x, y) = 7.", StatusNotFound, "", ""},
 		{"a changed word is not found", "mit x 6= 0 und g(x, y) = 1.", StatusNotFound, "", ""},
 		{"the digit an alias stands for is not the page's digit", "mit x 6= 6 und f(x, y) = 1.", StatusNotFound, "", ""},
-		{"two readings mixed in one quote are not found", "Sei x 2 U mit x 6= 0 und f(x, y)", StatusNotFound, "", ""},
+		{"two readings mixed in one quote are not found", "Sei x 2 U mit x \u0338= 0 und f(x; y)", StatusNotFound, "", ""},
+		{"a reading with its punctuation changed, as the punctuation level lets it differ", "Sei x 2 U mit x 6= 0 und f(x, y)", StatusUnique, "glyph_codes", "Sei x \u2208 U mit x \u0338= 0 und f(x, y)"},
 	}
 	for _, tc := range tests {
 		r := ix.Locate(Query{Document: "topo.pdf", Quote: tc.quote})

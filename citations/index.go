@@ -82,6 +82,9 @@ type Index struct {
 	// lost keeps where skeletons hold characters an ASCII-only copy may
 	// lose (asciipure.go).
 	lost lostChars
+	// altSkelCache keeps the documents' alternative texts' skeletons
+	// (altsymbols.go).
+	altSkelCache altSkelDocs
 
 	// texts holds each page's normalized text: every page's in a built
 	// index, only those a lookup touched in an opened one, which

@@ -382,7 +382,10 @@ func (ix *Index) searchStages(qt *textnorm.Text, doc int, retrieval bool, sc sco
 		return s
 	}
 	f := ix.findSymbols(qt, doc, sc)
-	if take(f.punct, len(f.punct)) || take(f.ascii, len(f.ascii)) || take(f.joined, len(f.joined)) {
+	if take(f.punct, len(f.punct)) || take(f.ascii, len(f.ascii)) || take(f.joined, len(f.joined)) || take(f.codes, len(f.codes)) {
+		return s
+	}
+	if locs := ix.findReorderedASCII(qt, doc); take(locs, len(locs)) {
 		return s
 	}
 	if f.near != nil && (f.near.l.doc == doc || len(s.elsewhere) == 0) {

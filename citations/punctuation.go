@@ -94,6 +94,7 @@ type symbolFinds struct {
 	wholeCapped bool
 
 	punct, ascii, joined []loc
+	codes                []loc // in alternative texts, at either level (altsymbols.go)
 	near                 *symbolNearMiss
 }
 
@@ -130,13 +131,15 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 		}
 		ix.tryPunct(f, h)
 	}) || !asciiShortcut
+	ix.scanAltPunct(f, qs)
 	if ascii {
 		for _, sd := range asciiSeeds(len(qs)) {
 			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), sc, func(h skelHit) { ix.tryASCII(f, h, sd) })
 		}
 		ix.scanASCII(f, qs)
 	}
-	for _, ls := range []*[]loc{&f.punct, &f.ascii, &f.joined} {
+	ix.findNamesASCII(f, sc)
+	for _, ls := range []*[]loc{&f.punct, &f.ascii, &f.joined, &f.codes} {
 		ix.sortLocs(*ls)
 		*ls = ix.dedupLocs(*ls)
 	}
@@ -301,9 +304,12 @@ func (ix *Index) skelTarget(targets map[int32]*target, t int32) *target {
 		clear(targets)
 	}
 	var tn *textnorm.Text
+	k, alt := ix.altOf(t)
 	switch {
 	case t >= 0 && int(t) < len(ix.pages):
 		tn = ix.text(int(t))
+	case alt:
+		tn, _ = ix.altForms(k)
 	case t < 0 && ix.orders != nil && int(-1-t) < len(ix.orders.pages):
 		op := &ix.orders.pages[-1-t]
 		ix.blocks.string(op.raw)
@@ -312,6 +318,9 @@ func (ix *Index) skelTarget(targets map[int32]*target, t int32) *target {
 		return nil
 	}
 	tg := &target{p: newPtext(tn)}
+	if alt {
+		tg.p.signs = ix.altSigns(k, tg.p)
+	}
 	targets[t] = tg
 	return tg
 }
@@ -329,9 +338,14 @@ type symbolNearMiss struct {
 func (ix *Index) addSymbolLoc(f *symbolFinds, t int32, tg *target, m skelMatch, lvl Level) {
 	var l loc
 	var ok bool
-	if t >= 0 {
+	k, alt := ix.altOf(t)
+	switch {
+	case alt:
+		l, ok = ix.altLoc(k, m.from, m.to)
+		ok = ok && ix.partEdgesOK(l)
+	case t >= 0:
 		l, ok = loc{doc: ix.pages[t].doc, parts: []part{{int(t), m.from, m.to}}, level: lvl}, true
-	} else {
+	default:
 		l, ok = ix.orderLoc(&ix.orders.pages[-1-t], tg.p.t, m.from, m.to, lvl)
 		ok = ok && ix.partEdgesOK(l)
 	}
@@ -339,6 +353,12 @@ func (ix *Index) addSymbolLoc(f *symbolFinds, t int32, tg *target, m skelMatch, 
 		return
 	}
 	switch {
+	case len(m.diffs) == 0 && (alt || lvl == GlyphCodes):
+		f.codes = append(f.codes, l)
+	case alt:
+		// A near miss is named on the page text, whose characters the
+		// note quotes: an alternative's reading ("!" for "→") would
+		// misname them.
 	case len(m.diffs) == 0 && lvl == Punctuation:
 		f.punct = append(f.punct, l)
 	case len(m.diffs) == 0 && lvl == JoinedWords:
@@ -441,10 +461,22 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 	if !relaxed && len(m.diffs) == 0 || !edges(p, &m, q, qw) {
 		return m, false // the same gaps (an earlier level's), or the quote's own characters run past the page's
 	}
-	if !boundaryOK(p, m.from, m.to) && (!m.joined || !digitEdgesOK(p, first, last)) {
-		return m, false // it starts or ends inside a word
+	return m, insideWord(p, &m, first, last)
+}
+
+// insideWord checks the passage's edges, word characters first..last of
+// the page: a passage that starts or ends inside a word of the page (the
+// quote's first word is the end of the page's, as where an extractor
+// split "langu age") splits that word, which joined_words allows as
+// copied; so it is marked joined, never found at the punctuation or
+// non_ascii_dropped level, and refused inside a number, as joined_words
+// refuses it.
+func insideWord(p *ptext, m *skelMatch, first, last int) bool {
+	if boundaryOK(p, m.from, m.to) {
+		return true
 	}
-	return m, true
+	m.joined = true
+	return digitEdgesOK(p, first, last)
 }
 
 // sameSeparator reports whether two gaps between word characters hold the
@@ -555,8 +587,16 @@ func (p *ptext) reach(at, dir, n int) (int, int) {
 // meaning in the way is a difference (diffs), not a mismatch, and so is
 // one attached to the passage's ends.
 func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
-	fw := asciiRun{p: p, q: q, i: start, j: int(qw[0]), dir: 1}
-	bw := asciiRun{p: p, q: q, i: start - 1, j: int(qw[0]) - 1, dir: -1}
+	return alignASCIIAt(p, start, q, int(qw[0]), nil, false)
+}
+
+// alignASCIIAt is alignASCII from quote position j0 at page position
+// start, the quote's glyph names names (glyphnamesascii.go); with keep,
+// for a quote that is no ASCII copy, no character of the page is dropped
+// but for the glyphs the names stand for.
+func alignASCIIAt(p *ptext, start int, q *ptext, j0 int, names []nameTok, keep bool) (skelMatch, bool) {
+	fw := asciiRun{p: p, q: q, i: start, j: j0, dir: 1, names: names, keep: keep}
+	bw := asciiRun{p: p, q: q, i: start - 1, j: j0 - 1, dir: -1, names: names, keep: keep}
 	if !fw.run() || !bw.run() {
 		return skelMatch{}, false
 	}
@@ -569,7 +609,7 @@ func alignASCII(p *ptext, start int, q *ptext, qw []int32) (skelMatch, bool) {
 	for m.to < len(p.rs) && p.rs[m.to] != ' ' && p.droppable(m.to) {
 		m.to++
 	}
-	if fw.dropped+bw.dropped == 0 || !boundaryOK(p, m.from, m.to) && (!m.joined || !digitEdgesOK(p, m.from, m.to-1)) {
+	if fw.dropped+bw.dropped == 0 || !insideWord(p, &m, m.from, m.to-1) {
 		return m, false
 	}
 	a, _ := p.reach(m.from, -1, 0)
@@ -591,7 +631,9 @@ type asciiRun struct {
 	i, j, dir int
 	dropped   int
 	diffs     []symDiff
-	joined    bool // a space one side has and the other lacks: joined_words
+	joined    bool      // a space one side has and the other lacks: joined_words
+	names     []nameTok // the quote's glyph names, each standing for one glyph (glyphnamesascii.go)
+	keep      bool      // the quote is no ASCII copy: the page's characters are never dropped
 }
 
 func (r *asciiRun) run() bool {
@@ -601,26 +643,33 @@ func (r *asciiRun) run() bool {
 		if r.i < 0 || r.i >= len(p.rs) {
 			return false
 		}
+		if tk, ok := r.nameAt(); ok {
+			return r.name(tk)
+		}
 		pc, qc := p.rs[r.i], q.rs[r.j]
 		switch {
 		case pc == qc:
 			lastSpace = pc == ' '
 			r.i, r.j = r.i+r.dir, r.j+r.dir
+		case r.keep:
+			if !r.hyphenPoint() && !r.spaces(pc, qc) {
+				return false
+			}
 		case pc >= utf8.RuneSelf && p.residue(r.i) == qc:
 			lastSpace = false
 			r.dropped++ // the accent
 			r.i, r.j = r.i+r.dir, r.j+r.dir
+		case r.splitAtAccent(pc, qc):
+			r.joined = true // a word the quote splits at its accented letter
+			r.j += r.dir
 		case p.droppable(r.i):
 			r.dropped++
 			r.i += r.dir
 		case pc == ' ' && (lastSpace || r.j == 0 && r.dir < 0):
 			r.i += r.dir
-		case pc == ' ' && !p.significant(r.i):
-			r.joined = true // words the quote joins
-			r.i += r.dir
-		case qc == ' ' && !q.significant(r.j):
-			r.joined = true // a word the quote splits
-			r.j += r.dir
+		case r.hyphenPoint():
+			continue
+		case r.spaces(pc, qc):
 		case p.nonASCII(r.i):
 			r.diffs = append(r.diffs, symDiff{page: string(pc)})
 			r.dropped++
@@ -629,6 +678,60 @@ func (r *asciiRun) run() bool {
 			return false
 		}
 	}
+	return true
+}
+
+// splitAtAccent reports a space of the quote before (in the run's
+// direction) the letter the page stores apart from its accent: pypdf
+// splits a word there ("Fa c ade", "K olling" for TeX's "Fac¸ade",
+// "K¨olling"), and an ASCII copy keeps the letter. Read before dropping
+// the page's letter, which would lose it.
+func (r *asciiRun) splitAtAccent(pc, qc rune) bool {
+	k := r.j + r.dir
+	return qc == ' ' && pc >= utf8.RuneSelf && k >= 0 && k < len(r.q.rs) && r.p.residue(r.i) == r.q.rs[k] && !r.q.significant(r.j)
+}
+
+// spaces steps over a space one side has where the other has none, as
+// words joined or split (joined_words), and reports whether it did.
+func (r *asciiRun) spaces(pc, qc rune) bool {
+	switch {
+	case pc == ' ' && !r.p.significant(r.i):
+		r.joined = true // words the quote joins
+		r.i += r.dir
+	case qc == ' ' && !r.q.significant(r.j):
+		r.joined = true // a word the quote splits
+		r.j += r.dir
+	default:
+		return false
+	}
+	return true
+}
+
+// hyphenPoint steps over the quote's hyphen, and a space after it, where
+// the page hyphenated a word at a line end ("pri-vate" or "pri- vate" for
+// the page's "pri-\nvate", as the hyphenation level reads it), and
+// reports whether it did.
+func (r *asciiRun) hyphenPoint() bool {
+	p, q := r.p, r.q
+	at := r.i // the page position the hyphen was removed before
+	if r.dir < 0 {
+		at = r.i + 1
+	}
+	if !p.t.OptionalHyphenAt(at) {
+		return false
+	}
+	j := r.j
+	if q.rs[j] == ' ' && r.dir < 0 {
+		j--
+	}
+	if j < 0 || j >= len(q.rs) || q.rs[j] != '-' {
+		return false
+	}
+	j += r.dir
+	if r.dir > 0 && j < len(q.rs) && q.rs[j] == ' ' {
+		j++
+	}
+	r.j = j
 	return true
 }
 

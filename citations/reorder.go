@@ -270,8 +270,13 @@ func boundDigit(a, b rune) bool {
 // reorderOnPage groups the units into as few pieces as the rules allow,
 // each found on page p, and places them.
 func (ix *Index) reorderOnPage(qt *textnorm.Text, units []unit, lines bool, p int) (loc, bool) {
+	return ix.reorderOnText(qt, units, lines, p, ix.text(p))
+}
+
+// reorderOnText is reorderOnPage on t, page p's text or a reading of it:
+// the location's parts are t's code points.
+func (ix *Index) reorderOnText(qt *textnorm.Text, units []unit, lines bool, p int, t *textnorm.Text) (loc, bool) {
 	qs := qt.String()
-	t := ix.text(p)
 	page := t.String()
 	// Cheap rejection: a word the page does not hold at all (the common
 	// case of a changed word) can be in no piece.

@@ -307,3 +307,41 @@ func TestASCIIShortcutSameResults(t *testing.T) {
 	}
 	t.Logf("%d ASCII queries, by level: %v", len(ascii), levels)
 }
+
+// TestIndexedSkeletons: the skeleton the index holds of each page text and
+// reading order, read back by target (segText reads it instead of the
+// page), is the one made from the text, with one shard or many.
+func TestIndexedSkeletons(t *testing.T) {
+	m := testcorpus.Memory(t, scopeDocuments())
+	for _, opts := range []Options{{}, {ShardChars: 300}} {
+		ix, err := Build(m, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		targets := map[int32]*target{}
+		n := 0
+		for p := range ix.pages {
+			ts := []int32{int32(p)}
+			if ix.orders != nil {
+				for k := range ix.orders.pages {
+					if int(ix.orders.pages[k].page) == p {
+						ts = append(ts, orderTarget(k))
+					}
+				}
+			}
+			for _, tt := range ts {
+				s, _ := ix.skelTarget(targets, tt).skeleton()
+				if got := ix.indexedSkeleton(tt); got != s {
+					t.Errorf("%+v: target %d: indexed %q, made %q", opts, tt, got, s)
+				}
+				n++
+			}
+		}
+		if ix.indexedSkeleton(int32(len(ix.pages))) != "" {
+			t.Errorf("a target past the pages has a skeleton")
+		}
+		if len(ix.orders.pages) == 0 || n < len(ix.pages)+2 {
+			t.Errorf("%d targets checked", n)
+		}
+	}
+}

@@ -40,6 +40,11 @@ const maxUnitLen = 4
 type ptext struct {
 	t  *textnorm.Text
 	rs []rune
+	// signs marks, in an alternative text (altsymbols.go), the code points
+	// where the page text has a character that carries meaning anywhere
+	// (signAnywhere): "!" where pdfminer reads "→" by its code is the
+	// arrow, and carries its meaning; nil elsewhere.
+	signs []bool
 }
 
 func newPtext(t *textnorm.Text) *ptext { return &ptext{t: t, rs: []rune(t.String())} }
@@ -98,6 +103,9 @@ func (p *ptext) residue(i int) rune {
 // signAnywhere reports the characters that carry meaning wherever they
 // stand.
 func (p *ptext) signAnywhere(i int) bool {
+	if p.signs != nil && p.signs[i] {
+		return true
+	}
 	r := p.rs[i]
 	switch r {
 	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109, 0xA7, 0xB6, 0x2116, unmappedRune:

@@ -41,6 +41,10 @@ type LocateMiss struct {
 	Quote   string
 	Pages   []int // where the locator put it, nil for nowhere
 	Level   string
+	// CopiedLevel is, for a variant, the level the window as copied was
+	// found at on its page ("" when it was not): which level a variant
+	// missed for want of combining with its own relaxation.
+	CopiedLevel string `json:",omitempty"`
 }
 
 // Row names one count of a LocateResult: a measure for a quote source.
@@ -243,7 +247,7 @@ func MeasureLocate(in LocateInput) *LocateResult {
 					continue
 				}
 				win := window{src: src, page: p + 1, key: wkey, text: w}
-				base := r.measureWindow(&in, win, "")
+				base := r.measureWindow(&in, win, "", "")
 				r.controls(&in, dt, win, vocab, "")
 				for _, v := range Variants {
 					if vw := v.Apply(w); vw != w && utf8.RuneCountInString(skeleton(vw)) >= in.MinVariantLen {
@@ -260,7 +264,7 @@ func MeasureLocate(in LocateInput) *LocateResult {
 							}
 							continue
 						}
-						r.measureWindow(&in, vwin, v.Name)
+						r.measureWindow(&in, vwin, v.Name, copiedLevel(base, win.page))
 						r.controls(&in, dt, vwin, vocab, v.Name)
 					}
 				}
@@ -287,18 +291,27 @@ type window struct {
 // measureWindow counts whether the locator places the window (or its
 // variant) on its page, alone and, for the window as copied, with its
 // page, and returns what the locator said of it alone.
-func (r *LocateResult) measureWindow(in *LocateInput, w window, variant string) Answer {
+func (r *LocateResult) measureWindow(in *LocateInput, w window, variant, copied string) Answer {
 	a := in.Locator.In(w.text, 0)
 	ok := slices.Contains(a.Pages, w.page)
 	r.count(VariantMeasure(MeasureFound, variant), w.src, ok, a.Level)
 	if !ok && in.KeepMisses {
-		r.Misses = append(r.Misses, LocateMiss{Page: w.page, Source: w.src, Variant: variant, Quote: w.text, Pages: a.Pages, Level: a.Level})
+		r.Misses = append(r.Misses, LocateMiss{Page: w.page, Source: w.src, Variant: variant, Quote: w.text, Pages: a.Pages, Level: a.Level, CopiedLevel: copied})
 	}
 	if variant == "" {
 		ap := in.Locator.In(w.text, w.page)
 		r.count(MeasureWithPage, w.src, slices.Contains(ap.Pages, w.page), ap.Level)
 	}
 	return a
+}
+
+// copiedLevel is the level the window as copied was placed on its page
+// at, "" when it was not.
+func copiedLevel(a Answer, page int) string {
+	if slices.Contains(a.Pages, page) {
+		return a.Level
+	}
+	return ""
 }
 
 // normalizedLevel reports the levels of the quote profile itself: a

@@ -1,0 +1,150 @@
+package citations
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/textnorm"
+)
+
+// Reordered ASCII copies. A quote copied from an extractor that reads a
+// page's lines in another order (the reordered level) and then passed
+// through an ASCII-only pipeline needs both at once: pdfminer's
+// "DCTEncode\nThe\nﬁlter compresses" becomes "DCTEncode\nThe\n lter
+// compresses". Once every other level found nothing, an ASCII quote of
+// several lines is looked up by the reordered level's rules in the named
+// document's pages read as an ASCII-only copy of them: the characters
+// non_ascii_dropped may drop left out (an accent stored apart from its
+// letter leaving the letter; a ligature's letters left out, as a copy of
+// the stored text loses them, or kept, as a copy of an extractor that
+// printed them), every other character kept, so that a sign, a unit or a
+// separator the quote lacks still keeps it from matching. Candidate pages
+// are those whose ASCII skeleton (asciiscan.go) holds every line's; a
+// match is reported at reordered, on the page text, never a pass.
+
+// findReorderedASCII looks an ASCII quote of several lines up so.
+func (ix *Index) findReorderedASCII(qt *textnorm.Text, doc int) []loc {
+	if doc < 0 || !asciiText(qt.Raw()) {
+		return nil
+	}
+	units, lines := quoteUnits(qt)
+	if !lines || len(units) < 2 {
+		return nil
+	}
+	qs := qt.String()
+	skels := make([]string, len(units))
+	for k, u := range units {
+		skels[k] = asciiWord(qs[u.from:u.to])
+	}
+	ad := ix.asciiDoc(doc)
+	var locs []loc
+	tried := 0
+	for _, sg := range ad.segs {
+		if sg.target < 0 || int(sg.target) >= len(ix.pages) || tried == maxReorderPages {
+			continue // a reading order or an alternative: the page itself is read
+		}
+		if !holdsAll(ix.segText(ad, sg), skels) {
+			continue
+		}
+		tried++
+		p := int(sg.target)
+		rd := ix.asciiReading(p, sg.stored)
+		if !holdsAll(rd.t.String(), unitStrings(qs, units)) {
+			continue
+		}
+		if l, ok := ix.reorderOnText(qt, units, true, p, rd.t); ok {
+			if l, ok = rd.onPage(l); ok {
+				locs = append(locs, l)
+			}
+		}
+	}
+	ix.sortLocs(locs)
+	return ix.dedupLocs(locs)
+}
+
+// asciiWord is s's ASCII letters and digits: a line's ASCII skeleton.
+func asciiWord(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < utf8.RuneSelf && isWordChar(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+func holdsAll(s string, subs []string) bool {
+	for _, x := range subs {
+		if !strings.Contains(s, x) {
+			return false
+		}
+	}
+	return true
+}
+
+func unitStrings(qs string, units []unit) []string {
+	out := make([]string, len(units))
+	for k, u := range units {
+		out[k] = qs[u.from:u.to]
+	}
+	return out
+}
+
+// asciiReading is a page read as an ASCII-only copy of it: t, normalized
+// from a text whose byte k is the page's normalized code point pos[k].
+type asciiReading struct {
+	t    *textnorm.Text
+	pos  []int32
+	page int
+	pt   *ptext // the page text
+}
+
+// asciiReading reads page p as an ASCII-only copy of it; with stored, a
+// character stored as one non-ASCII code point loses its letters too (a
+// ligature), as asciiSkeleton reads it.
+func (ix *Index) asciiReading(p int, stored bool) *asciiReading {
+	pt := newPtext(ix.text(p))
+	var b strings.Builder
+	pos := make([]int32, 0, len(pt.rs))
+	put := func(r rune, i int) {
+		n := b.Len()
+		b.WriteRune(r)
+		for ; n < b.Len(); n++ {
+			pos = append(pos, int32(i))
+		}
+	}
+	for i, r := range pt.rs {
+		switch {
+		case r == ' ' && pt.t.RawBreakAt(i, lineBreaks):
+			put('\n', i)
+		case r < utf8.RuneSelf && !(stored && pt.nonASCII(i)):
+			put(r, i)
+		case pt.residue(i) != 0:
+			put(pt.residue(i), i)
+		case !pt.droppable(i):
+			put(r, i)
+		}
+	}
+	return &asciiReading{t: ix.profile.Normalize(b.String()), pos: pos, page: p, pt: pt}
+}
+
+// onPage turns a location on the reading into one on the page text.
+func (rd *asciiReading) onPage(l loc) (loc, bool) {
+	out := loc{doc: l.doc, level: l.level}
+	for _, pt := range l.parts {
+		ra, rb := rd.t.RawSpan(pt.from, pt.to)
+		if ra >= rb || rb > len(rd.pos) {
+			return loc{}, false
+		}
+		from, to := int(rd.pos[ra]), int(rd.pos[rb-1])+1
+		// Characters the copy dropped at a piece's ends are part of it
+		// ("ﬁlter" read "lter"), as alignASCII widens a match.
+		for from > 0 && rd.pt.rs[from-1] != ' ' && rd.pt.droppable(from-1) {
+			from--
+		}
+		for to < len(rd.pt.rs) && rd.pt.rs[to] != ' ' && rd.pt.droppable(to) {
+			to++
+		}
+		out.parts = append(out.parts, part{page: rd.page, from: from, to: to})
+	}
+	return out, true
+}
