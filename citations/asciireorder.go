@@ -37,11 +37,15 @@ func (ix *Index) findReorderedASCII(qt *textnorm.Text, doc int) []loc {
 		skels[k] = asciiWord(qs[u.from:u.to])
 	}
 	ad := ix.asciiDoc(doc)
+	cands, listed := ix.skeletonPages(doc, longest(skels))
 	var locs []loc
 	tried := 0
 	for _, sg := range ad.segs {
 		if sg.target < 0 || int(sg.target) >= len(ix.pages) || tried == maxReorderPages {
 			continue // a reading order or an alternative: the page itself is read
+		}
+		if sg.skel && listed && !cands.has(sg.target) {
+			continue // its skeleton, its ASCII skeleton, lacks the longest line's
 		}
 		if !holdsAll(ix.segText(ad, sg), skels) {
 			continue
@@ -60,6 +64,37 @@ func (ix *Index) findReorderedASCII(qt *textnorm.Text, doc int) []loc {
 	}
 	ix.sortLocs(locs)
 	return ix.dedupLocs(locs)
+}
+
+// longest returns the longest of ss.
+func longest(ss []string) string {
+	var l string
+	for _, s := range ss {
+		if len(s) > len(l) {
+			l = s
+		}
+	}
+	return l
+}
+
+// skeletonPages lists the pages of document doc whose skeleton holds pat,
+// looked up in the skeleton index; listed is false where it cannot list
+// them (pat empty, or more hits than maxHits).
+func (ix *Index) skeletonPages(doc int, pat string) (pages smallSet[int32], listed bool) {
+	if pat == "" || !asciiShortcut {
+		return pages, false
+	}
+	sc := ix.within(doc)
+	for s := sc.textFrom; s < sc.textTo; s++ {
+		hs, capped := ix.shards[s].sk.hits(ix, bytesOf(pat))
+		if capped {
+			return pages, false
+		}
+		for _, h := range hs {
+			pages.add(h.target)
+		}
+	}
+	return pages, true
 }
 
 // asciiWord is s's ASCII letters and digits: a line's ASCII skeleton.

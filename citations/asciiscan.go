@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // An ASCII-only pipeline loses a letter every few words of a German or
@@ -113,7 +114,7 @@ func (ix *Index) indexedSkeleton(t int32) string {
 	}
 	b := sk.data[sk.spans[k].at : end-1] // without its form feed
 	ix.blocks.bytes(b)
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // the index's bytes never change
 }
 
 // eachIndex calls hit with every offset of pat in s, in order.
