@@ -1,6 +1,7 @@
 package citations
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -125,7 +126,8 @@ func unitStrings(qs string, units []unit) []string {
 }
 
 // asciiReading is a page read as an ASCII-only copy of it: t, normalized
-// from a text whose byte k is the page's normalized code point pos[k].
+// from a text whose code point k is the page's normalized code point
+// pos[k] (raw offsets, as textnorm counts them, are code points).
 type asciiReading struct {
 	t    *textnorm.Text
 	pos  []int32
@@ -141,11 +143,8 @@ func (ix *Index) asciiReading(p int, stored bool) *asciiReading {
 	var b strings.Builder
 	pos := make([]int32, 0, len(pt.rs))
 	put := func(r rune, i int) {
-		n := b.Len()
 		b.WriteRune(r)
-		for ; n < b.Len(); n++ {
-			pos = append(pos, int32(i))
-		}
+		pos = append(pos, int32(i))
 	}
 	for i, r := range pt.rs {
 		switch {
@@ -160,6 +159,54 @@ func (ix *Index) asciiReading(p int, stored bool) *asciiReading {
 		}
 	}
 	return &asciiReading{t: ix.profile.Normalize(b.String()), pos: pos, page: p, pt: pt}
+}
+
+// pieceOK reports whether page range from..to may be a piece of an ASCII
+// copy: it holds a letter or a digit (a line of symbols alone, "=" left
+// of a dropped "∼", could be any), and no character that carries meaning
+// stands before or after it on its line with only spaces between, as one
+// the copy dropped would ("⇒ X \ K" copied " X \ K"), since the pieces
+// are matched apart.
+func (rd *asciiReading) pieceOK(from, to int) bool {
+	p := rd.pt
+	if !slices.ContainsFunc(p.rs[from:to], isWordChar) {
+		return false
+	}
+	for _, dir := range []int{-1, 1} {
+		k := from - 1
+		if dir > 0 {
+			k = to
+		}
+		for k >= 0 && k < len(p.rs) && p.rs[k] == ' ' && !p.t.RawBreakAt(k, lineBreaks) {
+			k += dir
+		}
+		if k >= 0 && k < len(p.rs) && !isWordChar(p.rs[k]) && p.rs[k] != ' ' && p.significant(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// gapsOK reports whether no two pieces, in page order, have between them
+// nothing but spaces and characters of which one carries meaning: the
+// quote would then hold the text around a sign it dropped ("∼" on the
+// line above "=").
+func (rd *asciiReading) gapsOK(parts []part) bool {
+	ps := slices.Clone(parts)
+	slices.SortFunc(ps, func(a, b part) int { return a.from - b.from })
+	p := rd.pt
+	for k := 1; k < len(ps); k++ {
+		a, b := ps[k-1].to, ps[k].from
+		if a >= b || slices.ContainsFunc(p.rs[a:b], isWordChar) {
+			continue
+		}
+		for i := a; i < b; i++ {
+			if p.rs[i] != ' ' && p.significant(i) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // onPage turns a location on the reading into one on the page text.
@@ -179,7 +226,10 @@ func (rd *asciiReading) onPage(l loc) (loc, bool) {
 		for to < len(rd.pt.rs) && rd.pt.rs[to] != ' ' && rd.pt.droppable(to) {
 			to++
 		}
+		if !rd.pieceOK(from, to) {
+			return loc{}, false
+		}
 		out.parts = append(out.parts, part{page: rd.page, from: from, to: to})
 	}
-	return out, true
+	return out, rd.gapsOK(out.parts)
 }

@@ -50,7 +50,9 @@ var genuinePages = map[string][]string{
 		"Die Abbildung heißt stetig, wenn für alle offenen Mengen das Urbild offen ist.\n" +
 			"Es gibt 110 Mengen für alle Räume dieser Art.\n" +
 			"Diﬀerentially pri-\nvate mechanisms for numerical data are noise addition.",
-		"Die Räume sind zusammenhängend und kompakt.\nDer Beweis ist schön und kurz für alle.\nEs gilt x ≤ 5 für alle Räume.\nDer ﬁlter ist fertig.\nDas Fac¸ade Muster von K¨olling ist hier beschrieben."},
+		"Die Räume sind zusammenhängend und kompakt.\nDer Beweis ist schön und kurz für alle.\nEs gilt x ≤ 5 für alle Räume.\nDer ﬁlter ist fertig.\nDas Fac¸ade Muster von K¨olling ist hier beschrieben.\n" +
+			"Damit ist alles klar für uns.\n⇒ X ist oﬀen in jedem Raum.\n" +
+			"Es gibt eine Überlagerung ˜p : ˜X → X mit Eigenschaften."},
 	"lecture.pdf": {"Functions Associated to a Type\n▶ Header files dec-\nlare them in full\nis limited (according to an ϵ parameter).\nan e value here\n" +
 		"▶ Declaration of the buﬀer and its ﬁelds, in full.\n5 Declarations of the buﬀer sizes are here.\n" +
 		"Then the function of (κ1, κ2) gives ϵ-DP for all data sets here."},

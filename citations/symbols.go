@@ -87,9 +87,12 @@ func (p *ptext) nonASCII(i int) bool {
 // nothing: reading it "u", as NFKD does, would drop an accent, which
 // distinguishes words (schön, schon). 0 when there is none, or it carries
 // meaning.
+//
+// A combining mark has none: its raw text may hold the letter it sits on
+// ("˜X" read "X" and U+0303), which the letter itself already is.
 func (p *ptext) residue(i int) rune {
 	r := p.rs[i]
-	if r < utf8.RuneSelf || !isWordChar(r) || p.significantWord(i) {
+	if r < utf8.RuneSelf || !isWordChar(r) || unicode.IsMark(r) || p.significantWord(i) {
 		return 0
 	}
 	for _, c := range p.t.RawOf(i) {
