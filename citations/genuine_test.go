@@ -36,7 +36,8 @@ var genuinePages = map[string][]string{
 	"other.pdf": {"Nothing about results or quarters appears on this page at all."},
 	"annual.pdf": {"Net sales grew in the second half of the year.\n" +
 		"Our products ■ fast ■ small ■ cheap sold well.\n" +
-		"Cash flows were strong throughout the period."},
+		"Cash flows were strong throughout the period.",
+		"Key points of the design\n▶ Header files declare the functions in full.\n▶ Source files define them “once” here."},
 	"privacy.pdf": {"any deterministic function of (ε1, ε2) gives the same result here.\n" +
 		"Then V1 ∩ V2 = ∅ holds by assumption.\nCase 2: p(y1) \u0338= p(y2) for the two points."},
 	"geometry.pdf": {"Sei s eine Kurve. Dann heißt κ(t) Krümmung von γ in t.\n" +

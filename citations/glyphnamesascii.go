@@ -2,7 +2,6 @@ package citations
 
 import (
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/citecheck/citecheck/textnorm"
@@ -86,27 +85,21 @@ func (ix *Index) findNamesASCII(f *symbolFinds, sc scope) {
 		return
 	}
 	ad := ix.asciiDoc(f.doc)
-	for off := 0; off < len(ad.s); {
-		h := strings.Index(ad.s[off:], best)
-		if h < 0 {
-			return
-		}
-		h += off
-		off = h + 1
-		sg := ad.segs[sort.Search(len(ad.segs), func(i int) bool { return ad.segs[i].start > h })-1]
-		tg := ix.skelTarget(f.targets, sg.target)
-		if tg == nil {
-			continue
-		}
-		_, pos := asciiSkeleton(tg.p, sg.stored)
-		at := h - sg.start
-		if at >= len(pos) || !f.seen.add(symbolKey{sg.target, int(pos[at]), GlyphCodes}) {
-			continue
-		}
-		m, ok := alignASCIIAt(tg.p, int(pos[at]), f.q, j0, names, false)
-		if ok && (!m.joined || len(f.qidx) >= textnorm.JoinedMinLen) {
-			ix.addSymbolLoc(f, sg.target, tg, m, GlyphCodes)
-		}
+	for _, sg := range ad.segs {
+		ix.eachIndex(ix.segText(ad, sg), best, func(at int) {
+			tg := ix.skelTarget(f.targets, sg.target)
+			if tg == nil {
+				return
+			}
+			_, pos := asciiSkeleton(tg.p, sg.stored)
+			if at >= len(pos) || !f.seen.add(symbolKey{sg.target, int(pos[at]), GlyphCodes}) {
+				return
+			}
+			m, ok := alignASCIIAt(tg.p, int(pos[at]), f.q, j0, names, false)
+			if ok && (!m.joined || len(f.qidx) >= textnorm.JoinedMinLen) {
+				ix.addSymbolLoc(f, sg.target, tg, m, GlyphCodes)
+			}
+		})
 	}
 }
 
