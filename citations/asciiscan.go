@@ -171,7 +171,7 @@ func (ix *Index) asciiDoc(d int) *asciiDoc {
 		if tg == nil {
 			continue
 		}
-		if lost, ok := ix.lostOf(t, tg); ok && len(lost) == 0 {
+		if lost, ok := ix.lostOf(t, tg); ok && len(lost) == 0 && asciiShortcut {
 			ad.segs = append(ad.segs, asciiSeg{target: t, skel: true})
 			delete(seen, t)
 			continue
