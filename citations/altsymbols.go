@@ -1,7 +1,6 @@
 package citations
 
 import (
-	"sort"
 	"strings"
 	"sync"
 )
@@ -68,8 +67,9 @@ func (ix *Index) altSkels(d int) *asciiDoc {
 			continue
 		}
 		s, _ := tg.skeleton()
-		ad.segs = append(ad.segs, asciiSeg{target: t, start: b.Len()})
+		start := b.Len()
 		b.WriteString(s)
+		ad.segs = append(ad.segs, asciiSeg{target: t, start: start, end: b.Len()})
 		b.WriteByte('\f')
 		delete(seen, t)
 	}
@@ -85,15 +85,8 @@ func (ix *Index) scanAltPunct(f *symbolFinds, qs string) {
 		return
 	}
 	ad := ix.altSkels(f.doc)
-	for off := 0; off < len(ad.s); {
-		h := strings.Index(ad.s[off:], qs)
-		if h < 0 {
-			return
-		}
-		h += off
-		off = h + 1
-		sg := ad.segs[sort.Search(len(ad.segs), func(i int) bool { return ad.segs[i].start > h })-1]
-		ix.tryPunct(f, skelHit{target: sg.target, off: h - sg.start})
+	for _, sg := range ad.segs {
+		eachIndex(ad.s[sg.start:sg.end], qs, func(at int) { ix.tryPunct(f, skelHit{target: sg.target, off: at}) })
 	}
 }
 

@@ -52,23 +52,17 @@ func (ix *Index) scanASCII(f *symbolFinds, qs string) {
 	}
 	ad := ix.asciiDoc(f.doc)
 	for _, sg := range ad.segs {
-		switch {
-		case sg.skel && !f.wholeCapped:
+		if sg.skel && !f.wholeCapped {
+			// Its ASCII skeleton is its skeleton: the hits are the whole
+			// skeleton's.
 			for _, h := range f.wholeInDoc {
 				if h.target == sg.target {
 					ix.verifyASCIIAt(f, sg.target, false, h.off)
 				}
 			}
-		case sg.skel:
-			tg := ix.skelTarget(f.targets, sg.target)
-			if tg == nil {
-				continue
-			}
-			s, _ := tg.skeleton()
-			ix.eachIndex(s, qs, func(at int) { ix.verifyASCIIAt(f, sg.target, false, at) })
-		default:
-			ix.eachIndex(ad.s[sg.start:sg.end], qs, func(at int) { ix.verifyASCIIAt(f, sg.target, sg.stored, at) })
+			continue
 		}
+		eachIndex(ix.segText(ad, sg), qs, func(at int) { ix.verifyASCIIAt(f, sg.target, sg.stored, at) })
 	}
 }
 
@@ -118,7 +112,7 @@ func (ix *Index) indexedSkeleton(t int32) string {
 }
 
 // eachIndex calls hit with every offset of pat in s, in order.
-func (ix *Index) eachIndex(s, pat string, hit func(int)) {
+func eachIndex(s, pat string, hit func(int)) {
 	for off := 0; off < len(s); {
 		h := strings.Index(s[off:], pat)
 		if h < 0 {

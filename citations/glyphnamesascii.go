@@ -86,7 +86,7 @@ func (ix *Index) findNamesASCII(f *symbolFinds, sc scope) {
 	}
 	ad := ix.asciiDoc(f.doc)
 	for _, sg := range ad.segs {
-		ix.eachIndex(ix.segText(ad, sg), best, func(at int) {
+		eachIndex(ix.segText(ad, sg), best, func(at int) {
 			tg := ix.skelTarget(f.targets, sg.target)
 			if tg == nil {
 				return
