@@ -740,7 +740,7 @@ func (r *asciiRun) hyphenPoint() bool {
 func (ix *Index) changedNote(nm *symbolNearMiss) (Changed, string) {
 	l := ix.location(&nm.l)
 	d := nm.diffs[0]
-	c := Changed{Location: l, Page: strings.TrimSpace(d.page), Quote: strings.TrimSpace(d.quote)}
+	c := Changed{Location: l, Page: diffChars(d.page), Quote: diffChars(d.quote)}
 	passage := ""
 	if len(l.Spans) > 0 {
 		s := l.Spans[0]
@@ -757,12 +757,27 @@ func (ix *Index) changedNote(nm *symbolNearMiss) (Changed, string) {
 	return c, note
 }
 
+// diffChars is a difference's characters without the spaces around them,
+// but a difference that is only a space (a number split in two, or two
+// joined into one) stays a space: "nothing where the quote has nothing"
+// would say nothing.
+func diffChars(s string) string {
+	if t := strings.TrimSpace(s); t != "" || s == "" {
+		return t
+	}
+	return " "
+}
+
 func quoteChars(s string) string {
 	if s == "" {
 		return "nothing"
 	}
 	var parts []string
 	for _, r := range s {
+		if r == ' ' {
+			parts = append(parts, "a space (U+0020)")
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%q (U+%04X)", string(r), r))
 	}
 	return strings.Join(parts, " ")
