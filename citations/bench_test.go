@@ -32,6 +32,24 @@ func BenchmarkLocate(b *testing.B) {
 	}
 }
 
+// BenchmarkLocateDegenerate locates what a model stuck in a loop writes:
+// one line repeated thousands of times, in a named document and in none.
+// The reordered level's splits of such a quote once cost n² (13 s for
+// "the" on 10,000 lines); docs/benchmarks.md has the figures.
+func BenchmarkLocateDegenerate(b *testing.B) {
+	ix := genuineIndex(b)
+	qs := []Query{
+		{Document: "filing.pdf", Quote: strings.Repeat("the\n", 10000)},
+		{Quote: strings.Repeat("a\n", 5000)},
+		{Document: "filing.pdf", Quote: strings.Repeat("first quarter of 2023 were strong\n", 1800)},
+	}
+	for b.Loop() {
+		for _, q := range qs {
+			ix.Locate(q)
+		}
+	}
+}
+
 // BenchmarkLocateAll locates the windows of manyQueries on one goroutine
 // and on two, the cores "citecheck locate" and "audit" use.
 func BenchmarkLocateAll(b *testing.B) {

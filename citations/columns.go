@@ -266,6 +266,9 @@ func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int, lines []
 				continue
 			}
 			sub := qs[units[ti].from:units[tj-1].to]
+			if len(sub) > len(t.String()) {
+				continue // longer than the page: checked first, so that a quote of thousands of lines costs no n² below
+			}
 			if utf8.RuneCountInString(sub) < MinPieceLen || !digitsGlued(qs, units, ti, tj) {
 				continue
 			}

@@ -67,7 +67,7 @@ var genuineAlts = map[string]map[int][]string{
 		"Eine Teilmenge U ⊆ X heißt first-order offen, wenn x ! y für alle x gilt."}},
 }
 
-func genuineIndex(t *testing.T) *Index {
+func genuineIndex(t testing.TB) *Index {
 	t.Helper()
 	var docs []corpus.MemoryDocument
 	names := make([]string, 0, len(genuinePages))
