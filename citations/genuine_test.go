@@ -34,6 +34,8 @@ var genuinePages = map[string][]string{
 		"A page that prints Aviaçaõ Civil itself, with its own spelling.",
 	},
 	"other.pdf": {"Nothing about results or quarters appears on this page at all."},
+	"fees.pdf":  {"The fee is €5 million for all of the parties to the agreement here, über alles."},
+	"keys.pdf":  {"Key points of the design, with κ ▶ Source files define them once here."},
 	"annual.pdf": {"Net sales grew in the second half of the year.\n" +
 		"Our products ■ fast ■ small ■ cheap sold well.\n" +
 		"Cash flows were strong throughout the period.",

@@ -13,9 +13,9 @@ import (
 // bullet, often glued to the next word ("/trianglerightsldHeader"), where
 // the page text holds the glyph itself. A quote holding such names is
 // looked up with each name standing for one code point of the page that
-// is neither ASCII nor a space nor a digit (a name stands for a glyph the
-// standard encodings lack, never for a letter or digit a quote could
-// change), letters glued to the name continuing the page's text after
+// is neither ASCII nor a space nor a number nor a sign that carries
+// meaning (a name stands for a glyph the standard encodings lack, never
+// for a letter, digit or sign a quote could change), letters glued to the name continuing the page's text after
 // it. Everything else of the quote is matched as at the normalized levels.
 // What the name stood for is the font's, not the page text's: a citation
 // found so is glyph_codes, never a pass.
@@ -156,7 +156,10 @@ func skipSpaces(t *textnorm.Text, p int) int {
 }
 
 // glyphFor reports whether a page code point may be the glyph a name
-// stands for: not ASCII, not a space, not a digit.
+// stands for: not ASCII, not a space, not a number (², ½), nor anything
+// else that carries meaning (€, ≤, °, U+FFFD: signRune). A name says what
+// the font calls a glyph, which nobody checks against the page: "/dollar"
+// must not stand for the page's "€".
 func glyphFor(r rune) bool {
-	return r >= utf8.RuneSelf && !unicode.IsSpace(r) && !unicode.IsDigit(r)
+	return r >= utf8.RuneSelf && !unicode.IsSpace(r) && !unicode.IsNumber(r) && !signRune(r)
 }

@@ -13,7 +13,7 @@ import (
 // while it drops the text's other non-ASCII characters ("buﬀer" becomes
 // "buer"). Such a quote needs both readings at once: it is verified as at
 // non_ascii_dropped, each name standing for one glyph of the page that is
-// neither ASCII nor a space nor a digit (glyphFor), the letters glued to
+// neither ASCII nor a space nor a number nor a sign (glyphFor), the letters glued to
 // it continuing the page after that glyph; what the name stood for is the
 // font's, so a match is glyph_codes, never a pass. Only the named
 // document is read: the longest piece of the quote between names, with at
@@ -62,8 +62,19 @@ func (ix *Index) findNamesASCII(f *symbolFinds, sc scope) {
 	if len(best) < asciiSeedLen {
 		return
 	}
-	if !asciiText(string(f.q.rs)) {
-		if len(f.qidx) < textnorm.JoinedMinLen {
+	// The minimums count the page's letters and digits: a name's own
+	// stand for one glyph ("trianglerightsld" is no 16 letters of text).
+	// Letters glued to a name are not counted either, which only errs
+	// towards not found.
+	letters := len(f.qidx)
+	for _, tk := range names {
+		letters -= tk.to - tk.from - 1
+	}
+	if letters < SymbolMinLen {
+		return
+	}
+	if !f.asciiCopy {
+		if letters < textnorm.JoinedMinLen {
 			return
 		}
 		ix.eachSkelHit(bytesOf(best), sc, func(h skelHit) {
@@ -96,7 +107,7 @@ func (ix *Index) findNamesASCII(f *symbolFinds, sc scope) {
 				return
 			}
 			m, ok := alignASCIIAt(tg.p, int(pos[at]), f.q, j0, names, false)
-			if ok && (!m.joined || len(f.qidx) >= textnorm.JoinedMinLen) {
+			if ok && (!m.joined || letters >= textnorm.JoinedMinLen) {
 				ix.addSymbolLoc(f, sg.target, tg, m, GlyphCodes)
 			}
 		})

@@ -92,6 +92,9 @@ type symbolFinds struct {
 	whole       smallSet[skelHit]
 	wholeInDoc  []skelHit
 	wholeCapped bool
+	// asciiCopy: the quote's raw text is ASCII, as an ASCII-only pipeline
+	// leaves it (a no-break space or "ﬁ" it normalizes to ASCII is not).
+	asciiCopy bool
 
 	punct, ascii, joined []loc
 	codes                []loc // in alternative texts, at either level (altsymbols.go)
@@ -120,8 +123,8 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 	if len(qidx) < SymbolMinLen {
 		return &symbolFinds{}
 	}
-	f := &symbolFinds{doc: doc, q: q, qidx: qidx, targets: map[int32]*target{}}
 	ascii := asciiText(qt.Raw())
+	f := &symbolFinds{doc: doc, q: q, qidx: qidx, targets: map[int32]*target{}, asciiCopy: ascii}
 	f.wholeCapped = ix.eachSkelHit(bytesOf(qs), sc, func(h skelHit) {
 		if ascii {
 			f.whole.add(h)
@@ -134,7 +137,7 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 	ix.scanAltPunct(f, qs)
 	if ascii {
 		for _, sd := range asciiSeeds(len(qs)) {
-			ix.eachSkelHit(bytesOf(qs[sd:sd+asciiSeedLen]), sc, func(h skelHit) { ix.tryASCII(f, h, sd) })
+			ix.eachShardHit(bytesOf(qs[sd:sd+asciiSeedLen]), sc, func(h skelHit, capped bool) { ix.tryASCII(f, h, sd, capped) })
 		}
 		ix.scanASCII(f, qs)
 	}
@@ -150,10 +153,16 @@ func (ix *Index) findSymbols(qt *textnorm.Text, doc int, sc scope) *symbolFinds 
 // texts and reading orders of scope sc, and reports whether a shard had
 // more than maxHits, which are left out.
 func (ix *Index) eachSkelHit(pat []byte, sc scope, try func(skelHit)) (capped bool) {
+	return ix.eachShardHit(pat, sc, func(h skelHit, _ bool) { try(h) })
+}
+
+// eachShardHit is eachSkelHit telling try, with each hit, whether its
+// shard's hits were capped.
+func (ix *Index) eachShardHit(pat []byte, sc scope, try func(h skelHit, shardCapped bool)) (capped bool) {
 	for s := sc.textFrom; s < sc.textTo; s++ {
 		hs, c := ix.shards[s].sk.hits(ix, pat)
 		for _, h := range hs {
-			try(h)
+			try(h, c)
 		}
 		capped = capped || c
 	}
@@ -161,7 +170,7 @@ func (ix *Index) eachSkelHit(pat []byte, sc scope, try func(skelHit)) (capped bo
 		for s := sc.orderFrom; s < sc.orderTo; s++ {
 			hs, c := ix.orders.shards[s].sk.hits(ix, pat)
 			for _, h := range hs {
-				try(h)
+				try(h, c)
 			}
 			capped = capped || c
 		}
@@ -225,9 +234,12 @@ func (ix *Index) tryPunct(f *symbolFinds, h skelHit) {
 // tryASCII verifies the passages a hit of the piece at quote skeleton
 // offset sd implies at the non_ascii_dropped level: the page may hold
 // letters the quote lost before the piece, up to half as many as the
-// quote holds there, plus a few.
-func (ix *Index) tryASCII(f *symbolFinds, h skelHit, sd int) {
-	if !f.wholeCapped && ix.wholeOnly(f, h, sd, len(f.qidx)) && !f.whole.has(skelHit{h.target, h.off - sd}) {
+// quote holds there, plus a few. pieceCapped: the piece's hits in h's
+// shard were capped, so the hit at the whole skeleton's start may be
+// among those left out, and a later one may be the only way there: the
+// shortcut is not taken.
+func (ix *Index) tryASCII(f *symbolFinds, h skelHit, sd int, pieceCapped bool) {
+	if !f.wholeCapped && !pieceCapped && ix.wholeOnly(f, h, sd, len(f.qidx)) && !f.whole.has(skelHit{h.target, h.off - sd}) {
 		return // no passage to find here (asciipure.go)
 	}
 	tg, a, ok := ix.hitAt(f, h)

@@ -109,15 +109,23 @@ func (p *ptext) signAnywhere(i int) bool {
 	if p.signs != nil && p.signs[i] {
 		return true
 	}
-	r := p.rs[i]
-	switch r {
-	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109, 0xA7, 0xB6, 0x2116, unmappedRune:
-		return true
+	switch r := p.rs[i]; r {
 	case '\'', '"':
 		raw := p.rawRune(i)
 		return raw == 0x2032 || raw == 0x2033 || raw == 0x2034
 	case '-':
 		return unicode.Is(unicode.Sm, p.rawRune(i))
+	default:
+		return signRune(r)
+	}
+}
+
+// signRune reports the code points that carry meaning wherever they stand
+// by themselves, whatever raw text stands behind them.
+func signRune(r rune) bool {
+	switch r {
+	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109, 0xA7, 0xB6, 0x2116, unmappedRune:
+		return true
 	}
 	return r > ' ' && unicode.In(r, unicode.Sm, unicode.Sc)
 }
