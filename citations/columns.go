@@ -254,6 +254,29 @@ func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int, lines []
 	}
 	qs := qt.String()
 	t := ix.text(p)
+	find := func(i, j int) []int {
+		sub := qs[units[i].from:units[j-1].to]
+		if len(sub) > len(t.String()) {
+			return nil
+		}
+		return findOnPage(t, sub, false, false, false)
+	}
+	// Being found is monotone in the lines taken: a piece of the quote's
+	// first (or last) lines found on the page, between word boundaries,
+	// holds every shorter such piece at the same place, since lines are
+	// joined by a space. So the text pieces found are the first lines up
+	// to some count and the last lines from some line on; the last lines'
+	// are found first, from the shortest, so that a quote of thousands of
+	// lines (a model stuck in a loop) costs a few searches, not n.
+	suffixes := map[int][]int{}
+	for s := n - 1; s >= 1; s-- {
+		offs := find(s, n)
+		if len(offs) == 0 {
+			break
+		}
+		suffixes[s] = offs
+	}
+	prefixFound := true
 	var locs []loc
 	seen := map[[2]int]bool{}
 	for s := 1; s < n; s++ {
@@ -262,19 +285,19 @@ func (ix *Index) splitRunOnPage(qt *textnorm.Text, units []unit, p int, lines []
 			if !textFirst {
 				ti, tj, ri, rj = s, n, 0, s
 			}
-			if rj-ri < 2 {
+			if rj-ri < 2 || textFirst && !prefixFound || !textFirst && suffixes[s] == nil {
 				continue
 			}
 			sub := qs[units[ti].from:units[tj-1].to]
-			if len(sub) > len(t.String()) {
-				continue // longer than the page: checked first, so that a quote of thousands of lines costs no n² below
-			}
 			if utf8.RuneCountInString(sub) < MinPieceLen || !digitsGlued(qs, units, ti, tj) {
 				continue
 			}
-			offs := findOnPage(t, sub, false, false, false)
-			if len(offs) == 0 {
-				continue
+			offs := suffixes[s]
+			if textFirst {
+				if offs = find(ti, tj); len(offs) == 0 {
+					prefixFound = false
+					continue
+				}
 			}
 			runs := ix.runOnLines(qt, units[ri:rj], p, lines)
 			for _, b := range offs {

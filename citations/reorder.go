@@ -130,9 +130,19 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 		// The rarest line's pages, kept when their text holds every other
 		// line. Counts stop at rareHits (the longest line wins among lines
 		// that common), so that choosing costs no large allocations.
-		rarest, best := "", -1
+		// Each distinct line once: a quote may repeat one line thousands of
+		// times (a model stuck in a loop), and a repeat changes neither
+		// the rarest line nor which pages hold them all.
+		var distinct []string
+		seen := map[string]bool{}
 		for _, u := range units {
-			s := qs[u.from:u.to]
+			if s := qs[u.from:u.to]; !seen[s] {
+				seen[s] = true
+				distinct = append(distinct, s)
+			}
+		}
+		rarest, best := "", -1
+		for _, s := range distinct {
 			n := ix.hitCount(s, rareHits)
 			if n == 0 {
 				return nil // no page holds this line
@@ -144,8 +154,8 @@ func (ix *Index) findReordered(qt *textnorm.Text, doc int, elsewhere bool) []loc
 		pages = ix.pagesHolding(rarest)
 		for p := range pages {
 			text := ix.normString(p)
-			for _, u := range units {
-				if !strings.Contains(text, qs[u.from:u.to]) {
+			for _, s := range distinct {
+				if !strings.Contains(text, s) {
 					delete(pages, p)
 					break
 				}
