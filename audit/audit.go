@@ -93,9 +93,10 @@ func (r *Report) Clean() bool {
 // on workers goroutines (0: GOMAXPROCS). It needs no reference: it says
 // whether each quote is grounded, not whether it supports the answer. The
 // report is the same for every workers: entries are placed by their run
-// and citation, and totals added up in that order afterwards.
-func Run(ix *citations.Index, recs []runs.Record, workers int) Report {
-	rep := Report{Entries: entries(ix, recs, workers)}
+// and citation, and totals added up in that order afterwards. done, when
+// not nil, is told how many citations are looked up so far (GroundAll).
+func Run(ix *citations.Index, recs []runs.Record, workers int, done func(n int)) Report {
+	rep := Report{Entries: entries(ix, recs, workers, done)}
 	totals := tally{}
 	next := 0
 	for i, run := range recs {
@@ -125,7 +126,7 @@ func Run(ix *citations.Index, recs []runs.Record, workers int) Report {
 // entries grounds the citations of every run, in order; nil for none. A
 // malformed citation (runs.Citation.Fault) is not looked up: it is
 // unverifiable, its fault the detail.
-func entries(ix *citations.Index, recs []runs.Record, workers int) []Entry {
+func entries(ix *citations.Index, recs []runs.Record, workers int, done func(n int)) []Entry {
 	var cs []citations.Citation
 	var ms []map[string][]string
 	n := 0
@@ -143,7 +144,7 @@ func entries(ix *citations.Index, recs []runs.Record, workers int) []Entry {
 	}
 	var gs []citations.Grounded
 	if len(cs) > 0 {
-		gs = ix.GroundAll(cs, ms, workers)
+		gs = ix.GroundAll(cs, ms, workers, done)
 	}
 	out := make([]Entry, 0, n)
 	for _, run := range recs {

@@ -27,7 +27,7 @@ func demoIndex(t *testing.T) *citations.Index {
 func TestRunFixture(t *testing.T) {
 	recs, err := runs.ReadRecords(strings.NewReader(string(fixtures.Run())), "run.jsonl")
 	require.NoError(t, err)
-	rep := Run(demoIndex(t), recs, 0)
+	rep := Run(demoIndex(t), recs, 0, nil)
 	if rep.Clean() {
 		t.Error("the fixture run has failures")
 	}
@@ -64,7 +64,7 @@ func TestRelaxedByChosenLocation(t *testing.T) {
 	q := "Orders must be delivered within ten working days here."
 	page := 2
 	recs := []runs.Record{{Arm: "A", Session: 1, Question: "q", Status: "ok", Citations: []runs.Citation{{ID: "c", Document: "r.pdf", Quote: &q, Page: &page}}}}
-	rep := Run(ix, recs, 0)
+	rep := Run(ix, recs, 0, nil)
 	if rep.Entries[0].Grounding != citations.GroundedUnique || rep.Totals[0].Relaxed != 0 {
 		t.Errorf("%+v %+v", rep.Entries[0], rep.Totals[0])
 	}
@@ -101,12 +101,12 @@ func TestRunSameForEveryWorkers(t *testing.T) {
 		recs = append(recs, run)
 	}
 	ix := demoIndex(t)
-	want := Run(ix, recs, 1)
+	want := Run(ix, recs, 1, nil)
 	if len(want.Entries) != len(cites) || len(cites) < 300 {
 		t.Fatalf("%d entries for %d citations", len(want.Entries), len(cites))
 	}
 	for _, workers := range []int{0, 3, 8} {
-		if got := Run(ix, recs, workers); !reflect.DeepEqual(got, want) {
+		if got := Run(ix, recs, workers, nil); !reflect.DeepEqual(got, want) {
 			t.Errorf("workers %d: the report differs from the sequential one", workers)
 		}
 	}

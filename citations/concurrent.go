@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"sync"
 )
 
 // LocateAll locates every query on workers goroutines (0: GOMAXPROCS) and
@@ -22,9 +23,21 @@ func (ix *Index) LocateAll(qs []Query, workers int) []Result {
 // (Ground), on workers goroutines (0: GOMAXPROCS) and returns the results
 // in the citations' order. As with LocateAll, each result is what Ground
 // returns for its citation alone: the output does not depend on workers.
-func (ix *Index) GroundAll(cs []Citation, ms []map[string][]string, workers int) []Grounded {
+// done, when not nil, is told how many citations are grounded so far after
+// each one, one call at a time.
+func (ix *Index) GroundAll(cs []Citation, ms []map[string][]string, workers int, done func(n int)) []Grounded {
 	out := make([]Grounded, len(cs))
-	parallel(len(cs), workers, func(i int) { out[i] = ix.Ground(cs[i], ms[i]) })
+	var mu sync.Mutex
+	n := 0
+	parallel(len(cs), workers, func(i int) {
+		out[i] = ix.Ground(cs[i], ms[i])
+		if done != nil {
+			mu.Lock()
+			n++
+			done(n) // under the lock: the counts it is told only grow
+			mu.Unlock()
+		}
+	})
 	return out
 }
 
@@ -38,7 +51,9 @@ const locateBatch = 1024
 // requests' order: the same bytes for every workers. It reports whether
 // every result was clean (Result.Clean). It stops at the first batch whose
 // locating found a fault (Err), before writing it, and returns the fault.
-func (ix *Index) WriteLocated(w io.Writer, reqs []LocateRequest, workers int) (bool, error) {
+// done, when not nil, is told how many records are written after each
+// batch.
+func (ix *Index) WriteLocated(w io.Writer, reqs []LocateRequest, workers int, done func(n int)) (bool, error) {
 	bw := bufio.NewWriter(w)
 	clean := true
 	lines := make([][]byte, min(locateBatch, len(reqs)))
@@ -66,6 +81,9 @@ func (ix *Index) WriteLocated(w io.Writer, reqs []LocateRequest, workers int) (b
 			if _, err := bw.Write(lines[i]); err != nil {
 				return false, err
 			}
+		}
+		if done != nil {
+			done(at + len(batch))
 		}
 	}
 	return clean, bw.Flush()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,7 +83,11 @@ func TestGroundAllSameAsGround(t *testing.T) {
 		ms = append(ms, map[string][]string{"supplier-policy.pdf": {"supplier-qa.pdf"}})
 	}
 	for _, workers := range []int{1, 3} {
-		got := ix.GroundAll(cs, ms, workers)
+		var told []int
+		got := ix.GroundAll(cs, ms, workers, func(n int) { told = append(told, n) })
+		if len(told) != len(cs) || !slices.IsSorted(told) || told[len(told)-1] != len(cs) {
+			t.Fatalf("workers %d: done told %d counts, last %v, for %d citations (want 1 to %d in order)", workers, len(told), told[len(told)-1:], len(cs), len(cs))
+		}
 		for i, c := range cs {
 			if want := ix.Ground(c, ms[i]); !reflect.DeepEqual(got[i], want) {
 				t.Fatalf("workers %d, citation %+v:\n got %+v\nwant %+v", workers, c, got[i], want)
@@ -117,7 +122,11 @@ func TestWriteLocatedSameBytes(t *testing.T) {
 		}
 	}
 	var want bytes.Buffer
-	wantClean, err := ix.WriteLocated(&want, reqs, 1)
+	var told []int
+	wantClean, err := ix.WriteLocated(&want, reqs, 1, func(n int) { told = append(told, n) })
+	if want := []int{locateBatch, 2 * locateBatch, len(reqs)}; !slices.Equal(told, want) {
+		t.Errorf("done told %v, want %v: once per batch written", told, want)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +135,7 @@ func TestWriteLocatedSameBytes(t *testing.T) {
 	}
 	for _, workers := range []int{2, 5} {
 		var got bytes.Buffer
-		clean, err := ix.WriteLocated(&got, reqs, workers)
+		clean, err := ix.WriteLocated(&got, reqs, workers, nil)
 		if err != nil || clean != wantClean || !bytes.Equal(got.Bytes(), want.Bytes()) {
 			t.Errorf("workers %d: err %v, clean %v (want %v), output equal %v", workers, err, clean, wantClean, bytes.Equal(got.Bytes(), want.Bytes()))
 		}

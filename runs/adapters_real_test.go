@@ -126,7 +126,7 @@ func TestRealPayloads(t *testing.T) {
 			w, ok := want[name]
 			require.True(t, ok, "no expectation for %s", name)
 			var got []citations.Grounding
-			for _, e := range audit.Run(ix, recs, 0).Entries {
+			for _, e := range audit.Run(ix, recs, 0, nil).Entries {
 				got = append(got, e.Grounding)
 				t.Logf("%s %s: %s %s", e.Question, e.Citation.ID, e.Grounding, e.Detail)
 			}

@@ -72,7 +72,7 @@ func TestAdapters(t *testing.T) {
 				t.Errorf("%s differs from the adapter's output (run go test -update to accept):\n%s", golden, got)
 			}
 			var audited []string
-			for _, e := range audit.Run(ix, recs, 0).Entries {
+			for _, e := range audit.Run(ix, recs, 0, nil).Entries {
 				audited = append(audited, fmt.Sprintf("%s %s: %s %s", e.Question, e.Citation.ID, e.Grounding, e.Detail))
 			}
 			assert.Equal(t, adapterAudits[format], audited, "the audit of the %s payloads", format)
@@ -96,7 +96,7 @@ func readFormat(t *testing.T, format string) []runs.Record {
 
 func groundings(ix *citations.Index, recs []runs.Record) []citations.Grounding {
 	var out []citations.Grounding
-	for _, e := range audit.Run(ix, recs, 0).Entries {
+	for _, e := range audit.Run(ix, recs, 0, nil).Entries {
 		out = append(out, e.Grounding)
 	}
 	return out
@@ -207,7 +207,7 @@ func TestDecisionRetrievalIsNotCitation(t *testing.T) {
 	if len(li[0].Retrieval) != 1 || !strings.Contains(string(li[0].Retrieval[0]), `"file_name": "price-list.pdf"`) {
 		t.Errorf("the unmarked source node is kept, verbatim, as retrieval: %s", li[0].Retrieval)
 	}
-	if n := len(audit.Run(testIndex(t), li, 0).Entries); n != len(li[0].Citations) {
+	if n := len(audit.Run(testIndex(t), li, 0, nil).Entries); n != len(li[0].Citations) {
 		t.Errorf("the audit checked %d entries for %d citations: retrieval is not audited", n, len(li[0].Citations))
 	}
 	lc, err := runs.ReadRuns(strings.NewReader(`{"arm": "D", "session": 1, "question": "q", "response": {"context": [{"page_content": "x", "metadata": {"source": "a.pdf", "page": 0}}], "answer": "a plain answer"}}`), "lc.jsonl", "langchain")

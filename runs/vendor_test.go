@@ -175,7 +175,7 @@ func TestNoCitationSilentlyLost(t *testing.T) {
 	// The audit says so per line, and is not clean.
 	recs, err := readEnvelope("anthropic", "", unread[1].response)
 	require.NoError(t, err)
-	rep := audit.Run(testIndex(t), recs, 0)
+	rep := audit.Run(testIndex(t), recs, 0, nil)
 	require.Len(t, rep.Unread, 1)
 	assert.Equal(t, 1, rep.Unread[0].Line)
 	assert.True(t, rep.Unread[0].NoCitations)
@@ -239,7 +239,7 @@ func TestExternalSources(t *testing.T) {
 		g := ix.Ground(audit.FromRun(rc), r.Documents)
 		assert.Equal(t, citations.GroundedExternal, g.Grounding, c.name)
 		assert.Contains(t, g.Detail, "outside the corpus", c.name)
-		rep := audit.Run(ix, []runs.Record{r}, 0)
+		rep := audit.Run(ix, []runs.Record{r}, 0, nil)
 		assert.Equal(t, 1, rep.Totals[len(rep.Totals)-1].External, "%s: counted apart", c.name)
 	}
 }
@@ -274,7 +274,7 @@ func TestAnthropicDocumentTitle(t *testing.T) {
 		assert.Equal(t, c.note, g.Note, c.name)
 	}
 	r := mustRead(t, "anthropic", `["price-list.pdf", "supplier-policy.pdf"]`, msg(`"supplier-policy.pdf"`))
-	rep := audit.Run(ix, []runs.Record{r}, 0)
+	rep := audit.Run(ix, []runs.Record{r}, 0, nil)
 	assert.Contains(t, rep.Entries[0].Note, "the title is used", "the audit reports the disagreement")
 }
 

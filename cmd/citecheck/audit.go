@@ -47,6 +47,8 @@ read, when there are any), then every citation that is not unique,
 with its file and line, the notes on citations (a document title that
 corrected the run's documents list), and the records with citations not
 read; with --json, {"citations": [...], "totals": [...], "unread": [...]}.
+Progress goes to stderr: a bar on a terminal; otherwise (a CI log) a line
+every 10 seconds once a run takes that long.
 
 Example:
   citecheck audit --corpus corpus --format anthropic runs/anthropic.jsonl
@@ -101,7 +103,17 @@ func runAudit(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	clean, err := writeAudit(stdout, ix, recs, fileOf, *asJSON)
+	total := 0 // the citations looked up: a malformed one is not
+	for _, r := range recs {
+		for _, c := range r.Citations {
+			if c.Fault == "" {
+				total++
+			}
+		}
+	}
+	bar := startProgress(stderr, "audit", "citations", total)
+	clean, err := writeAudit(stdout, ix, recs, fileOf, *asJSON, bar.set)
+	bar.finish()
 	if err != nil {
 		return err
 	}
@@ -113,8 +125,8 @@ func runAudit(e *env, args []string) error {
 
 // writeAudit audits the runs (fileOf names each run's file) and renders the
 // report; it reports whether every citation was grounded uniquely.
-func writeAudit(w io.Writer, ix *citations.Index, recs []runs.Record, fileOf []string, asJSON bool) (bool, error) {
-	rep := audit.Run(ix, recs, 0)
+func writeAudit(w io.Writer, ix *citations.Index, recs []runs.Record, fileOf []string, asJSON bool, done func(int)) (bool, error) {
+	rep := audit.Run(ix, recs, 0, done)
 	if err := ix.Err(); err != nil {
 		return false, err
 	}

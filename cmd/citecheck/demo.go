@@ -386,7 +386,7 @@ func demoPieces(stdout io.Writer, dir string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := writeLocate(stdout, ix, reqs); err != nil {
+	if _, err := writeLocate(stdout, ix, reqs, nil); err != nil {
 		return err
 	}
 	const runName = "fixtures/citations/run.jsonl"
@@ -399,6 +399,6 @@ func demoPieces(stdout io.Writer, dir string) error {
 	for i := range fileOf {
 		fileOf[i] = runName
 	}
-	_, err = writeAudit(stdout, ix, recs, fileOf, false)
+	_, err = writeAudit(stdout, ix, recs, fileOf, false, nil)
 	return err
 }

@@ -37,6 +37,9 @@ page_label, zero_based or not_on_page.
 A quote longer than 64 KiB (citations.MaxQuoteBytes) is refused as too long,
 not searched: bad input, like an empty quote.
 
+Progress goes to stderr: a bar on a terminal; otherwise (a CI log) a line
+every 10 seconds once a run takes that long.
+
 Example:
   citecheck locate --corpus corpus quotes.jsonl > located.jsonl
 
@@ -77,7 +80,9 @@ func runLocate(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	clean, err := writeLocate(stdout, ix, reqs)
+	bar := startProgress(stderr, "locate", "quotes", len(reqs))
+	clean, err := writeLocate(stdout, ix, reqs, bar.set)
+	bar.finish()
 	if err != nil {
 		return err
 	}
@@ -90,8 +95,8 @@ func runLocate(e *env, args []string) error {
 // writeLocate writes one output record per request, in order, and
 // reports whether every quote was unique (on its page, when one was
 // given). Quotes are located on GOMAXPROCS goroutines.
-func writeLocate(w io.Writer, ix *citations.Index, reqs []citations.LocateRequest) (bool, error) {
-	return ix.WriteLocated(w, reqs, 0)
+func writeLocate(w io.Writer, ix *citations.Index, reqs []citations.LocateRequest, done func(int)) (bool, error) {
+	return ix.WriteLocated(w, reqs, 0, done)
 }
 
 // readInput opens path ("-" is stdin, named "stdin" in errors) and hands
