@@ -35,7 +35,17 @@ var genuinePages = map[string][]string{
 	},
 	"other.pdf": {"Nothing about results or quarters appears on this page at all."},
 	"fees.pdf":  {"The fee is €5 million for all of the parties to the agreement here, über alles."},
-	"keys.pdf":  {"Key points of the design, with κ ▶ Source files define them once here."},
+	"statement.pdf": {
+		"Revenue rose 5% to $1,200 million, a change of −5 points in total.\n" +
+			"The tolerance is ±0.5 mm at a temperature of 20 °C for all parts.\n" +
+			"The effect was significant at p<0.05 for all groups in the study.\n" +
+			"The fee is €40 million for all of the parties to the agreement.\n" +
+			"The ratio must stay ≤3 times earnings before interest and taxes.\n" +
+			"Prices fell 7‰ over the period reported in this annual filing.",
+		"Operating expenses — 1,200 — 1,200\nNet income — — 4,100 (2,300)\nOther items -- 350 -- 410\nTax charge – 77 – 81\n" +
+			"Research and development — 1,204.5 —\nRestructuring charges −45.2 (12.0) 3.1",
+	},
+	"keys.pdf": {"Key points of the design, with κ ▶ Source files define them once here."},
 	"annual.pdf": {"Net sales grew in the second half of the year.\n" +
 		"Our products ■ fast ■ small ■ cheap sold well.\n" +
 		"Cash flows were strong throughout the period.",

@@ -623,11 +623,13 @@ func edgesOK(m matchEnds, qt *textnorm.Text, letters bool) bool {
 	switch {
 	case p1 < 0:
 	case isDigitRune(qf):
-		if isDigitRune(p1) || p1 == '-' || p1 == '+' || unicode.IsMark(p1) {
+		// A sign attached before the number is part of it: "40" is not
+		// the page's "€40", nor "3" its "≤3" (signRune).
+		if isDigitRune(p1) || p1 == '-' || p1 == '+' || unicode.IsMark(p1) || signRune(p1) {
 			return false
 		}
-		if (p1 == '.' || p1 == ',') && isDigitRune(runeBefore(ft, from-1)) {
-			return false
+		if (p1 == '.' || p1 == ',') && !unicode.IsLetter(runeBefore(ft, from-1)) {
+			return false // "5" is not ".5" nor "3.5"; "p.5" is a page, 5
 		}
 	case letters && (unicode.IsLetter(qf) || unicode.IsMark(qf)):
 		if isWordRune(p1) && !noSpaceScript(qf) && !noSpaceScript(p1) {
@@ -643,8 +645,8 @@ func edgesOK(m matchEnds, qt *textnorm.Text, letters bool) bool {
 	case letters && unicode.IsMark(n1):
 		return false
 	case isDigitRune(ql):
-		if isDigitRune(n1) {
-			return false
+		if isDigitRune(n1) || signRune(n1) {
+			return false // "fell 7" is not the page's "fell 7‰"
 		}
 		if (n1 == '.' || n1 == ',') && isDigitRune(runeAfter(lt, to+1)) {
 			return false
@@ -702,7 +704,7 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, sc scope) []
 				continue
 			}
 			from, to := pj.NormSpan(ja, ja+qj.Len())
-			if !edgesOK(onText(pt, from, to), qt, false) {
+			if !edgesOK(onText(pt, from, to), qt, false) || !dashesAgree(pt, pj, ja, qt, qj) {
 				continue
 			}
 			locs = append(locs, loc{doc: pe.doc, parts: []part{{int(js.page), from, to}}, level: JoinedWords})
@@ -710,6 +712,30 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, sc scope) []
 	}
 	ix.sortLocs(locs)
 	return locs
+}
+
+// dashesAgree reports whether each dash of a joined_words match (the
+// quote's joined form at page joined code point ja) carries the same
+// meaning on the page and in the quote: the level ignores spaces, but a
+// wide dash apart from a number is a table's nil and a dash attached to it
+// a minus, "— 1,200" not "-1,200" (ptext.significant).
+func dashesAgree(pt *textnorm.Text, pj *textnorm.Joined, ja int, qt *textnorm.Text, qj *textnorm.Joined) bool {
+	if !strings.Contains(qj.String(), "-") {
+		return true
+	}
+	p, q := newPtext(pt), newPtext(qt)
+	k := 0
+	for _, r := range qj.String() {
+		if r == '-' {
+			pf, _ := pj.NormSpan(ja+k, ja+k+1)
+			qf, _ := qj.NormSpan(k, k+1)
+			if p.significant(pf) != q.significant(qf) {
+				return false
+			}
+		}
+		k++
+	}
+	return true
 }
 
 // elisions splits a quote at "..." (an ellipsis folds to it), with any

@@ -427,6 +427,11 @@ func hasSpace(rs []rune) bool { return slices.Contains(rs, ' ') }
 
 func notSpace(r rune) bool { return r != ' ' }
 
+// dashes is how many dashes of a gap carry meaning (meaning's output, a
+// run of dashes counted once): where the characters are the same but for
+// spaces, only a dash's meaning can differ, since it depends on spaces.
+func dashes(meaning string) int { return strings.Count(meaning, "-") }
+
 // nonSpace is rs without its spaces.
 func nonSpace(rs []rune) []rune {
 	return slices.DeleteFunc(slices.Clone(rs), func(r rune) bool { return r == ' ' })
@@ -455,14 +460,18 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 		if canonGap(gp) == canonGap(gq) {
 			continue
 		}
-		if sameSeparator(gp, gq) {
+		// The same characters but for spaces may still differ in meaning:
+		// a wide dash apart from a number is a table's nil, a dash
+		// attached to it a minus ("— 4,100" is not "-4,100").
+		mp, mq := meaning(p, pa, pb), meaning(q, qa, qb)
+		if sameSeparator(gp, gq) && dashes(mp) == dashes(mq) {
 			continue // "231– 3195" for "231–3195": a space beside a separator, as whitespace allows
 		}
 		if isDigitRune(p.rs[pw[k]]) && isDigitRune(p.rs[pw[k+1]]) && (p.separator(int(pw[k]), int(pw[k+1])) || q.separator(int(qw[k]), int(qw[k+1]))) {
 			m.diffs = append(m.diffs, symDiff{page: string(gp), quote: string(gq)})
 			continue
 		}
-		if mp, mq := meaning(p, pa, pb), meaning(q, qa, qb); mp != mq {
+		if mp != mq {
 			m.diffs = append(m.diffs, symDiff{page: mp, quote: mq})
 			continue
 		}
