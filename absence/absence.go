@@ -44,7 +44,7 @@ type Sources interface {
 	Sentence(text string, docs []string) bool
 	// Mentions reports whether one of the documents (every document when
 	// docs is empty) holds a value token: a number, identifier, weekday or
-	// month as value/v1 reads them.
+	// month as value/v2 reads them.
 	Mentions(tok textnorm.Token, docs []string) bool
 }
 

@@ -4,7 +4,7 @@
 // its readings (the "Readings" table) where the policy leaves a case open.
 //
 // Grade returns pass, fail or unresolved with machine-readable reasons.
-// It compares prose after the value profile value/v1 (package textnorm),
+// It compares prose after the value profile value/v2 (package textnorm),
 // so case, punctuation, white space, articles and plurals never decide a
 // verdict, and reads a registered statement with its source named in
 // any way absence_audit.source_names registers. What the corpus holds is

@@ -4,7 +4,7 @@ import (
 	"github.com/citecheck/citecheck/textnorm"
 )
 
-// The closed word lists below are read on value/v1 tokens: case folded,
+// The closed word lists below are read on value/v2 tokens: case folded,
 // articles dropped, plurals and "requires"-style variants reduced, so
 // "does not state", "doesn't specify" and "is not mentioned" all match.
 

@@ -256,10 +256,20 @@ func TestReadingA02SourcePassage(t *testing.T) {
 func TestDecisionMarkersAreNotValues(t *testing.T) {
 	g := decisionGrader(t)
 	for _, resp := range []string{"Samples: 12 samples per batch [1]", "Samples: 12 samples per batch (p. 1)",
-		"Samples: 12 samples per batch【4:0†qa.pdf】", "Samples: 12 samples per batch [qa.pdf, p. 1]"} {
+		"Samples: 12 samples per batch【4:0†qa.pdf】", "Samples: 12 samples per batch [qa.pdf, p. 1]",
+		"Samples: 12 samples per batch (qa.pdf, pages 1-2)", "Samples: 12 samples per batch (qa.pdf)"} {
 		r := g.Grade(attempt("samples", resp), "t", AttemptOK, 1)
 		assert.Equal(t, Correct, r.Fields["samples"].Verdict, resp)
 	}
+}
+
+// TestDecisionValueBesideFileNameIsNoMarker: brackets that hold a file name
+// and something else than its pages are no citation marker: "(qa.pdf gives
+// 14)" states 14, which grading reads.
+func TestDecisionValueBesideFileNameIsNoMarker(t *testing.T) {
+	g := decisionGrader(t)
+	r := g.Grade(attempt("samples", "Samples: 12 samples per batch (qa.pdf gives 14)"), "t", AttemptOK, 1)
+	assert.NotEqual(t, Correct, r.Fields["samples"].Verdict, "the 14 beside the name is an answer's number: %+v", r.Fields["samples"])
 }
 
 // TestDecisionStructuredFields: a run's structured fields are graded like

@@ -18,7 +18,7 @@
 //     decline too.
 //   - Fields (answerable questions): ParseResponse splits the response by
 //     the required fields' display labels; each value is normalized by
-//     textnorm's value/v1 and compared with the canonical value, the
+//     textnorm's value/v2 and compared with the canonical value, the
 //     accepted alternatives and the claims' values (the best verdict wins).
 //     The comparison aligns tokens (compare): allowed omissions (a bound
 //     the question asks for, scope shortening, dispatch-batch scope, a

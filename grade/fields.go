@@ -1195,10 +1195,30 @@ func gradeNormalized(fr *fieldRef, value string, v textnorm.Value) FieldVerdict 
 	fv.Target = fr.targets[best].text
 	fv.Verdict = bestOut
 	fv.Reasons, fv.Details = reasonsOf(bestOut, fr.targets[best].reason, bestFs)
-	if bestOut != Correct && absence.Declines(v) {
+	if bestOut != Correct && absence.Declines(v) && !onlyAdded(bestFs) {
 		fv.Verdict, fv.Reasons, fv.Details = Incorrect, []FieldReason{FieldDecline}, nil
 	}
 	return fv
+}
+
+// onlyAdded reports whether every finding is something the answer adds
+// beside the reference's value, which it then gives in full: decline words
+// there ("12 samples per batch (the method is not specified)") are a
+// remark, unresolved as added wording (A25), not a decline.
+func onlyAdded(fs []finding) bool {
+	n := 0
+	for _, f := range fs {
+		if f.outcome == Correct {
+			continue // a difference allowed ("neutral_question_wording")
+		}
+		n++
+		switch f.reason {
+		case FieldAdditionalAssertion, FieldAdditionalWording, FieldAdditionalCondition, FieldAdditionalGrounded:
+		default:
+			return false
+		}
+	}
+	return n > 0
 }
 
 // reasonsOf lists the findings that decide the outcome (for a correct

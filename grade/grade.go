@@ -242,7 +242,7 @@ func (g *Grader) Missing(arm string, session int, id string, position int) Resul
 func (g *Grader) base(qq *question, arm string, session int, attempt string, position int) Result {
 	r := Result{Arm: arm, Session: session, Question: qq.q.ID, Position: position, Attempt: attempt,
 		Kind: KindAnswerable, Fields: map[string]FieldVerdict{}, Citations: []CitationResult{}, Review: []string{},
-		Normalization: Normalization{Quote: g.ix.Profile().Name(), Value: textnorm.ProfileValueV1}, Frozen: g.frozen}
+		Normalization: Normalization{Quote: g.ix.Profile().Name(), Value: textnorm.ProfileValueV2}, Frozen: g.frozen}
 	if qq.q.ExpectedAbstention {
 		r.Kind = KindUnknown
 	}

@@ -22,8 +22,8 @@ import (
 // resultSeeds are lines of results.jsonl, good and bad, for the fuzz
 // targets and the benchmark.
 var resultSeeds = []string{
-	`{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`,
-	`{"arm":"B","session":2,"question":"Q7","position":3,"attempt":"ok","kind":"answerable","fields":{"dose":{"verdict":"correct","reasons":["exact"],"value":"5 mg","target":"5 mg","rules":["unit"],"details":["x"]}},"citations":[{"id":"c1","verdict":"pass","reason":"declared_span","document":"d1","cited":"D1","page":3,"quote":"the dose is 5 mg","pages":[3,4],"spans":[{"page":3,"start":10,"end":26}],"match":"exact","page_check":"ok","claims":["dose"],"detail":"d"},{"id":null,"verdict":"fail","reason":"missing_citation"}],"factual":"pass","supported":"pass","abstention":null,"claims":[{"field":"dose","supported":"pass"}],"review":["r"],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"Dose: 5 mg","frozen":false,"out_of_order":true,"stop_reason":"end_turn","timing":{"retrieval_ms":1.5,"total_ms":2e3,"cold_start_ms":null},"retrieval":[{"a":1},null,"x"],"unread":["u"],"source":{"file":"runs.jsonl","line":4}}`,
+	`{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v2"},"response":"UNKNOWN","frozen":true}`,
+	`{"arm":"B","session":2,"question":"Q7","position":3,"attempt":"ok","kind":"answerable","fields":{"dose":{"verdict":"correct","reasons":["exact"],"value":"5 mg","target":"5 mg","rules":["unit"],"details":["x"]}},"citations":[{"id":"c1","verdict":"pass","reason":"declared_span","document":"d1","cited":"D1","page":3,"quote":"the dose is 5 mg","pages":[3,4],"spans":[{"page":3,"start":10,"end":26}],"match":"exact","page_check":"ok","claims":["dose"],"detail":"d"},{"id":null,"verdict":"fail","reason":"missing_citation"}],"factual":"pass","supported":"pass","abstention":null,"claims":[{"field":"dose","supported":"pass"}],"review":["r"],"normalization":{"quote":"quote/v1","value":"value/v2"},"response":"Dose: 5 mg","frozen":false,"out_of_order":true,"stop_reason":"end_turn","timing":{"retrieval_ms":1.5,"total_ms":2e3,"cold_start_ms":null},"retrieval":[{"a":1},null,"x"],"unread":["u"],"source":{"file":"runs.jsonl","line":4}}`,
 	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","Response":"x","FROZEN":true,"ſtop_reason":"k"}`,
 	`{"arm":"A","session":1.5,"question":"Q1","attempt":"ok","kind":"unknown","abstention":true}`,
 	`{"arm":"A","session":1,"question":"Q1","attempt":"ok","kind":"unknown","abstention":"pass","frozen":"yes","extra":1}`,
@@ -197,7 +197,7 @@ func (in *fuzzInput) result() Result {
 	answerable := in.pick(4, 2) == 1
 	r := Result{Arm: in.str(0), Session: in.n, Question: in.str(1), Position: -in.n, Attempt: statuses[in.pick(5, len(statuses))],
 		Kind: KindUnknown, Fields: map[string]FieldVerdict{}, Citations: []CitationResult{}, Review: []string{},
-		Normalization: Normalization{Quote: "quote/v1", Value: "value/v1"}, Response: in.str(2), Frozen: answerable, OutOfOrder: in.pick(8, 2) == 1}
+		Normalization: Normalization{Quote: "quote/v1", Value: "value/v2"}, Response: in.str(2), Frozen: answerable, OutOfOrder: in.pick(8, 2) == 1}
 	if answerable {
 		r.Kind, r.Factual, r.Supported = KindAnswerable, &o, &o2
 	} else {

@@ -100,7 +100,7 @@ func TestResultSchema(t *testing.T) {
 	})
 
 	good := strings.SplitN(string(gradeDemo(t)), "\n", 2)[0]
-	unknown := `{"arm":"A","session":1,"question":"Q06","position":2,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","abstention_reasons":["clean_unknown"],"review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
+	unknown := `{"arm":"A","session":1,"question":"Q06","position":2,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","abstention_reasons":["clean_unknown"],"review":[],"normalization":{"quote":"quote/v1","value":"value/v2"},"response":"UNKNOWN","frozen":true}`
 	missing := `{"id":null,"verdict":"fail","reason":"missing_citation"}`
 	withCitations := func(c string) string {
 		return strings.Replace(unknown, `"kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass"`,

@@ -15,9 +15,9 @@ import (
 // summary under the policy's thresholds. Each metric has a lower bound
 // (unresolved as fail) and an upper bound (unresolved as pass).
 func ExampleBuilder() {
-	results := `{"arm":"A","session":1,"question":"Q01","position":1,"attempt":"ok","kind":"answerable","fields":{},"citations":[],"factual":"pass","supported":"pass","abstention":null,"review":[],"normalization":{"quote":"quote/v2","value":"value/v1"},"response":"","frozen":true}
-{"arm":"A","session":1,"question":"Q02","position":2,"attempt":"ok","kind":"answerable","fields":{},"citations":[],"factual":"pass","supported":"unresolved","abstention":null,"review":[],"normalization":{"quote":"quote/v2","value":"value/v1"},"response":"","frozen":true}
-{"arm":"A","session":1,"question":"Q03","position":3,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v2","value":"value/v1"},"response":"UNKNOWN","frozen":true}
+	results := `{"arm":"A","session":1,"question":"Q01","position":1,"attempt":"ok","kind":"answerable","fields":{},"citations":[],"factual":"pass","supported":"pass","abstention":null,"review":[],"normalization":{"quote":"quote/v2","value":"value/v2"},"response":"","frozen":true}
+{"arm":"A","session":1,"question":"Q02","position":2,"attempt":"ok","kind":"answerable","fields":{},"citations":[],"factual":"pass","supported":"unresolved","abstention":null,"review":[],"normalization":{"quote":"quote/v2","value":"value/v2"},"response":"","frozen":true}
+{"arm":"A","session":1,"question":"Q03","position":3,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v2","value":"value/v2"},"response":"UNKNOWN","frozen":true}
 `
 	b := metrics.NewBuilder()
 	err := grade.ReadResults(strings.NewReader(results), "results.jsonl", func(_ int, r *grade.Result) error {

@@ -14,7 +14,7 @@ import (
 // an *inputerr.Error naming the file, never panics, and what it accepts a
 // summary can count.
 func FuzzReadResults(f *testing.F) {
-	good := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
+	good := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v2"},"response":"UNKNOWN","frozen":true}`
 	f.Add([]byte(good + "\n"))
 	f.Add([]byte(strings.Replace(good, `"kind":"unknown"`, `"kind":"answerable"`, 1)))
 	f.Add([]byte(strings.Replace(good, `"citations":[]`, `"citations":[{"id":"c1","verdict":"fail","reason":"fabricated_quote"}]`, 1)))

@@ -219,7 +219,7 @@
 //     Japanese characters is no space, a line break or a blank line alike;
 //     Hangul, Latin beside Han and fullwidth digits keep theirs.
 //
-// # The value profile value/v1
+// # The value profile value/v2
 //
 // NormalizeValue reads a field value (an answer's or a reference's) into
 // tokens for the answer grader, by the policy's "Deterministic

@@ -13,16 +13,21 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// ProfileValueV1 names the value-grading profile (NormalizeValue). Changing
-// any rule or table below means a new name.
-const ProfileValueV1 = "value/v1"
+// ProfileValueV2 names the value-grading profile (NormalizeValue). Changing
+// any rule or table below means a new name. value/v2 replaced value/v1: it
+// keeps a sign around a currency sign and a minus sign apart from its
+// digits, reads ".5", bracketed numbers, "~", full-width forms, "or equal
+// to" bounds, postfix maximum/minimum and a currency after a scale word,
+// and strips a bracketed file name only with its pages, each a wrong
+// verdict an adversarial review found under value/v1.
+const ProfileValueV2 = "value/v2"
 
 // TokenKind is the class of a value token. The grader treats the kinds
 // other than TokWord as closed classes: a different token of the same kind
 // in the same place is an explicit contrary value.
 type TokenKind uint8
 
-// The token kinds of value/v1.
+// The token kinds of value/v2.
 const (
 	TokWord       TokenKind = iota // any other word
 	TokNumber                      // digits with sign, decimal point or comma: "-18", "0.5", "0,5"
@@ -72,14 +77,14 @@ type Token struct {
 	Raw string
 }
 
-// Value is a value normalized by value/v1: its tokens and the rules that
+// Value is a value normalized by value/v2: its tokens and the rules that
 // changed something, sorted.
 type Value struct {
 	Tokens []Token
 	Rules  []string
 }
 
-// The rules of value/v1, as recorded in Value.Rules.
+// The rules of value/v2, as recorded in Value.Rules.
 const (
 	RuleUnicode      = "unicode"         // NFC, typographic quotes and dashes, ligatures, the minus sign
 	RuleWhitespace   = "whitespace"      // any run of Unicode white space is one separator
@@ -120,7 +125,7 @@ func (v Value) Equal(w Value) bool {
 	return slices.EqualFunc(v.Tokens, w.Tokens, func(a, b Token) bool { return a.Kind == b.Kind && a.Text == b.Text })
 }
 
-// NormalizeValue applies the value profile value/v1 (the policy's
+// NormalizeValue applies the value profile value/v2 (the policy's
 // "Deterministic normalization" paragraph):
 //
 //   - NFC; typographic quotes and dashes and the minus sign U+2212 folded to
@@ -128,15 +133,23 @@ func (v Value) Equal(w Value) bool {
 //     removed, U+2103 and U+2109 read as °C and °F (unicode);
 //   - white space only separates tokens (whitespace); Unicode case folding
 //     (case: value grading is case-insensitive, quote matching is not);
+//   - full-width digits, minus, per-cent sign, point and comma are the
+//     ASCII ones; a minus sign U+2212 that follows no digit keeps its
+//     number across spaces ("− 18" is -18; an ASCII "- 18" may be a bullet
+//     and is not);
 //   - punctuation is dropped (punctuation), except a sign right before a
-//     digit ("-18", "+5"), a decimal point or comma between digits (kept as
-//     written: "0,5" stays distinct from "0.5"), and hyphens, dots and
+//     digit ("-18", "+5") or a currency sign and a digit ("-$340" is "$"
+//     and -340, as "$-340" is), a decimal point or comma before or between
+//     digits (kept as written: "0,5" stays distinct from "0.5"; ".5" is a
+//     number), brackets around a number alone ("(340)", which SameNumber
+//     reads as 340 or -340), "~" before a number (the word "about"), and hyphens, dots and
 //     apostrophes inside a word ("qa-7731", "price-list.pdf"; a possessive
 //     "'s" is dropped). Symbols are kept as tokens: "%", "°", "°c" and
 //     currency signs are units, "/" and "&" words, "≤ ≥ < > =" comparisons;
 //   - a, an, the and any are dropped (article);
 //   - zero .. twenty standing alone become digits (cardinal_word);
-//   - after a number, the closed unit table (see units) gives one spelling:
+//   - after a number, or a number and its scale word (thousand, million,
+//     billion, trillion, bn, mn), the closed unit table (see units) gives one spelling:
 //     mm, cm, m, km, µm, mg, g, kg, ml, l, °c, °f, %, h, min, s, eur, usd,
 //     gbp, each with its singular and plural spellings (unit_spelling); a
 //     unit is never converted;
@@ -145,12 +158,15 @@ func (v Value) Equal(w Value) bool {
 //   - inclusive (at most, up to, no more than; at least, no less than) and
 //     strict (less/fewer/shorter/lower than; more/greater/longer/higher than)
 //     comparisons are kept apart as "<=", ">=", "<", ">" (comparison);
+//     "less/greater than or equal to" are "<=" and ">=";
 //     "exactly" is "="; one-word bounds (below, under, above, over, within,
 //     maximum, minimum) and "not exceed" stay as written, with their
-//     direction; postfix qualifiers ("or colder", "or more") likewise;
+//     direction; postfix qualifiers ("or colder", "or more", and "maximum"
+//     or "minimum" after a number) likewise;
 //   - citation markers are removed first (citation_marker): "[1]",
 //     "[1, 2]", "[^3]", "【4:0†source】", "(p. 3)", "(pages 2-3)",
-//     "(see section 4.1)", "[name.pdf, p. 2]" or "(name.pdf, page 2)", and
+//     "(see section 4.1)", "[name.pdf, p. 2]" or "(name.pdf, page 2)" (a
+//     file name with its pages and nothing else), and
 //     a line that starts "Source:", "References:" or "Citation:"; numbers
 //     in them are not values;
 //   - "twelve (12)" is one number; "minus 18" is -18 and "plus 5" +5
@@ -206,6 +222,9 @@ func (n *valueNorm) fold(s string) string {
 	var b strings.Builder
 	b.Grow(len(nfc))
 	space, lead := false, true
+	// minus: after a minus sign (U+2212, never a bullet) that follows no
+	// digit, the spaces before a digit are dropped: "− 18 °C" is -18 °C.
+	minus, last := false, rune(-1)
 	for i, r := range nfc {
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(nfc[i:]); size == 1 {
@@ -214,6 +233,10 @@ func (n *valueNorm) fold(s string) string {
 		}
 		switch {
 		case isSpace(r):
+			if minus && startsDigit(nfc[i:]) {
+				n.rule(RuleWhitespace)
+				continue
+			}
 			if r != ' ' || space || lead {
 				n.rule(RuleWhitespace)
 			}
@@ -223,10 +246,17 @@ func (n *valueNorm) fold(s string) string {
 			n.rule(RuleUnicode)
 			continue
 		}
+		minus = r == 0x2212 && !unicode.IsDigit(last)
+		last = r
 		if space && !lead {
 			b.WriteByte(' ')
 		}
 		space, lead = false, false
+		if c := wideFold(r); c != 0 {
+			n.rule(RuleUnicode)
+			b.WriteByte(c)
+			continue
+		}
 		if c := typoFold(r); c != 0 {
 			n.rule(RuleUnicode)
 			b.WriteByte(c)
@@ -269,6 +299,36 @@ func (n *valueNorm) fold(s string) string {
 	return lower
 }
 
+// startsDigit reports whether s, after its white space, starts with a
+// digit.
+func startsDigit(s string) bool {
+	for _, r := range s {
+		if !isSpace(r) {
+			return unicode.IsDigit(r)
+		}
+	}
+	return false
+}
+
+// wideFold maps the full-width forms of digits, the hyphen-minus, the
+// per-cent sign and the decimal point and comma to ASCII: the same
+// characters set wide, as CJK text sets them ("－340", "5％").
+func wideFold(r rune) byte {
+	switch {
+	case r >= 0xFF10 && r <= 0xFF19:
+		return byte('0' + r - 0xFF10)
+	case r == 0xFF0D:
+		return '-'
+	case r == 0xFF05:
+		return '%'
+	case r == 0xFF0E:
+		return '.'
+	case r == 0xFF0C:
+		return ','
+	}
+	return 0
+}
+
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -292,9 +352,26 @@ func (n *valueNorm) lex(s string) {
 	}
 	for i := 0; i < len(rs); {
 		r := rs[i]
+		if (r == '-' || r == '+' || r == '±') && isCurrency(at(i+1)) && unicode.IsDigit(at(i+2)) && signContext(at(i-1)) {
+			// "-$340" is $-340: the currency, then the signed number.
+			rs[i], rs[i+1] = rs[i+1], rs[i]
+			r = rs[i]
+		}
 		switch {
 		case r == ' ':
 			i++
+		case (r == '.' || r == ',') && unicode.IsDigit(at(i+1)) && !isAlnum(at(i-1)):
+			i = n.lexNumber(rs, i) // ".5" is a number, not "5"
+		case r == '(' && unicode.IsDigit(at(i+1)) && parenNumber(rs, i+1):
+			// "(340)" may be an accounting negative: the number keeps its
+			// brackets, so that SameNumber reads it both ways.
+			at0 := len(n.raw)
+			j := n.lexNumber(rs, i+1)
+			if j < len(rs) && rs[j] == ')' && len(n.raw) == at0+1 && n.raw[at0].kind == TokNumber {
+				n.raw[at0].text = "(" + n.raw[at0].text + ")"
+				j++
+			}
+			i = j
 		case unicode.IsDigit(r) || ((r == '-' || r == '+' || r == '±') && unicode.IsDigit(at(i+1)) && signContext(at(i-1))):
 			i = n.lexNumber(rs, i)
 		case isAlnum(r):
@@ -330,6 +407,11 @@ func (n *valueNorm) lex(s string) {
 			}
 			n.raw = append(n.raw, rawToken{text: text, kind: TokComparison})
 			i++
+		case r == '~' && (unicode.IsDigit(at(i+1)) || isCurrency(at(i+1))):
+			// "~340" is "about 340": an approximation, not the number.
+			n.raw = append(n.raw, rawToken{text: "about", word: true})
+			n.rule(RulePunctuation)
+			i++
 		case r == '&':
 			// The ampersand is the word it stands for.
 			n.raw = append(n.raw, rawToken{text: "and", word: true})
@@ -349,11 +431,23 @@ func (n *valueNorm) lex(s string) {
 	}
 }
 
+func isCurrency(r rune) bool { return r == '€' || r == '$' || r == '£' }
+
+// parenNumber reports whether rs[i:] is digits, with decimal points or
+// commas between them, then ")".
+func parenNumber(rs []rune, i int) bool {
+	for i < len(rs) && (unicode.IsDigit(rs[i]) || (rs[i] == '.' || rs[i] == ',') && i+1 < len(rs) && unicode.IsDigit(rs[i+1])) {
+		i++
+	}
+	return i < len(rs) && rs[i] == ')'
+}
+
 // signContext reports whether a sign may start a number after prev: at the
-// start, after a space, an opening bracket or a comparison symbol.
+// start, after a space, an opening bracket, a comparison symbol or a
+// currency sign ("$-340").
 func signContext(prev rune) bool {
 	switch prev {
-	case -1, ' ', '(', '[', '{', '<', '>', '=', '≤', '≥', ':', '"', '\'':
+	case -1, ' ', '(', '[', '{', '<', '>', '=', '≤', '≥', ':', '"', '\'', '€', '$', '£':
 		return true
 	}
 	return false
@@ -527,7 +621,7 @@ func (n *valueNorm) phrases() {
 		}
 		last := len(toks) - 1
 		switch {
-		case t.kind == TokNumber && last >= 0 && toks[last].kind == TokNumber && toks[last].text == t.text &&
+		case t.kind == TokNumber && last >= 0 && toks[last].kind == TokNumber && strings.Trim(toks[last].text, "()") == strings.Trim(t.text, "()") &&
 			(toks[last].cardinal || t.cardinal):
 			// "twelve (12)", "12 (twelve)": one number written twice.
 			continue
@@ -576,8 +670,9 @@ func (n *valueNorm) phrases() {
 			continue
 		}
 		raw := func(k int) string { return joinTexts(toks[i : i+k]) }
-		// Units, after a number.
-		if len(n.out) > 0 && n.out[len(n.out)-1].Kind == TokNumber {
+		// Units, after a number, or after a number's scale word ("1.2
+		// million USD": the currency of the amount).
+		if afterNumber(n.out) {
 			if p, k := matchPhrase(unitPhrases, lem, toks, i); k > 0 {
 				if raw(k) != p.text {
 					n.rule(RuleUnitSpelling)
@@ -586,6 +681,12 @@ func (n *valueNorm) phrases() {
 				i += k
 				continue
 			}
+		}
+		if p, k := matchPhrase(boundPhrases, lem, toks, i); k > 0 && (p.text == "maximum" || p.text == "minimum") && !nextNumber(i+k) && prevNumber() {
+			// "0.5 mm minimum": the bound after its number, a qualifier.
+			n.out = append(n.out, Token{Text: p.text, Kind: TokQualifier, Class: p.class, Dir: p.dir, Raw: raw(k)})
+			i += k
+			continue
 		}
 		if p, k := matchPhrase(boundPhrases, lem, toks, i); k > 0 && (!p.needNumber || nextNumber(i+k)) && (!p.postfix || prevNumber()) {
 			if p.kind == TokComparison && raw(k) != p.text {
@@ -612,6 +713,19 @@ func (n *valueNorm) phrases() {
 		i++
 	}
 }
+
+// afterNumber reports whether the tokens so far end with a number, or a
+// number and a scale word.
+func afterNumber(out []Token) bool {
+	k := len(out) - 1
+	if k >= 1 && out[k].Kind == TokWord && scaleWords[out[k].Text] {
+		k--
+	}
+	return k >= 0 && out[k].Kind == TokNumber
+}
+
+// scaleWords multiply the number before them.
+var scaleWords = map[string]bool{"thousand": true, "million": true, "billion": true, "trillion": true, "bn": true, "mn": true}
 
 // joinTexts joins raw tokens' texts with single spaces.
 func joinTexts(ts []rawToken) string {
@@ -808,11 +922,13 @@ var boundPhrases = func() map[string][]phrase {
 			ps = append(ps, phrase{words: ws(sp), text: text, kind: kind, class: class, dir: dir, strict: strict, needNumber: needNumber, postfix: postfix})
 		}
 	}
-	add("<=", TokComparison, 1, false, false, false, "at most", "no more than", "not more than")
+	add("<=", TokComparison, 1, false, false, false, "at most", "no more than", "not more than",
+		"less than or equal to", "fewer than or equal to", "lower than or equal to", "smaller than or equal to")
 	add("at or below", TokComparison, 1, false, false, false, "at or below", "at or under", "at or lower than")
 	add("at or above", TokComparison, -1, false, false, false, "at or above", "at or over", "at or higher than")
 	add("<=", TokComparison, 1, false, true, false, "up to")
-	add(">=", TokComparison, -1, false, false, false, "at least", "no less than", "not less than", "no fewer than", "not fewer than")
+	add(">=", TokComparison, -1, false, false, false, "at least", "no less than", "not less than", "no fewer than", "not fewer than",
+		"greater than or equal to", "more than or equal to", "higher than or equal to", "larger than or equal to")
 	add("<", TokComparison, 1, true, false, false, "less than", "fewer than", "lower than", "shorter than", "smaller than")
 	add(">", TokComparison, -1, true, false, false, "more than", "greater than", "longer than", "higher than", "larger than")
 	add("=", TokComparison, 0, false, false, false, "exactly")
@@ -899,8 +1015,13 @@ var classPhrases = func() map[string][]phrase {
 var markerPattern = regexp.MustCompile(`\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]` +
 	`|【[^】]*】` +
 	`|(?i:\((?:see\s+|cf\.?\s+)?(?:p|pp|page|pages|s|section|sections|clause|§)\.?\s*\d+(?:\.\d+)*(?:\s*[,–-]\s*\d+(?:\.\d+)*)*\))` +
-	`|\[[^\[\]]*\.pdf[^\[\]]*\]|\([^()]*\.pdf[^()]*\)` +
+	`|(?i:\[[^\[\]%$€£]*\.pdf` + pageRefs + `\s*\]|\([^()%$€£]*\.pdf` + pageRefs + `\s*\))` +
 	`|(?im:^[ \t]*(?:sources?|references?|citations?)[ \t]*:.*$)`)
+
+// pageRefs is what may follow a file name in a marker: its pages ("[name.pdf,
+// p. 2]", "(name.pdf, pages 2-3)"), nothing else: "(price-list.pdf gives
+// 8%)" is a value beside a name, not a marker.
+const pageRefs = `(?:\s*[,;:]?\s*(?:p|pp|page|pages|s)\.?\s*\d+(?:\s*[,–-]\s*\d+)*)?`
 
 func stripMarkers(s string) string {
 	if !strings.ContainsAny(s, "[(【:") {
@@ -978,6 +1099,11 @@ func SameNumber(a, b string) bool {
 // numberReadings returns the values a number literal may denote: with "."
 // as the decimal point and "," grouping thousands, and the other way round.
 func numberReadings(s string) []*big.Rat {
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+		// "(340)": an accounting negative, or a number in brackets.
+		inner := s[1 : len(s)-1]
+		return append(numberReadings(inner), numberReadings("-"+inner)...)
+	}
 	sign := ""
 	switch {
 	case strings.HasPrefix(s, "-"):
@@ -996,6 +1122,9 @@ func numberReadings(s string) []*big.Rat {
 		}
 		if strings.Contains(frac, group) {
 			continue
+		}
+		if intPart == "" && hasFrac {
+			intPart = "0" // ".5" is 0.5
 		}
 		groups := strings.Split(intPart, group)
 		okGroups := true

@@ -362,7 +362,7 @@ func TestBadInputsExitUsage(t *testing.T) {
 	}
 	run := `{"arm": "A", "session": 1, "question": "Q1", "status": "ok", "response": "x", "citations": []}`
 	request := `{"id": "q1", "document": "a.pdf", "quote": "a quote", "page": 1}`
-	result := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v1"},"response":"UNKNOWN","frozen":true}`
+	result := `{"arm":"A","session":1,"question":"Q1","position":1,"attempt":"ok","kind":"unknown","fields":{},"citations":[],"factual":null,"supported":null,"abstention":"pass","review":[],"normalization":{"quote":"quote/v1","value":"value/v2"},"response":"UNKNOWN","frozen":true}`
 	response := `{"model": "m", "condition": "c", "run": "1", "document": "d", "question": "Q1", "value": "Y"}`
 	decisions := lines(func(r io.Reader) error {
 		return review.ReadDecisions(r, "decisions.jsonl", func(review.Decision) error { return nil })

@@ -58,7 +58,7 @@ func versionText(tc freeze.Toolchain) string {
 	line("go", tc.Go)
 	line("extractor", pdftext.Name, pdftext.Version)
 	line("normalization", textnorm.ProfileQuoteV2)
-	line("normalization", textnorm.ProfileValueV1)
+	line("normalization", textnorm.ProfileValueV2)
 	line("unicode", "go", tc.UnicodeGo)
 	line("unicode", "norm", tc.UnicodeNorm)
 	for _, f := range []struct{ kind, format string }{

@@ -38,7 +38,7 @@ func TestVersion(t *testing.T) {
 		"go go1.26.0\n" +
 		"extractor " + pdftext.Name + " " + pdftext.Version + "\n" +
 		"normalization " + textnorm.ProfileQuoteV2 + "\n" +
-		"normalization " + textnorm.ProfileValueV1 + "\n" +
+		"normalization " + textnorm.ProfileValueV2 + "\n" +
 		"unicode go 15.0.0\n" +
 		"unicode norm 15.0.0\n" +
 		"format corpus " + corpus.Format + "\n" +
