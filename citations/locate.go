@@ -628,8 +628,8 @@ func edgesOK(m matchEnds, qt *textnorm.Text, letters bool) bool {
 		if isDigitRune(p1) || p1 == '-' || p1 == '+' || unicode.IsMark(p1) || signRune(p1) {
 			return false
 		}
-		if (p1 == '.' || p1 == ',') && !unicode.IsLetter(runeBefore(ft, from-1)) {
-			return false // "5" is not ".5" nor "3.5"; "p.5" is a page, 5
+		if b := runeBefore(ft, from-1); (p1 == '.' || p1 == ',') && !unicode.IsLetter(b) && b != '.' {
+			return false // "5" is not ".5" nor "3.5"; "p.5" is a page, 5, and "....12" a leader's
 		}
 	case letters && (unicode.IsLetter(qf) || unicode.IsMark(qf)):
 		if isWordRune(p1) && !noSpaceScript(qf) && !noSpaceScript(p1) {
@@ -645,7 +645,7 @@ func edgesOK(m matchEnds, qt *textnorm.Text, letters bool) bool {
 	case letters && unicode.IsMark(n1):
 		return false
 	case isDigitRune(ql):
-		if isDigitRune(n1) || signRune(n1) {
+		if isDigitRune(n1) || unitSign(n1) {
 			return false // "fell 7" is not the page's "fell 7‰"
 		}
 		if (n1 == '.' || n1 == ',') && isDigitRune(runeAfter(lt, to+1)) {
@@ -715,10 +715,11 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, sc scope) []
 }
 
 // dashesAgree reports whether each dash of a joined_words match (the
-// quote's joined form at page joined code point ja) carries the same
-// meaning on the page and in the quote: the level ignores spaces, but a
-// wide dash apart from a number is a table's nil and a dash attached to it
-// a minus, "— 1,200" not "-1,200" (ptext.significant).
+// quote's joined form at page joined code point ja) is attached to the
+// same digits on the page and in the quote: the level ignores spaces, but
+// a dash apart from a number is a table's nil or a range's dash and one
+// attached to it a minus, "— 1,200" not "-1,200". A dash between two
+// numbers is a separator however spaced, as punctuation reads it.
 func dashesAgree(pt *textnorm.Text, pj *textnorm.Joined, ja int, qt *textnorm.Text, qj *textnorm.Joined) bool {
 	if !strings.Contains(qj.String(), "-") {
 		return true
@@ -729,7 +730,10 @@ func dashesAgree(pt *textnorm.Text, pj *textnorm.Joined, ja int, qt *textnorm.Te
 		if r == '-' {
 			pf, _ := pj.NormSpan(ja+k, ja+k+1)
 			qf, _ := qj.NormSpan(k, k+1)
-			if p.significant(pf) != q.significant(qf) {
+			l, _ := p.wordNear(pf, -1)
+			rt, _ := p.wordNear(pf, 1)
+			between := l >= 0 && rt >= 0 && isDigitRune(p.rs[l]) && isDigitRune(p.rs[rt])
+			if !between && p.attachedDigit(pf) != q.attachedDigit(qf) {
 				return false
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/textnorm"
@@ -427,10 +428,36 @@ func hasSpace(rs []rune) bool { return slices.Contains(rs, ' ') }
 
 func notSpace(r rune) bool { return r != ' ' }
 
-// dashes is how many dashes of a gap carry meaning (meaning's output, a
-// run of dashes counted once): where the characters are the same but for
-// spaces, only a dash's meaning can differ, since it depends on spaces.
-func dashes(meaning string) int { return strings.Count(meaning, "-") }
+// dashAttached says which of the gap's ends is a dash attached to a digit
+// (the word character a before it, b after it): where two gaps hold the
+// same characters but for spaces, a dash attached to a number on one side
+// and apart from it on the other differs in meaning ("-4,100" is a minus,
+// "— 4,100" a table's nil and a number).
+// Between two digits a dash is a separator however spaced ("231– 3195"),
+// compared as such. A line break in the raw text is a space, though the
+// normalized text joins a line's last dash to the next line ("—\n120").
+func dashAttached(p *ptext, a, b int) [2]bool {
+	if isDigitRune(p.rs[a]) && isDigitRune(p.rs[b]) || b-a < 2 {
+		return [2]bool{}
+	}
+	return [2]bool{p.rs[a+1] == '-' && p.attachedDigit(a + 1)[0], p.rs[b-1] == '-' && p.attachedDigit(b - 1)[1]}
+}
+
+// attachedDigit reports whether code point i has a digit attached before
+// it and after it: next to it, with no raw white space between.
+func (p *ptext) attachedDigit(i int) [2]bool {
+	return [2]bool{
+		i > 0 && isDigitRune(p.rs[i-1]) && !rawApart(p.t, i-1),
+		i+1 < len(p.rs) && isDigitRune(p.rs[i+1]) && !rawApart(p.t, i),
+	}
+}
+
+// rawApart reports whether raw white space lies between normalized code
+// points i and i+1.
+func rawApart(t *textnorm.Text, i int) bool {
+	rs, re := t.RawSpan(i, i+2)
+	return strings.ContainsFunc(t.RawSlice(rs, re), unicode.IsSpace)
+}
 
 // nonSpace is rs without its spaces.
 func nonSpace(rs []rune) []rune {
@@ -464,7 +491,7 @@ func alignPunct(p *ptext, pw []int32, q *ptext, qw []int32) (skelMatch, bool) {
 		// a wide dash apart from a number is a table's nil, a dash
 		// attached to it a minus ("— 4,100" is not "-4,100").
 		mp, mq := meaning(p, pa, pb), meaning(q, qa, qb)
-		if sameSeparator(gp, gq) && dashes(mp) == dashes(mq) {
+		if sameSeparator(gp, gq) && dashAttached(p, int(pw[k]), int(pw[k+1])) == dashAttached(q, int(qw[k]), int(qw[k+1])) {
 			continue // "231– 3195" for "231–3195": a space beside a separator, as whitespace allows
 		}
 		if isDigitRune(p.rs[pw[k]]) && isDigitRune(p.rs[pw[k+1]]) && (p.separator(int(pw[k]), int(pw[k+1])) || q.separator(int(qw[k]), int(qw[k+1]))) {

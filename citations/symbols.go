@@ -120,6 +120,17 @@ func (p *ptext) signAnywhere(i int) bool {
 	}
 }
 
+// unitSign reports the signs that, attached after a number, are its unit:
+// a currency, %, ‰, ‱, °, ℃, ℉. (A math symbol after it, "6=" or "5<",
+// starts what follows.)
+func unitSign(r rune) bool {
+	switch r {
+	case '%', 0x2030, 0x2031, 0xB0, 0x2103, 0x2109:
+		return true
+	}
+	return unicode.Is(unicode.Sc, r)
+}
+
 // signRune reports the code points that carry meaning wherever they stand
 // by themselves, whatever raw text stands behind them.
 func signRune(r rune) bool {
