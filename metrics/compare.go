@@ -1,10 +1,12 @@
 package metrics
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/citecheck/citecheck/grade"
@@ -100,8 +102,14 @@ func Compare(results []grade.Result, opts CompareOptions) (*Comparison, error) {
 	if metric == "" {
 		metric = MetricSuccess
 	}
-	lb := map[string][2][]float64{}
-	ub := map[string][2][]float64{}
+	// Each question's attempts per arm, by session: the r-th session of
+	// one arm pairs with the r-th of the other (A2 with B2), whatever
+	// order the results came in.
+	type attempt struct {
+		session int
+		l, u    float64
+	}
+	byQ := map[string]*[2][]attempt{}
 	for i := range results {
 		r := &results[i]
 		if r.Attempt == grade.AttemptDuplicate || r.Attempt == grade.AttemptExtra {
@@ -146,10 +154,25 @@ func Compare(results []grade.Result, opts CompareOptions) (*Comparison, error) {
 		} else if o != nil && *o == grade.Unresolved {
 			u = 1
 		}
-		pl, pu := lb[r.Question], ub[r.Question]
-		pl[side] = append(pl[side], l)
-		pu[side] = append(pu[side], u)
-		lb[r.Question], ub[r.Question] = pl, pu
+		p := byQ[r.Question]
+		if p == nil {
+			p = &[2][]attempt{}
+			byQ[r.Question] = p
+		}
+		p[side] = append(p[side], attempt{r.Session, l, u})
+	}
+	lb := map[string][2][]float64{}
+	ub := map[string][2][]float64{}
+	for q, p := range byQ {
+		var pl, pu [2][]float64
+		for side := range p {
+			slices.SortStableFunc(p[side], func(x, y attempt) int { return cmp.Compare(x.session, y.session) })
+			for _, a := range p[side] {
+				pl[side] = append(pl[side], a.l)
+				pu[side] = append(pu[side], a.u)
+			}
+		}
+		lb[q], ub[q] = pl, pu
 	}
 	var qs, excluded []string
 	for q, p := range lb {

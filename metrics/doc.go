@@ -55,3 +55,8 @@
 // It does not grade (package grade) or render (package report). It never
 // prints or exits.
 package metrics
+
+// BUG(metrics): with one question shared by the two arms, the paired
+// standard error, t-interval and MDE80 are undefined (0/0 with ddof 1, no
+// degrees of freedom) but are written as 0: summary.json's format has
+// numbers there, and writing null is a change of its format.

@@ -154,7 +154,14 @@ func Percent(r *big.Rat) string {
 	if r == nil {
 		return "n/a"
 	}
-	v := new(big.Rat).Mul(r, big.NewRat(1000, 1))
+	return percentDecimals(r, 1)
+}
+
+// percentDecimals prints r as a percentage with d decimals, rounded half
+// to even.
+func percentDecimals(r *big.Rat, d int) string {
+	scale := math.Pow10(d)
+	v := new(big.Rat).Mul(r, new(big.Rat).SetFloat64(100*scale))
 	f, _ := v.Float64()
-	return fmt.Sprintf("%.1f%%", math.RoundToEven(f)/10)
+	return fmt.Sprintf("%.*f%%", d, math.RoundToEven(f)/scale)
 }

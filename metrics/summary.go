@@ -1,10 +1,12 @@
 package metrics
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/citecheck/citecheck/grade"
@@ -231,6 +233,25 @@ func (g *Group) finish() {
 	if g.OutOfOrder == nil {
 		g.OutOfOrder = []string{}
 	}
+	// By arm, session (as a number) and question: the same summary
+	// whatever order the results came in.
+	slices.SortStableFunc(g.Failures, compareAttemptIDs)
+	slices.SortStableFunc(g.OutOfOrder, compareAttemptIDs)
+}
+
+// compareAttemptIDs orders "ARM/SESSION/QUESTION[ STATUS]" by arm, then
+// session as a number, then the rest.
+func compareAttemptIDs(a, b string) int {
+	aa, as, ar := splitAttemptID(a)
+	ba, bs, br := splitAttemptID(b)
+	return cmp.Or(strings.Compare(aa, ba), cmp.Compare(as, bs), strings.Compare(ar, br))
+}
+
+func splitAttemptID(id string) (arm string, session int, rest string) {
+	arm, after, _ := strings.Cut(id, "/")
+	num, rest, _ := strings.Cut(after, "/")
+	session, _ = strconv.Atoi(num)
+	return arm, session, rest
 }
 
 // OutsidePlan reports whether every result of the group is extra: an arm
@@ -249,7 +270,13 @@ func (g *Group) qualify(t Thresholds) {
 		case lb == nil:
 			why = append(why, fmt.Sprintf("no %s: a zero denominator cannot qualify", name))
 		case lb.Cmp(min) < 0:
-			why = append(why, fmt.Sprintf("%s lower bound %s < %s", name, Percent(lb), Percent(min)))
+			// More decimals until the bound no longer prints as the
+			// threshold: "95.0% < 95.0%" would say nothing (113/119 is 94.96%).
+			l, t := Percent(lb), Percent(min)
+			for d := 2; l == t && d <= 6; d++ {
+				l, t = percentDecimals(lb, d), percentDecimals(min, d)
+			}
+			why = append(why, fmt.Sprintf("%s lower bound %s < %s", name, l, t))
 		}
 	}
 	check("supported", g.sup, t.Supported)
