@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/citecheck/citecheck/spans"
 	"github.com/citecheck/citecheck/textnorm"
@@ -173,8 +174,16 @@ func (p *Question) Grade(a Answer, src Sources) Verdict {
 		if isSentence(it.text) && src.Sentence(strings.TrimSpace(it.text), nil) {
 			continue
 		}
-		if p.guessed(norm(it.text), src) {
-			return Verdict{Fail, []string{ReasonSpeculativeValue}}
+		whole := norm(it.text)
+		hedge := hedged(whole)
+		parts := clauses(it.text)
+		if startsUnknown(whole) {
+			parts = []string{it.text} // what follows UNKNOWN explains it (S14)
+		}
+		for _, c := range parts {
+			if p.guessed(norm(c), hedge, src) {
+				return Verdict{Fail, []string{ReasonSpeculativeValue}}
+			}
 		}
 	}
 	unknowns, registered, others := 0, 0, []item{}
@@ -214,7 +223,7 @@ func (p *Question) Grade(a Answer, src Sources) Verdict {
 	switch {
 	case isSentence(it.text) && src.Sentence(strings.TrimSpace(it.text), nil):
 		return Verdict{Unresolved, []string{ReasonSourceSentence}}
-	case !Declines(v) && factualZero(v):
+	case zeroClause(it.text, norm):
 		return Verdict{Fail, []string{ReasonFactualZero}}
 	case startsUnknown(v):
 		return Verdict{Unresolved, []string{ReasonExtraProse}}
@@ -240,13 +249,61 @@ func sourceDocs(q *spans.Question) []string {
 	return slices.Compact(docs)
 }
 
+// clauses cuts a value's text where a clause ends (".", ";", ":" or ","
+// not between digits) or a conclusion starts ("so", "therefore", "thus",
+// "hence", "but", "however"): absence language speaks for its own clause
+// only. "The price list does not say otherwise, so the 6% discount
+// applies" borrows 6%; "..., so no discount applies" states a zero.
+func clauses(text string) []string {
+	rs := []rune(text)
+	var out []string
+	start := 0
+	cut := func(i int) {
+		if c := strings.TrimSpace(string(rs[start:i])); c != "" {
+			out = append(out, c)
+		}
+		start = i
+	}
+	for i, r := range rs {
+		switch r {
+		case '.', ';', ':', ',':
+			if i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
+				continue // "0.5", "1,000", "14:00"
+			}
+			cut(i + 1)
+		case ' ', '\n', '\t':
+			for _, w := range conclusionWords {
+				if strings.HasPrefix(strings.ToLower(string(rs[i+1:min(len(rs), i+1+len(w)+1)])), w+" ") {
+					cut(i + 1)
+					break
+				}
+			}
+		}
+	}
+	cut(len(rs))
+	return out
+}
+
+var conclusionWords = []string{"so", "therefore", "thus", "hence", "but", "however"}
+
+// zeroClause reports whether a clause of text states a zero or a negation
+// as a fact, outside absence language (a factual zero, S12).
+func zeroClause(text string, norm func(string) textnorm.Value) bool {
+	for _, c := range clauses(text) {
+		if v := norm(c); !Declines(v) && factualZero(v) {
+			return true
+		}
+	}
+	return false
+}
+
 // guessed reports whether text offers a value for what the question asks:
 // a number, identifier, weekday or month that the question does not
 // itself contain and that the source documents do not hold, or, outside
 // absence language ("does not state", "nothing is said") or with a hedge
 // ("probably"), a number, weekday or month the sources do hold (a borrowed
 // value). An identifier the sources hold names a thing, not a value.
-func (p *Question) guessed(v textnorm.Value, src Sources) bool {
+func (p *Question) guessed(v textnorm.Value, hedge bool, src Sources) bool {
 	if v.Unknown() {
 		return false
 	}
@@ -260,7 +317,7 @@ func (p *Question) guessed(v textnorm.Value, src Sources) bool {
 			}
 		}
 	}
-	context := Declines(v) && !hedged(v)
+	context := Declines(v) && !hedge
 	for _, t := range values {
 		if !src.Mentions(t, docs) {
 			return true
