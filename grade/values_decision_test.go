@@ -123,6 +123,20 @@ func TestDecisionWideForms(t *testing.T) {
 	})
 }
 
+// TestDecisionGroupingSpaces: "1 200 000" is one number written with
+// grouping spaces (as French and other styles write it), the same number
+// as "1,200,000" spelled another way: unresolved, not a wrong number.
+func TestDecisionGroupingSpaces(t *testing.T) {
+	q, l := "What was the total revenue in 2023?", "Revenue"
+	checkValues(t, []valueCase{
+		{q, l, "1,200,000 USD", "1 200 000 USD", Unresolved, "grouping spaces"},
+		{q, l, "1,200,000 USD", "1\u00a0200\u00a0000 USD", Unresolved, "no-break grouping spaces"},
+		{q, l, "1,200,000 USD", "1 300 000 USD", Incorrect, "another number so spelled"},
+		{q, l, "1 200 000 USD", "1 200 000 USD", Correct, "the same spelling"},
+		{"How many units shipped in 2023?", "Units", "100 units", "2023 100 units", Correct, "a first group of four digits is no grouped number: the question's 2023, then 100"},
+	})
+}
+
 // TestDecisionTilde: "~340" is "about 340", an approximation: added
 // wording, unresolved.
 func TestDecisionTilde(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 // ProfileValueV2 names the value-grading profile (NormalizeValue). Changing
 // any rule or table below means a new name. value/v2 replaced value/v1: it
 // keeps a sign around a currency sign and a minus sign apart from its
-// digits, reads ".5", bracketed numbers, "~", full-width forms, "or equal
+// digits, reads ".5", bracketed numbers, grouping spaces, "~", full-width forms, "or equal
 // to" bounds, postfix maximum/minimum and a currency after a scale word,
 // and strips a bracketed file name only with its pages, each a wrong
 // verdict an adversarial review found under value/v1.
@@ -142,7 +142,8 @@ func (v Value) Equal(w Value) bool {
 //     and -340, as "$-340" is), a decimal point or comma before or between
 //     digits (kept as written: "0,5" stays distinct from "0.5"; ".5" is a
 //     number), brackets around a number alone ("(340)", which SameNumber
-//     reads as 340 or -340), "~" before a number (the word "about"), and hyphens, dots and
+//     reads as 340 or -340), spaces grouping a number's thousands ("1
+//     200 000", one number), "~" before a number (the word "about"), and hyphens, dots and
 //     apostrophes inside a word ("qa-7731", "price-list.pdf"; a possessive
 //     "'s" is dropped). Symbols are kept as tokens: "%", "°", "°c" and
 //     currency signs are units, "/" and "&" words, "≤ ≥ < > =" comparisons;
@@ -460,6 +461,14 @@ func (n *valueNorm) lexNumber(rs []rune, i int) int {
 	}
 	for i < len(rs) && unicode.IsDigit(rs[i]) {
 		i++
+	}
+	// "1 200 000": groups of three digits after a first of one to three,
+	// set apart by spaces, are one number written with grouping spaces.
+	if d := i - start; d >= 1 && d <= 3 && unicode.IsDigit(rs[start]) {
+		for i+3 < len(rs) && rs[i] == ' ' && unicode.IsDigit(rs[i+1]) && unicode.IsDigit(rs[i+2]) && unicode.IsDigit(rs[i+3]) &&
+			(i+4 == len(rs) || !unicode.IsDigit(rs[i+4])) {
+			i += 4
+		}
 	}
 	for i+1 < len(rs) && (rs[i] == '.' || rs[i] == ',') && unicode.IsDigit(rs[i+1]) {
 		i++
@@ -1112,6 +1121,16 @@ func numberReadings(s string) []*big.Rat {
 		s = s[1:]
 	case strings.HasPrefix(s, "±"):
 		return nil
+	}
+	if strings.Contains(s, " ") {
+		// "1 200 000": spaces group thousands, the number is read without them.
+		groups := strings.Split(s, " ")
+		for k, g := range groups {
+			if k > 0 && len(g) < 3 || strings.ContainsAny(g[:min(len(g), 3)], ".,") {
+				return nil
+			}
+		}
+		return numberReadings(sign + strings.Join(groups, ""))
 	}
 	var out []*big.Rat
 	for _, conv := range [][2]string{{".", ","}, {",", "."}} {
