@@ -137,6 +137,21 @@ func TestDecisionGroupingSpaces(t *testing.T) {
 	})
 }
 
+// TestDecisionQuarters: "Q1 2023" and "first quarter of 2023" name the
+// same quarter, written another way (unresolved at worst, A07); another
+// quarter is a wrong identifier.
+func TestDecisionQuarters(t *testing.T) {
+	q, l := "When was the product launched?", "Launch"
+	checkValues(t, []valueCase{
+		{q, l, "first quarter of 2023", "Q1 2023", Unresolved, "Q1 for the first quarter"},
+		{q, l, "first quarter of 2023", "the first quarter of 2023", Correct, "the same words"},
+		{q, l, "first quarter of 2023", "second quarter of 2023", Incorrect, "another quarter"},
+		{q, l, "Q1 2023", "first quarter of 2023", Unresolved, "the other way round"},
+		{q, l, "first quarter of 2023", "1st quarter of 2023", Unresolved, "an ordinal in digits: another spelling"},
+		{q, l, "first quarter of 2023", "first-quarter 2023", Unresolved, "hyphenated, the of dropped"},
+	})
+}
+
 // TestDecisionTilde: "~340" is "about 340", an approximation: added
 // wording, unresolved.
 func TestDecisionTilde(t *testing.T) {

@@ -1,6 +1,7 @@
 package textnorm
 
 import (
+	"fmt"
 	"math/big"
 	"regexp"
 	"slices"
@@ -16,7 +17,7 @@ import (
 // ProfileValueV2 names the value-grading profile (NormalizeValue). Changing
 // any rule or table below means a new name. value/v2 replaced value/v1: it
 // keeps a sign around a currency sign and a minus sign apart from its
-// digits, reads ".5", bracketed numbers, grouping spaces, "~", full-width forms, "or equal
+// digits, reads ".5", bracketed numbers, grouping spaces, quarters, "~", full-width forms, "or equal
 // to" bounds, postfix maximum/minimum and a currency after a scale word,
 // and strips a bracketed file name only with its pages, each a wrong
 // verdict an adversarial review found under value/v1.
@@ -177,6 +178,8 @@ func (v Value) Equal(w Value) bool {
 //     "2025-03-31", "31/03/2025", "14:00") is one token of its own kind
 //     (date, time), never a number; SameDate says whether two dates may be
 //     the same day;
+//   - "first quarter" .. "fourth quarter" (also "fiscal", hyphenated) are
+//     the identifiers q1 .. q4, as "Q1" is;
 //   - words of the closed classes are tagged: conditions, weekdays, months
 //     ("may" only next to a number), the day bases calendar and working
 //     (business), "per", negations and process stages.
@@ -1000,6 +1003,12 @@ var classPhrases = func() map[string][]phrase {
 	for _, m := range []string{"january", "february", "march", "april", "may", "june", "july", "august",
 		"september", "october", "november", "december"} {
 		add(TokMonth, m, m, m)
+	}
+	// A quarter is the identifier a filing writes for it: "first quarter"
+	// is "q1", so "Q1 2023" and "first quarter of 2023" name the same one
+	// and "second quarter" another (identifiers are a closed class).
+	for k, q := range []string{"first", "second", "third", "fourth"} {
+		add(TokIdentifier, "", fmt.Sprintf("q%d", k+1), q+" quarter", q+" fiscal quarter", q+"-quarter")
 	}
 	add(TokDayBasis, "calendar", "calendar", "calendar")
 	add(TokDayBasis, "working", "working", "working")
