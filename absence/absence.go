@@ -1,6 +1,7 @@
 package absence
 
 import (
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -146,6 +147,9 @@ func (p *Question) Grade(a Answer, src Sources) Verdict {
 		return Verdict{Fail, []string{ReasonEmptyResponse}}
 	}
 	if whole := norm(a.Raw); whole.Unknown() {
+		if sourceLineValue(a.Raw) {
+			return Verdict{Unresolved, []string{ReasonExtraProse}} // S14: what the source line says is prose beside UNKNOWN
+		}
 		if a.Citations > 0 {
 			return Verdict{Unresolved, []string{ReasonUnknownWithCitation}}
 		}
@@ -247,6 +251,25 @@ func sourceDocs(q *spans.Question) []string {
 	}
 	slices.Sort(docs)
 	return slices.Compact(docs)
+}
+
+// sourceLine and refPart find a "Source:" line (which value grading strips
+// as a citation marker) and the document and page references in it.
+var (
+	sourceLine = regexp.MustCompile(`(?im)^[ \t]*(?:sources?|references?|citations?)[ \t]*:(.*)$`)
+	refPart    = regexp.MustCompile(`(?i)[^\s,;()\[\]]+\.pdf|\b(?:p|pp|page|pages|s|section|sections|clause|§)\.?\s*\d+(?:\.\d+)*(?:\s*[,–-]\s*\d+(?:\.\d+)*)*`)
+)
+
+// sourceLineValue reports whether a source line of raw holds something
+// beside its documents and pages, a digit, per-cent or currency sign: "UNKNOWN\nSource: the
+// price list gives 6%" is UNKNOWN with a value in prose beside it.
+func sourceLineValue(raw string) bool {
+	for _, m := range sourceLine.FindAllStringSubmatch(raw, -1) {
+		if strings.ContainsAny(refPart.ReplaceAllString(m[1], " "), "0123456789%$€£") {
+			return true
+		}
+	}
+	return false
 }
 
 // clauses cuts a value's text where a clause ends (".", ";", ":" or ","

@@ -103,6 +103,8 @@ func TestGrade(t *testing.T) {
 		{&discountQ, "Discount: 6%, as the price list does not state a separate discount for orders of 200 boxes or more.", 0, Fail, ReasonSpeculativeValue, "a borrowed value before the absence clause"},
 		{&discountQ, "Discount: The price list does not state a discount for orders of 200 boxes or more, so no discount applies.", 0, Fail, ReasonFactualZero, "S12: a factual zero concluded from the absence"},
 		{&discountQ, "UNKNOWN (price-list.pdf gives 8%)", 0, Fail, ReasonSpeculativeValue, "a value beside a file name is no citation marker"},
+		{&discountQ, "UNKNOWN\nSource: the price list gives 6% for 200 boxes", 0, Unresolved, ReasonExtraProse, "S14: a value in a source line beside UNKNOWN"},
+		{&discountQ, "UNKNOWN\nSource: price-list.pdf, p. 2", 0, Pass, ReasonCleanUnknown, "a source line of a document and its page"},
 		{&discountQ, "UNKNOWN", 1, Unresolved, ReasonUnknownWithCitation, "A20: UNKNOWN with a citation"},
 		{&discountQ, "Discount: The price list does not state a discount for orders of 200 boxes or more.", 1, Pass, ReasonRegisteredAbsence, "A20: registered prose with a citation passes"},
 		{&warrantyQ, "UNKNOWN", 0, Pass, ReasonCleanUnknown, "A23: a bare UNKNOWN passes two fields"},
