@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/spans"
 	"github.com/citecheck/citecheck/textnorm"
@@ -79,13 +80,21 @@ type Question struct {
 	asked  map[string]bool            // token texts of the question
 	names  [][]textnorm.Token         // source names, longest first
 	stated map[string]map[string]bool // field -> registered statements, with sources folded
+	labels map[string]bool            // content words of the fields' labels
 }
 
 // Prepare normalizes what grading an unknown question needs, once.
 func Prepare(q *spans.Question) *Question {
-	p := &Question{q: q, docs: sourceDocs(q), asked: map[string]bool{}, names: sourceNames(q), stated: map[string]map[string]bool{}}
+	p := &Question{q: q, docs: sourceDocs(q), asked: map[string]bool{}, names: sourceNames(q), stated: map[string]map[string]bool{}, labels: map[string]bool{}}
 	for _, t := range textnorm.NormalizeValue(q.Question).Tokens {
 		p.asked[t.Text] = true
+	}
+	for _, f := range q.RequiredFields {
+		for _, t := range textnorm.NormalizeValue(f.Label).Tokens {
+			if t.Kind == textnorm.TokWord && utf8.RuneCountInString(t.Text) > 3 {
+				p.labels[t.Text] = true
+			}
+		}
 	}
 	if q.AbsenceAudit != nil {
 		for _, f := range q.RequiredFields {
@@ -198,7 +207,7 @@ func (p *Question) Grade(a Answer, src Sources) Verdict {
 			unknowns++
 		case it.field != "" && p.stated[it.field][withSources(v, p.names)]:
 			registered++
-		case it.field == "" && it.text == a.Preface && !asserts(v):
+		case it.field == "" && it.text == a.Preface && !p.asserts(v):
 			// A preface that asserts nothing is kept for review only.
 		default:
 			others = append(others, it)
@@ -419,12 +428,18 @@ func startsUnknown(v textnorm.Value) bool {
 }
 
 // asserts reports whether a preface says anything a reviewer must weigh:
-// a value token or absence language. "Here is the answer:" does not.
-func asserts(v textnorm.Value) bool {
+// a value token, absence language, or a word of a field's label ("A
+// generous discount applies." before "Discount: UNKNOWN" says something of
+// the discount). "Here is the answer:" does not.
+func (p *Question) asserts(v textnorm.Value) bool {
 	for _, t := range v.Tokens {
 		switch t.Kind {
 		case textnorm.TokNumber, textnorm.TokIdentifier, textnorm.TokWeekday, textnorm.TokMonth, textnorm.TokDate, textnorm.TokTime, textnorm.TokNegation:
 			return true
+		case textnorm.TokWord:
+			if p.labels[t.Text] {
+				return true
+			}
 		}
 	}
 	return Declines(v) || len(v.Tokens) > 12

@@ -263,6 +263,20 @@ func TestDecisionMarkersAreNotValues(t *testing.T) {
 	}
 }
 
+// TestDecisionPrefaceOnTheSubject: a preface that speaks of a field's
+// subject ("Coolant is stored cold." before "Storage temperature:
+// UNKNOWN") asserts something a reviewer must weigh: no clean pass; one
+// that asserts nothing stays a flag only.
+func TestDecisionPrefaceOnTheSubject(t *testing.T) {
+	g := decisionGrader(t)
+	r := g.Grade(attempt("coolant", "The storage temperature is kept low.\nStorage temperature: UNKNOWN"), "t", AttemptOK, 1)
+	require.NotNil(t, r.Abstention)
+	assert.Equal(t, Unresolved, *r.Abstention, "%+v", r)
+	r = g.Grade(attempt("coolant", "Here is the answer:\nStorage temperature: UNKNOWN"), "t", AttemptOK, 1)
+	require.NotNil(t, r.Abstention)
+	assert.Equal(t, Pass, *r.Abstention, "%+v", r)
+}
+
 // TestDecisionValueBesideFileNameIsNoMarker: brackets that hold a file name
 // and something else than its pages are no citation marker: "(qa.pdf gives
 // 14)" states 14, which grading reads.
