@@ -754,6 +754,14 @@ func (g *gap) contraryElements() {
 	}
 }
 
+// ambiguousComma reports whether a number literal holds a comma that may
+// be a decimal comma (A03): one comma and no point ("0,5", "1,200");
+// "1,200,000" groups thousands, so "1200000" beside it is only another
+// spelling (number_format).
+func ambiguousComma(lit string) bool {
+	return strings.Count(lit, ",") == 1 && !strings.Contains(lit, ".")
+}
+
 // contrary grades got in place of want, an element of its family: another
 // spelling of the same element is unresolved, another element incorrect.
 // The reason is "" for a difference a source passage may have (a bound in
@@ -764,7 +772,7 @@ func contrary(got, want textnorm.Token, source bool) (Outcome, FieldReason) {
 		switch {
 		case !textnorm.SameNumber(got.Text, want.Text):
 			return Incorrect, FieldWrongNumber
-		case strings.Contains(got.Text+want.Text, ","):
+		case ambiguousComma(got.Text) || ambiguousComma(want.Text):
 			return Unresolved, FieldAmbiguousComma
 		}
 		return Unresolved, FieldNumberFormat

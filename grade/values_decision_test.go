@@ -35,6 +35,16 @@ func checkValues(t *testing.T, cases []valueCase) {
 	}
 }
 
+// TestDecisionCommaGroupsThousands: "1200000" for "1,200,000" is another
+// spelling of the number (number_format), not a decimal comma's ambiguity;
+// "0,5" for "0.5" is one (A03).
+func TestDecisionCommaGroupsThousands(t *testing.T) {
+	fv := valueVerdict("What was the total revenue in 2023?", "Revenue", "1,200,000 USD", "1200000 USD")
+	assert.Equal(t, []FieldReason{FieldNumberFormat}, fv.Reasons, "%+v", fv)
+	fv = valueVerdict("What is the maximum flatness deviation?", "Maximum flatness deviation", "at most 0.5 mm", "at most 0,5 mm")
+	assert.Equal(t, []FieldReason{FieldAmbiguousComma}, fv.Reasons, "%+v", fv)
+}
+
 const netQ, netL = "What was the net income in 2023?", "Net income"
 
 // TestDecisionSignsAroundCurrency: a sign before or after a currency sign,
@@ -133,6 +143,7 @@ func TestDecisionGroupingSpaces(t *testing.T) {
 		{q, l, "1,200,000 USD", "1\u00a0200\u00a0000 USD", Unresolved, "no-break grouping spaces"},
 		{q, l, "1,200,000 USD", "1 300 000 USD", Incorrect, "another number so spelled"},
 		{q, l, "1 200 000 USD", "1 200 000 USD", Correct, "the same spelling"},
+		{q, l, "1,200,000 USD", "1200000 USD", Unresolved, "no grouping at all: another spelling"},
 		{"How many units shipped in 2023?", "Units", "100 units", "2023 100 units", Correct, "a first group of four digits is no grouped number: the question's 2023, then 100"},
 	})
 }
