@@ -112,6 +112,18 @@ func TestDecisionCurrencyAfterScaleWord(t *testing.T) {
 	})
 }
 
+// TestDecisionMoreCurrencies: the unit table knows CHF, JPY, CNY, CAD, AUD
+// and INR beside EUR, USD and GBP: another currency is a wrong unit, a
+// currency's name its code.
+func TestDecisionMoreCurrencies(t *testing.T) {
+	checkValues(t, []valueCase{
+		{netQ, netL, "340 EUR", "340 CHF", Incorrect, "francs for euros"},
+		{netQ, netL, "340 CHF", "340 Swiss francs", Correct, "the currency's name"},
+		{netQ, netL, "340 CAD", "340 Canadian dollars", Correct, "a dollar that is not the US one"},
+		{netQ, netL, "340 USD", "340 Canadian dollars", Incorrect, "Canadian dollars for US dollars"},
+	})
+}
+
 // TestDecisionPostfixBound: "0.5 mm minimum" is a lower bound after its
 // number, the opposite of "at most" (S3).
 func TestDecisionPostfixBound(t *testing.T) {

@@ -17,7 +17,8 @@ import (
 // ProfileValueV2 names the value-grading profile (NormalizeValue). Changing
 // any rule or table below means a new name. value/v2 replaced value/v1: it
 // keeps a sign around a currency sign and a minus sign apart from its
-// digits, reads ".5", bracketed numbers, grouping spaces, quarters, "~", full-width forms, "or equal
+// digits, reads ".5", bracketed numbers, grouping spaces, quarters, six
+// more currencies, "~", full-width forms, "or equal
 // to" bounds, postfix maximum/minimum and a currency after a scale word,
 // and strips a bracketed file name only with its pages, each a wrong
 // verdict an adversarial review found under value/v1.
@@ -153,8 +154,8 @@ func (v Value) Equal(w Value) bool {
 //   - after a number, or a number and its scale word (thousand, million,
 //     billion, trillion, bn, mn), the closed unit table (see units) gives one spelling:
 //     mm, cm, m, km, µm, mg, g, kg, ml, l, °c, °f, %, h, min, s, eur, usd,
-//     gbp, each with its singular and plural spellings (unit_spelling); a
-//     unit is never converted;
+//     gbp, chf, jpy, cny, cad, aud, inr, each with its singular and plural
+//     spellings (unit_spelling); a unit is never converted;
 //   - inspected/inspection, require/requires, recheck/rechecked (verb_variant)
 //     and common plural forms (plural) are read as one word;
 //   - inclusive (at most, up to, no more than; at least, no less than) and
@@ -907,6 +908,12 @@ var unitPhrases = func() map[string][]phrase {
 		"min": {"min", "minute"},
 		"s":   {"s", "sec", "second"},
 		"eur": {"eur", "euro"},
+		"chf": {"chf", "swiss franc"},
+		"jpy": {"jpy", "yen"},
+		"cny": {"cny", "rmb", "yuan", "renminbi"},
+		"cad": {"cad", "canadian dollar"},
+		"aud": {"aud", "australian dollar"},
+		"inr": {"inr", "rupee"},
 		"usd": {"usd", "dollar"},
 		"gbp": {"gbp", "pound sterling"},
 	}
