@@ -560,9 +560,7 @@ func splitAt(t *textnorm.Text, at, end int, qt *textnorm.Text, qpos int) (int, t
 
 // noSpaceScript reports scripts written without spaces between words,
 // where a quote may begin or end inside a run of letters.
-func noSpaceScript(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar, unicode.Tibetan)
-}
+func noSpaceScript(r rune) bool { return textnorm.NoSpaceScript(r) }
 
 func isDigitRune(r rune) bool { return unicode.IsDigit(r) }
 

@@ -103,7 +103,7 @@ func EachRun(r io.Reader, file, format string, fn func(*Record) error) error {
 	if !ok {
 		return &InputError{File: file, Err: fmt.Errorf("%w: format %q (want one of %s)", strictjson.ErrValue, format, strings.Join(Formats, ", "))}
 	}
-	return strictjson.Objects{Limits: lineLimits, Shape: envelopeShape, Spelled: vendorKeys[format], Explain: mixedFormats(format)}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
+	return strictjson.Objects{Limits: lineLimits, Shape: envelopeShape, Spelled: vendorKeys[format], UserData: vendorUserData, Explain: mixedFormats(format)}.Each(r, file, func(n int, v *strictjson.Value, data []byte) error {
 		fail := func(field string, err error) error { return &InputError{File: file, Line: n, Field: field, Err: err} }
 		var env Envelope
 		if f, err := decodeEnvelope(v, data, &env); err != nil {
@@ -150,10 +150,13 @@ func envelopeDocuments(raw json.RawMessage) (Mapping, string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return m, "", nil
 	}
-	var list []string
+	var list []*string
 	if json.Unmarshal(raw, &list) == nil {
 		for i, name := range list {
-			m[indexKey(i)] = []string{name}
+			if name == nil { // encoding/json would read null as ""
+				return nil, fmt.Sprintf("documents[%d]", i), fmt.Errorf("%w: null is no document name", strictjson.ErrValue)
+			}
+			m[indexKey(i)] = []string{*name}
 		}
 		return m, "", nil
 	}
@@ -162,6 +165,12 @@ func envelopeDocuments(raw json.RawMessage) (Mapping, string, error) {
 	}
 	return m, "", nil
 }
+
+// vendorUserData are the keys of vendor responses whose values the
+// vendor's user writes (a tool call's input and arguments, a file's
+// attributes): no adapter reads them, so their keys are not held to the
+// adapter's spellings ("URL" in a tool's input is no misspelt "url").
+var vendorUserData = map[string]bool{"input": true, "arguments": true, "args": true, "attributes": true}
 
 func indexKey(i int) string { return "document_index:" + strconv.Itoa(i) }
 

@@ -43,11 +43,18 @@ func adaptGemini(rec *Record, raw json.RawMessage) (string, error) {
 	cand, cp := cands[0], cpaths[0]
 	content, contentPath := t.get(cand, cp, "content")
 	parts, ppaths := t.list(t.get(content, contentPath, "parts"))
-	var partTexts []string
+	// partTexts are by part index, as supports address them; a thought
+	// part (Gemini 2.5 with includeThoughts) is the model's reasoning, not
+	// its answer, and stays out of the response.
+	var partTexts, answer []string
 	for i, p := range parts {
-		partTexts = append(partTexts, t.str(t.get(p, ppaths[i], "text")))
+		text := t.str(t.get(p, ppaths[i], "text"))
+		partTexts = append(partTexts, text)
+		if !t.bool(t.get(p, ppaths[i], "thought")) {
+			answer = append(answer, text)
+		}
 	}
-	rec.Response = strings.Join(partTexts, "")
+	rec.Response = strings.Join(answer, "")
 	if finish := t.str(t.get(cand, cp, "finishReason", "finish_reason")); rec.StopReason == "" {
 		rec.StopReason = finish
 	}
@@ -242,6 +249,8 @@ func stripPageMarkers(s string) (string, []int) {
 	var pieces []string
 	prev := 0
 	first, last := 0, 0
+	// The last page is the last one whose marker some text follows: a
+	// marker at the chunk's end opens a page the chunk holds nothing of.
 	for i, l := range locs {
 		n, _ := strconv.Atoi(s[l[2]:l[3]])
 		before := strings.TrimSpace(s[prev:l[0]])
@@ -253,8 +262,15 @@ func stripPageMarkers(s string) (string, []int) {
 			if before != "" && n > 1 {
 				first = n - 1
 			}
+			last = first
 		}
-		last = n
+		end := len(s)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		if strings.TrimSpace(s[l[1]:end]) != "" {
+			last = n
+		}
 		prev = l[1]
 	}
 	if rest := strings.TrimSpace(s[prev:]); rest != "" {

@@ -54,6 +54,15 @@ func adaptLangChain(rec *Record, raw json.RawMessage) (string, error) {
 		}
 		answer, at = raw, ""
 	}
+	cited := make([]bool, len(out.Context))
+	// What was retrieved and not cited goes verbatim to the retrieval.
+	defer func() {
+		for i, d := range out.Context {
+			if !cited[i] {
+				rec.Retrieval = append(rec.Retrieval, d)
+			}
+		}
+	}()
 	var plain string
 	if json.Unmarshal(answer, &plain) == nil {
 		rec.Response = plain
@@ -104,6 +113,7 @@ func adaptLangChain(rec *Record, raw json.RawMessage) (string, error) {
 		if err != nil {
 			return f, err
 		}
+		cited[id] = true
 		rc.Native = wrapNative([]string{"citation", "document"}, []json.RawMessage{natives[i], out.Context[id]})
 		rec.Citations = append(rec.Citations, rc)
 	}
@@ -122,7 +132,11 @@ func langchainCitation(m Mapping, id int, doc json.RawMessage, quote *string) (C
 	if src == "" {
 		src = d.Metadata.FilePath
 	}
-	rc := Citation{Document: ref(m, src, path.Base(strings.ReplaceAll(src, `\`, "/"))), Quote: quote}
+	name := "" // no source: the citation names no document (malformed), not "."
+	if src != "" {
+		name = path.Base(strings.ReplaceAll(src, `\`, "/"))
+	}
+	rc := Citation{Document: ref(m, src, name), Quote: quote}
 	if isWebURL(src) && !mapped(m, src) {
 		rc.Document, rc.External = src, true
 	}

@@ -65,7 +65,11 @@ func adaptLlamaIndex(rec *Record, raw json.RawMessage) (string, error) {
 		if name == "" {
 			name = path.Base(strings.ReplaceAll(sn.Metadata.FilePath, `\`, "/"))
 		}
-		rc := Citation{ID: fmt.Sprintf("[%d]", n), Document: ref(rec.Documents, sn.Metadata.FileName, name),
+		key := sn.Metadata.FileName // the mapping's key: the file name, else the path
+		if !mapped(rec.Documents, key) && mapped(rec.Documents, sn.Metadata.FilePath) {
+			key = sn.Metadata.FilePath
+		}
+		rc := Citation{ID: fmt.Sprintf("[%d]", n), Document: ref(rec.Documents, key, name),
 			Quote: ptr(llamaSource.ReplaceAllString(sn.Text, "")), QuoteFrom: QuoteFromRetrieval,
 			PageLabel: labelString(sn.Metadata.PageLabel), Native: nodes[n-1]}
 		rec.Citations = append(rec.Citations, rc)

@@ -80,6 +80,7 @@ func openAIResponse(rec *Record, raw json.RawMessage, text *strings.Builder) (st
 			}
 		}
 	}
+	cited := map[string]bool{} // file ids the annotations cite
 	for o, item := range resp.Output {
 		if item.Type != "message" {
 			continue
@@ -89,8 +90,27 @@ func openAIResponse(rec *Record, raw json.RawMessage, text *strings.Builder) (st
 				continue
 			}
 			text.WriteString(part.Text)
-			if f, err := openAIAnnotations(rec, retrieved, fmt.Sprintf(".output[%d].content[%d].annotations", o, c), part.Annotations); err != nil {
+			if f, err := openAIAnnotations(rec, retrieved, cited, fmt.Sprintf(".output[%d].content[%d].annotations", o, c), part.Annotations); err != nil {
 				return f, err
+			}
+		}
+	}
+	// What was retrieved from a file no annotation cites goes verbatim to
+	// the record's retrieval (decoded strictly above; read again as bytes).
+	var rawOut struct {
+		Output []struct {
+			Type    string            `json:"type"`
+			Results []json.RawMessage `json:"results"`
+		} `json:"output"`
+	}
+	_ = json.Unmarshal(raw, &rawOut)
+	for o, item := range resp.Output {
+		if item.Type != "file_search_call" {
+			continue
+		}
+		for k, r := range item.Results {
+			if r != nil && !cited[r.FileID] && o < len(rawOut.Output) && k < len(rawOut.Output[o].Results) {
+				rec.Retrieval = append(rec.Retrieval, rawOut.Output[o].Results[k])
 			}
 		}
 	}
@@ -127,7 +147,7 @@ func openAIThreadMessage(rec *Record, raw json.RawMessage, text *strings.Builder
 			continue
 		}
 		text.WriteString(part.Text.Value)
-		if f, err := openAIAnnotations(rec, nil, fmt.Sprintf(".content[%d].text.annotations", c), part.Text.Annotations); err != nil {
+		if f, err := openAIAnnotations(rec, nil, nil, fmt.Sprintf(".content[%d].text.annotations", c), part.Text.Annotations); err != nil {
 			return f, err
 		}
 	}
@@ -137,7 +157,7 @@ func openAIThreadMessage(rec *Record, raw json.RawMessage, text *strings.Builder
 // openAIAnnotations adds to rec the citations among one text part's
 // annotations anns, found at the JSON path at. A file_citation without a
 // quote of its own quotes the cited file's best retrieved result.
-func openAIAnnotations(rec *Record, retrieved map[string]*openAIResult, at string, anns []json.RawMessage) (string, error) {
+func openAIAnnotations(rec *Record, retrieved map[string]*openAIResult, cited map[string]bool, at string, anns []json.RawMessage) (string, error) {
 	// The type keeps its name: a type fault's message names it.
 	type annotation struct {
 		Type         string `json:"type"`
@@ -177,6 +197,9 @@ func openAIAnnotations(rec *Record, retrieved map[string]*openAIResult, at strin
 		}
 		if quote != nil && strings.TrimSpace(*quote) == "" {
 			quote, from = nil, ""
+		}
+		if cited != nil {
+			cited[id] = true
 		}
 		rec.Citations = append(rec.Citations, Citation{Document: ref(rec.Documents, id, a.Filename), Quote: quote, QuoteFrom: from, Native: ar})
 	}

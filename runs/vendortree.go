@@ -3,6 +3,7 @@ package runs
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/citecheck/citecheck/textnorm"
 	"regexp"
 	"slices"
 	"strconv"
@@ -85,6 +86,14 @@ func (t *vtree) str(v *strictjson.Value, path string) string {
 		return ""
 	}
 	return v.Str
+}
+
+// bool is a true or false member (false when absent).
+func (t *vtree) bool(v *strictjson.Value, path string) bool {
+	if v == nil || !t.want(v, path, strictjson.Bool, "true or false") {
+		return false
+	}
+	return v.Bool
 }
 
 func (t *vtree) strPtr(v *strictjson.Value, path string) *string {
@@ -248,14 +257,15 @@ type bracketMarker struct {
 // "[n, m]", alone or in a run ("[1][2]"), after white space, punctuation
 // or the start of the text. A run that follows a letter, digit,
 // underscore or closing bracket is an index ("parts[0]", "x[2][1]",
-// "f(x)[1]"), not a citation.
+// "f(x)[1]"), not a citation; but for a letter of a script written without
+// spaces, which a marker follows directly ("工作日[1]").
 func bracketMarkers(s string) []bracketMarker {
 	var out []bracketMarker
 	prevEnd, runOK := -1, false
 	for _, m := range numberedMarker.FindAllStringSubmatchIndex(s, -1) {
 		if m[0] != prevEnd {
 			before, _ := utf8.DecodeLastRuneInString(s[:m[0]])
-			runOK = m[0] == 0 || !(unicode.IsLetter(before) || unicode.IsDigit(before) || before == '_' || before == ')' || before == ']')
+			runOK = m[0] == 0 || textnorm.NoSpaceScript(before) || !(unicode.IsLetter(before) || unicode.IsDigit(before) || before == '_' || before == ')' || before == ']')
 		}
 		prevEnd = m[1]
 		if !runOK {

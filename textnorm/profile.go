@@ -427,6 +427,13 @@ func isCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r)
 }
 
+// NoSpaceScript reports the letters of scripts written without spaces
+// between words (Han, kana, Thai, Lao, Khmer, Myanmar, Tibetan): a word
+// boundary there is no space.
+func NoSpaceScript(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar, unicode.Tibetan)
+}
+
 // isDash reports the dashes after which a line break is not a word space.
 func isDash(r rune) bool { return r == '-' || (r >= 0x2010 && r <= 0x2015) }
 

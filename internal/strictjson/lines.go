@@ -75,6 +75,9 @@ type Objects struct {
 	Limits  Limits
 	Shape   *Shape
 	Spelled map[string]string
+	// UserData names the keys, in a free value, whose values are their
+	// writer's own and not held to Spelled (Shape.CheckUserData).
+	UserData map[string]bool
 	// Explain, when set, may replace a line's fault (a parse, shape or fn
 	// fault) with one that says more of what the line is: a reader that
 	// knows its format can tell a line of another format from a bad one.
@@ -105,7 +108,7 @@ func (o Objects) line(file string, n int, data []byte, fn func(n int, v *Value, 
 	var se *Error
 	switch {
 	case err == nil:
-		err = o.Shape.Check(data, "", v, o.Spelled)
+		err = o.Shape.CheckUserData(data, "", v, o.Spelled, o.UserData)
 	case errors.As(err, &se) && !errors.Is(se.Err, ErrDuplicateKey):
 		se.Err = fmt.Errorf("%w: %w", ErrValue, se.Err)
 	}

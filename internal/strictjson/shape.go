@@ -38,15 +38,24 @@ type Shape struct {
 // keys without regard to case would read it without notice. spelled maps
 // folded keys to their one spelling; it may be nil.
 func (s *Shape) Check(data []byte, file string, v *Value, spelled map[string]string) error {
-	c := checker{data: data, file: file, spelled: spelled, fold: cases.Fold()}
+	return s.CheckUserData(data, file, v, spelled, nil)
+}
+
+// CheckUserData is Check where, in a free value, the values of the keys
+// userData names are their writer's own (a tool's input, a file's
+// attributes): their keys are not compared with spelled, since no reader
+// binds them.
+func (s *Shape) CheckUserData(data []byte, file string, v *Value, spelled map[string]string, userData map[string]bool) error {
+	c := checker{data: data, file: file, spelled: spelled, userData: userData, fold: cases.Fold()}
 	return c.walk(v, s, "")
 }
 
 type checker struct {
-	data    []byte
-	file    string
-	spelled map[string]string
-	fold    cases.Caser
+	data     []byte
+	file     string
+	spelled  map[string]string
+	userData map[string]bool
+	fold     cases.Caser
 }
 
 func (c *checker) walk(v *Value, s *Shape, path string) error {
@@ -62,6 +71,9 @@ func (c *checker) walk(v *Value, s *Shape, path string) error {
 			case free:
 				if exact, ok := c.spelled[foldKey(c.fold, m.Key)]; ok && exact != m.Key {
 					return NewError(c.file, c.data, m.KeyOffset, JoinKey(path, m.Key), fmt.Errorf("%w: %q is spelled %q", ErrUnknownKey, m.Key, exact))
+				}
+				if c.userData[m.Key] {
+					continue // its writer's own keys
 				}
 			case s.Values != nil:
 				sub = s.Values
