@@ -42,7 +42,7 @@ var allowed = map[string][]string{
 	"spans":                           {"corpus", "textnorm", "internal/inputerr", "internal/strictjson", "internal/suggest"},
 	"plan":                            {"spans", "internal/inputerr", "internal/strictjson"},
 	"freeze":                          {"corpus", "corpus/ingest", "internal/atomicfile", "internal/inputerr", "spans", "plan", "textnorm"},
-	"runs":                            {"internal/inputerr", "internal/strictjson"},
+	"runs":                            {"internal/inputerr", "internal/strictjson", "textnorm"},
 	"citations":                       {"corpus", "internal/inputerr", "internal/sais", "internal/strictjson", "internal/suggest", "textnorm"},
 	"audit":                           {"citations", "runs"},
 	"absence":                         {"spans", "textnorm"},
