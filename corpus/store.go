@@ -99,7 +99,13 @@ var errNoGzip = errors.New("not a gzip file that decompresses")
 // failure too; other read errors (permissions, I/O) are returned as they
 // are.
 func (s *Store) readStored(doc *Document, page int, rel, recorded string, gzipped bool) ([]byte, error) {
-	b, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(rel)))
+	path := filepath.Join(s.dir, filepath.FromSlash(rel))
+	// Only a regular file is read: a FIFO or device put in its place would
+	// block the reader; it is a changed file.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, &IntegrityError{Doc: doc.Name, Page: page, File: rel, Recorded: recorded, Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
+	}
+	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &IntegrityError{Doc: doc.Name, Page: page, File: rel, Recorded: recorded, Err: fs.ErrNotExist}
 	}

@@ -770,7 +770,17 @@ func sortedKeys[V1, V2 any](a map[string]V1, b map[string]V2) []string {
 	return out
 }
 
+// readCapped reads a file a lock names, of at most limit bytes. Only a
+// regular file (or a link to one) is read: a lock edited to name a FIFO or
+// a device would block the verification, which must report, never hang.
 func readCapped(path string, limit int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s)", path, fi.Mode().Type())
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
