@@ -1,7 +1,6 @@
 package absence
 
 import (
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -262,19 +261,13 @@ func sourceDocs(q *spans.Question) []string {
 	return slices.Compact(docs)
 }
 
-// sourceLine and refPart find a "Source:" line (which value grading strips
-// as a citation marker) and the document and page references in it.
-var (
-	sourceLine = regexp.MustCompile(`(?im)^[ \t]*(?:sources?|references?|citations?)[ \t]*:(.*)$`)
-	refPart    = regexp.MustCompile(`(?i)[^\s,;()\[\]]+\.pdf|\b(?:p|pp|page|pages|s|section|sections|clause|§)\.?\s*\d+(?:\.\d+)*(?:\s*[,–-]\s*\d+(?:\.\d+)*)*`)
-)
-
 // sourceLineValue reports whether a source line of raw holds something
-// beside its documents and pages, a digit, per-cent or currency sign: "UNKNOWN\nSource: the
-// price list gives 6%" is UNKNOWN with a value in prose beside it.
+// beside its documents and pages, a digit, per-cent or currency sign:
+// "UNKNOWN\nSource: the price list gives 6%" is UNKNOWN with a value in
+// prose beside it.
 func sourceLineValue(raw string) bool {
-	for _, m := range sourceLine.FindAllStringSubmatch(raw, -1) {
-		if strings.ContainsAny(refPart.ReplaceAllString(m[1], " "), "0123456789%$€£") {
+	for _, l := range textnorm.SourceLines(raw) {
+		if strings.ContainsAny(textnorm.WithoutReferences(l), "0123456789%$€£") {
 			return true
 		}
 	}

@@ -685,6 +685,8 @@ func lookupSorted(sa *suffixes, pat []byte) []int {
 func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, sc scope) []loc {
 	pat := bytesOf(qj.String())
 	joined := map[int]*textnorm.Joined{}
+	pts := map[int]*ptext{} // read only for a quote with a dash (dashesAgree)
+	var qp *ptext
 	var locs []loc
 	for shi := sc.textFrom; shi < sc.textTo; shi++ {
 		sh := &ix.shards[shi]
@@ -702,8 +704,19 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, sc scope) []
 				continue
 			}
 			from, to := pj.NormSpan(ja, ja+qj.Len())
-			if !edgesOK(onText(pt, from, to), qt, false) || !dashesAgree(pt, pj, ja, qt, qj) {
+			if !edgesOK(onText(pt, from, to), qt, false) {
 				continue
+			}
+			if strings.Contains(qj.String(), "-") {
+				if pts[int(js.page)] == nil {
+					pts[int(js.page)] = newPtext(pt)
+				}
+				if qp == nil {
+					qp = newPtext(qt)
+				}
+				if !dashesAgree(pts[int(js.page)], pj, ja, qp, qj) {
+					continue
+				}
 			}
 			locs = append(locs, loc{doc: pe.doc, parts: []part{{int(js.page), from, to}}, level: JoinedWords})
 		}
@@ -718,11 +731,7 @@ func (ix *Index) findJoined(qt *textnorm.Text, qj *textnorm.Joined, sc scope) []
 // a dash apart from a number is a table's nil or a range's dash and one
 // attached to it a minus, "— 1,200" not "-1,200". A dash between two
 // numbers is a separator however spaced, as punctuation reads it.
-func dashesAgree(pt *textnorm.Text, pj *textnorm.Joined, ja int, qt *textnorm.Text, qj *textnorm.Joined) bool {
-	if !strings.Contains(qj.String(), "-") {
-		return true
-	}
-	p, q := newPtext(pt), newPtext(qt)
+func dashesAgree(p *ptext, pj *textnorm.Joined, ja int, q *ptext, qj *textnorm.Joined) bool {
 	k := 0
 	for _, r := range qj.String() {
 		if r == '-' {

@@ -1039,9 +1039,36 @@ var classPhrases = func() map[string][]phrase {
 // a bracketed file reference.
 var markerPattern = regexp.MustCompile(`\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]` +
 	`|【[^】]*】` +
-	`|(?i:\((?:see\s+|cf\.?\s+)?(?:p|pp|page|pages|s|section|sections|clause|§)\.?\s*\d+(?:\.\d+)*(?:\s*[,–-]\s*\d+(?:\.\d+)*)*\))` +
+	`|(?i:\((?:see\s+|cf\.?\s+)?` + pageReference + `\))` +
 	`|(?i:\[[^\[\]%$€£]*\.pdf` + pageRefs + `\s*\]|\([^()%$€£]*\.pdf` + pageRefs + `\s*\))` +
-	`|(?im:^[ \t]*(?:sources?|references?|citations?)[ \t]*:.*$)`)
+	`|(?im:^[ \t]*` + sourceLabel + `.*$)`)
+
+// pageReference is a page or section reference ("p. 2", "pages 2-3",
+// "section 4.1"); sourceLabel starts a line that names sources.
+const (
+	pageReference = `(?:p|pp|page|pages|s|section|sections|clause|§)\.?\s*\d+(?:\.\d+)*(?:\s*[,–-]\s*\d+(?:\.\d+)*)*`
+	sourceLabel   = `(?:sources?|references?|citations?)[ \t]*:`
+)
+
+var (
+	sourceLine = regexp.MustCompile(`(?im)^[ \t]*` + sourceLabel + `(.*)$`)
+	reference  = regexp.MustCompile(`(?i)[^\s,;()\[\]]+\.pdf|\b` + pageReference)
+)
+
+// SourceLines returns what follows the colon of each line of s that
+// names sources ("Source: ...", "References: ..."), the lines
+// NormalizeValue drops as citation markers.
+func SourceLines(s string) []string {
+	var out []string
+	for _, m := range sourceLine.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// WithoutReferences is s with its file names ("name.pdf") and page or
+// section references ("p. 2") replaced by spaces.
+func WithoutReferences(s string) string { return reference.ReplaceAllString(s, " ") }
 
 // pageRefs is what may follow a file name in a marker: its pages ("[name.pdf,
 // p. 2]", "(name.pdf, pages 2-3)"), nothing else: "(price-list.pdf gives
